@@ -1,0 +1,48 @@
+"""vecsearch: exhaustive state-space search for combinatorial puzzles.
+
+Every layer of a breadth-first search is a numpy array of packed states; numba kernels expand
+a whole layer at once and deduplicate it against a bitset (or a hash set), and bidirectional
+search meets in the middle. Paths are rebuilt from the stored layers.
+
+Module map:
+  puzzle             the puzzle contract (state layout, moves, rank) and the ``Puzzle`` class
+  registry           built-in puzzles and contest problems by name
+  judge              contest input/output formats on top of puzzles
+  errors             the exceptions users meet
+  cli                the ``vecsearch`` command
+  engine/search      ``bfs``, ``bidirectional``, ``SearchResult``
+  engine/solve       ``solve`` (one instance), ``solve_many`` (many, shared goal)
+  engine/tables      ``DistanceTable``: one backward BFS, answers by descent
+  engine/paths       path reconstruction from stored layers
+  engine/visited     bitset and hash-set visited sets, layer expansion
+  engine/layers      layers as chunked arrays
+  engine/profile     per-layer records and their table
+  engine/solution    ``Solution``: states and moves
+  engine/codegen     per-puzzle kernel modules generated from the template (cached by numba)
+  engine/jit         compile time kept apart from search time
+  kernels/*          numba building blocks: layer template, intrinsics, ranks, state words
+  puzzles/*          one module per puzzle family (rules, encoding, judge format)
+"""
+
+from vecsearch.engine.profile import LayerRecord, Profile
+from vecsearch.engine.search import SearchResult, bfs, bidirectional
+from vecsearch.engine.solution import Solution
+from vecsearch.engine.solve import ManySolutions, distance_table, solve, solve_many
+from vecsearch.engine.tables import DistanceTable
+from vecsearch.errors import (
+    InvalidPuzzleInput,
+    MemoryLimitError,
+    NoSolution,
+    PuzzleDefinitionError,
+    UnknownPuzzle,
+    VecsearchError,
+)
+from vecsearch.puzzle import Puzzle
+from vecsearch.registry import get_problem, get_puzzle
+
+__all__ = [
+    "DistanceTable", "InvalidPuzzleInput", "LayerRecord", "ManySolutions", "MemoryLimitError", "NoSolution",
+    "Profile", "Puzzle", "PuzzleDefinitionError", "SearchResult", "Solution", "UnknownPuzzle", "VecsearchError",
+    "bfs", "bidirectional", "distance_table", "get_problem", "get_puzzle", "solve", "solve_many",
+]
+__version__ = "0.1.0"

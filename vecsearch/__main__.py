@@ -1,0 +1,7 @@
+"""``python -m vecsearch``: the command line."""
+
+import sys
+
+from vecsearch.cli import main
+
+sys.exit(main())

@@ -1,0 +1,139 @@
+"""The ``vecsearch`` command line: a thin layer over the public API.
+
+Exit status: 0 success, 1 no solution (``solve --one``), 2 bad usage or bad input,
+130 interrupted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+EXAMPLES = """\
+examples:
+  vecsearch solve eight --sample            solve the bundled POJ 1077 sample
+  vecsearch solve eight puzzles.txt         one shortest move string per line
+  vecsearch bfs sliding-3x4 --csv           layer sizes of the whole 3x4 space, as CSV
+  vecsearch bfs eight --start "1 2 3 4 x 5 6 7 8" --max-depth 10
+  vecsearch list                            the built-in puzzles and problems
+"""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="vecsearch", description="Exhaustive state-space search for combinatorial puzzles.",
+        epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    solve = commands.add_parser("solve", help="answer a contest problem's input in its judge format",
+                                epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    solve.add_argument("problem", metavar="PROBLEM", help="problem name (see `vecsearch list`)")
+    source = solve.add_mutually_exclusive_group()
+    source.add_argument("file", nargs="?", metavar="FILE", help="input file (default: standard input)")
+    source.add_argument("--sample", action="store_true", help="use the problem statement's bundled sample input")
+    solve.set_defaults(run=run_solve)
+
+    bfs = commands.add_parser("bfs", help="enumerate the states reachable from a start and print the profile",
+                              epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    bfs.add_argument("puzzle", metavar="PUZZLE", help="puzzle name (see `vecsearch list`)")
+    bfs.add_argument("--start", metavar="TEXT", help="start state in the puzzle's text format (default: its goal)")
+    bfs.add_argument("--max-depth", type=_non_negative, metavar="D", help="stop after depth D")
+    bfs.add_argument("--csv", action="store_true", help="print the profile as CSV")
+    bfs.add_argument("--threads", type=_positive, metavar="N", help="worker threads (default: all cores)")
+    bfs.set_defaults(run=run_bfs)
+
+    listing = commands.add_parser("list", help="name the built-in puzzles and problems")
+    listing.set_defaults(run=run_list)
+    return parser
+
+
+def _non_negative(text: str) -> int:
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a number >= 0, got {text}")
+    return value
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a number >= 1, got {text}")
+    return value
+
+
+def run_solve(args) -> int:
+    from vecsearch.registry import get_problem
+
+    problem = get_problem(args.problem)
+    text = problem.sample() if args.sample else _read_input(args.file)
+    answers, error = problem.solve_text(text)
+    out = sys.stdout
+    for answer in answers:
+        out.write(answer.output + "\n")
+        if answer.note:
+            print(f"vecsearch: {problem.name}: {answer.note}", file=sys.stderr)
+    out.flush()
+    if error is not None:
+        print(f"vecsearch: {problem.name}: {error}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def run_bfs(args) -> int:
+    from vecsearch.engine.search import bfs
+    from vecsearch.registry import get_puzzle
+
+    puzzle = get_puzzle(args.puzzle)
+    start = puzzle.state(args.start) if args.start is not None else None
+    result = bfs(puzzle, start, max_depth=args.max_depth, threads=args.threads)
+    print(result.profile.to_csv() if args.csv else result.profile, end="\n" if not args.csv else "")
+    return 0
+
+
+def run_list(args) -> int:
+    from vecsearch.registry import problem_catalogue, puzzle_catalogue
+
+    print("puzzles (vecsearch bfs PUZZLE):")
+    for name, text in puzzle_catalogue().items():
+        print(f"  {name:<16} {text}")
+    print("problems (vecsearch solve PROBLEM):")
+    for name, text in problem_catalogue().items():
+        print(f"  {name:<16} {text}")
+    return 0
+
+
+class InputError(Exception):
+    """An input file that cannot be read."""
+
+
+def _read_input(path: str | None) -> str:
+    if path is None or path == "-":
+        return sys.stdin.read()
+    try:
+        with open(path, encoding="utf-8") as handle:
+            return handle.read()
+    except OSError as error:
+        raise InputError(f"cannot read {path}: {error.strerror}") from None
+    except UnicodeDecodeError:
+        raise InputError(f"{path} is not a UTF-8 text file") from None
+
+
+def main(argv=None) -> int:
+    from vecsearch.errors import VecsearchError
+
+    args = build_parser().parse_args(argv)
+    try:
+        return args.run(args)
+    except (VecsearchError, InputError) as error:
+        print(f"vecsearch: error: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("vecsearch: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,81 @@
+"""Layers: the states first reached at one depth, kept as a few contiguous chunks.
+
+A new layer's size is unknown until it is built, and over-allocating for the worst case
+(frontier x max_moves) would cost several times the layer itself. So a layer is a list of chunk
+arrays, filled one bounded buffer at a time; memory held is the states plus at most one
+partly filled buffer.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+CHUNK_BYTES = 32 << 20  # the buffer a layer grows by
+
+
+def empty_states(width: int, n: int = 0) -> np.ndarray:
+    """An uninitialised layer array of ``n`` states."""
+    return np.empty((n,) if width == 1 else (n, width), dtype=np.int64)
+
+
+class Layer:
+    """States first reached at one depth (in no particular order)."""
+
+    __slots__ = ("chunks", "width")
+
+    def __init__(self, chunks, width: int):
+        self.width = width
+        self.chunks = [c for c in chunks if len(c)]
+
+    @classmethod
+    def of(cls, states: np.ndarray, width: int) -> "Layer":
+        return cls([states], width)
+
+    def __len__(self) -> int:
+        return sum(len(c) for c in self.chunks)
+
+    @property
+    def nbytes(self) -> int:
+        return sum(c.nbytes for c in self.chunks)
+
+    @property
+    def states(self) -> np.ndarray:
+        """All states as one array (a copy when there are several chunks)."""
+        if len(self.chunks) == 1:
+            return self.chunks[0]
+        if not self.chunks:
+            return empty_states(self.width)
+        return np.concatenate(self.chunks)
+
+    def __repr__(self) -> str:
+        return f"<Layer of {len(self):,} states>"
+
+
+class LayerBuilder:
+    """Collects the new states of a layer, copying them into bounded buffers."""
+
+    def __init__(self, width: int, expected: int):
+        self.width = width
+        self._capacity = max(1, min(expected, CHUNK_BYTES // (8 * width)))
+        self._chunks: list[np.ndarray] = []
+        self._buffer = None
+        self._filled = 0
+
+    def append(self, states: np.ndarray) -> None:
+        while len(states):
+            if self._buffer is None:
+                self._buffer = empty_states(self.width, self._capacity)
+                self._filled = 0
+            take = min(len(states), len(self._buffer) - self._filled)
+            self._buffer[self._filled:self._filled + take] = states[:take]
+            self._filled += take
+            states = states[take:]
+            if self._filled == len(self._buffer):
+                self._chunks.append(self._buffer)
+                self._buffer = None
+
+    def finish(self) -> Layer:
+        if self._buffer is not None and self._filled:
+            self._chunks.append(self._buffer[:self._filled].copy())
+        self._buffer = None
+        return Layer(self._chunks, self.width)

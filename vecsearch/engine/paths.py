@@ -1,0 +1,75 @@
+"""Rebuilding a path from stored layers, with no parent pointers per state.
+
+A state ``s`` first reached at depth ``d`` of a forward search has a parent in layer ``d-1``:
+one of its predecessors (its children, for reversible puzzles) lies there. Walking down the
+layers this way rebuilds the forward half; the backward half walks down the backward layers
+through children. The move of each step is found by expanding its first state.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vecsearch.engine import jit
+from vecsearch.engine.layers import Layer
+
+
+def move_between(puzzle, state: np.ndarray, target: np.ndarray) -> int | None:
+    """Index of a move taking ``state[0]`` to ``target[0]``, or None."""
+    children, moves = jit.call(puzzle.kernels.neighbours, state, puzzle.tables, False)
+    for child, move in zip(children, moves):
+        if np.array_equal(child, target[0]):
+            return int(move)
+    return None
+
+
+def _member(puzzle, layer: Layer, candidates: np.ndarray) -> int:
+    for chunk in layer.chunks:
+        j = jit.call(puzzle.kernels.find_member, chunk, candidates)
+        if j >= 0:
+            return j
+    return -1
+
+
+def _parent(puzzle, layer: Layer, state: np.ndarray) -> np.ndarray:
+    """A state of ``layer`` one move before ``state[0]``."""
+    kernels = puzzle.kernels
+    if puzzle.searchable_backward:
+        candidates, _ = jit.call(kernels.neighbours, state, puzzle.tables, True)
+        j = _member(puzzle, layer, candidates)
+        if j >= 0:
+            return candidates[j:j + 1]
+    else:
+        for chunk in layer.chunks:
+            i = jit.call(kernels.find_parent, chunk, puzzle.tables, state)
+            if i >= 0:
+                return chunk[i:i + 1].copy()
+    raise AssertionError("stored layers are inconsistent: no parent in the previous layer")
+
+
+def forward_half(puzzle, layers: list[Layer], meet: np.ndarray) -> list[np.ndarray]:
+    """States from a start (in ``layers[0]``) to ``meet`` (in ``layers[-1]``)."""
+    path = [meet]
+    for layer in reversed(layers[:-1]):
+        path.append(_parent(puzzle, layer, path[-1]))
+    path.reverse()
+    return path
+
+
+def backward_half(puzzle, layers: list[Layer], meet: np.ndarray) -> list[np.ndarray]:
+    """States from ``meet`` (in ``layers[-1]`` of a backward search) to a goal (``layers[0]``)."""
+    path = [meet]
+    for layer in reversed(layers[:-1]):
+        children, _ = jit.call(puzzle.kernels.neighbours, path[-1], puzzle.tables, False)
+        j = _member(puzzle, layer, children)
+        if j < 0:
+            raise AssertionError("stored layers are inconsistent: no child in the next layer")
+        path.append(children[j:j + 1])
+    return path
+
+
+def join(puzzle, forward: list[np.ndarray], backward: list[np.ndarray]):
+    """The states (as one array) and moves of ``forward + backward[1:]``."""
+    states = forward + backward[1:]
+    moves = [move_between(puzzle, a, b) for a, b in zip(states, states[1:])]
+    return np.concatenate(states), moves

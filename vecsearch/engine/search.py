@@ -1,0 +1,288 @@
+"""Breadth-first and bidirectional search over layers.
+
+Each side of a search (forward from the starts, backward from the goals over predecessors) grows
+one layer at a time against its own visited set. A new layer that contains a state the other
+side holds is a meeting; because the two sides never met before this layer, every meeting state
+lies in the other side's last layer and gives a shortest path, rebuilt from the stored layers
+(``vecsearch.engine.paths``). A forward search towards a goal set is the same thing with a
+backward side that never grows.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import time
+from dataclasses import dataclass, field
+
+import numba
+import numpy as np
+
+from vecsearch.engine import jit, paths
+from vecsearch.engine.layers import Layer
+from vecsearch.engine.profile import LayerRecord, Profile
+from vecsearch.engine.solution import Solution
+from vecsearch.engine.visited import make_visited
+from vecsearch.errors import InvalidPuzzleInput, MemoryLimitError, VecsearchError
+
+STRATEGIES = ("smaller", "alternate", "forward")
+
+
+@dataclass
+class SearchResult:
+    """What a search found: a shortest ``solution`` (or None) and the ``profile`` of every layer.
+
+    ``complete`` is True when the answer is definitive: a path was found, or a side ran out of
+    states (the goal is unreachable). It is False when a depth limit stopped the search.
+    ``layers`` are the layers kept of the ``side`` searched from the starts (all of them when a
+    path may be needed; otherwise the last one, whose states are the farthest from the start).
+    """
+
+    puzzle: object
+    profile: Profile
+    solution: Solution | None = None
+    complete: bool = False
+    layers: list[Layer] = field(default_factory=list)
+    side: str = "forward"
+
+    @property
+    def found(self) -> bool:
+        return self.solution is not None
+
+    @property
+    def distance(self) -> int | None:
+        return None if self.solution is None else len(self.solution)
+
+    @property
+    def layer_sizes(self) -> list[int]:
+        """States first reached at each depth of the searched side (trailing empty layer dropped)."""
+        sizes = self.profile.layer_sizes(self.side)
+        return sizes[:-1] if len(sizes) > 1 and sizes[-1] == 0 else sizes
+
+    @property
+    def total_states(self) -> int:
+        return sum(self.layer_sizes)
+
+    @property
+    def depth(self) -> int:
+        """The deepest depth with states (the eccentricity after a complete BFS)."""
+        return len(self.layer_sizes) - 1
+
+    @property
+    def last_layer(self) -> Layer | None:
+        return self.layers[-1] if self.layers else None
+
+
+class _Side:
+    """One direction of a search: its visited set, frontier and (optionally) stored layers."""
+
+    def __init__(self, puzzle, name, backward, kind, starts, keep_layers, limit, profile, on_layer, sink):
+        self.puzzle = puzzle
+        self.name = name
+        self.backward = backward
+        self.limit = limit
+        self.keep_layers = keep_layers
+        self.profile = profile
+        self.on_layer = on_layer
+        self.sink = sink
+        began = time.perf_counter()
+        compiled = jit.compile_seconds()
+        self.visited = make_visited(puzzle, kind)
+        self.frontier = Layer.of(self.visited.add(starts), puzzle.width)
+        self.layers = [self.frontier]
+        self.depth = 0
+        self._record(len(starts), 0, time.perf_counter() - began - (jit.compile_seconds() - compiled))
+
+    @property
+    def exhausted(self) -> bool:
+        return len(self.frontier) == 0
+
+    @property
+    def nbytes(self) -> int:
+        return self.visited.nbytes + sum(layer.nbytes for layer in self.layers)
+
+    def step(self, other) -> int:
+        """Grow one layer; returns how many of its states ``other`` holds."""
+        began = time.perf_counter()
+        compiled = jit.compile_seconds()
+        layer, generated, meets = self.visited.expand(self.frontier, self.backward, other)
+        frontier = len(self.frontier)
+        self.depth += 1
+        self.frontier = layer
+        if self.keep_layers:
+            self.layers = self.layers + [layer]
+        elif len(layer):
+            self.layers = [layer]  # only the deepest non-empty layer is kept
+        self._record(frontier, generated, time.perf_counter() - began - (jit.compile_seconds() - compiled))
+        return meets
+
+    def _record(self, frontier, generated, seconds):
+        new = len(self.frontier)
+        record = LayerRecord(
+            side=self.name, depth=self.depth, states=new, frontier=frontier, generated=generated,
+            duplicates=generated - new if self.depth else 0, seconds=seconds, bytes=self.nbytes,
+        )
+        self.profile.add(record)
+        if self.sink is not None:
+            self.sink(self.depth, self.frontier)
+        if self.on_layer is not None:
+            self.on_layer(record)
+
+
+def choose_visited(puzzle, visited: str = "auto", sides: int = 1) -> str:
+    """``"bitset"`` when the puzzle has a rank whose bitsets fit in a quarter of the RAM, else
+    ``"hash"``; an explicit choice is checked."""
+    if visited not in ("auto", "bitset", "hash"):
+        raise ValueError(f"visited must be 'auto', 'bitset' or 'hash', not {visited!r}")
+    if visited == "hash":
+        return "hash"
+    if not puzzle.has_rank:
+        if visited == "bitset":
+            raise VecsearchError(f"{puzzle.name} has no rank, so it cannot use a bitset")
+        return "hash"
+    needed = sides * puzzle.rank_size / 8
+    if needed > _memory_bytes() / 4:
+        if visited == "bitset":
+            raise MemoryLimitError(
+                f"{puzzle.name}: {sides} bitset(s) of {puzzle.rank_size:,} bits need {needed / 2**30:.1f} GiB,"
+                f" more than a quarter of this machine's {_memory_bytes() / 2**30:.1f} GiB"
+            )
+        return "hash"
+    return "bitset"
+
+
+def _memory_bytes() -> int:
+    return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+
+
+@contextlib.contextmanager
+def _threads(threads: int | None):
+    if threads is None:
+        yield
+        return
+    previous = numba.get_num_threads()
+    numba.set_num_threads(max(1, min(threads, numba.config.NUMBA_NUM_THREADS)))
+    try:
+        yield
+    finally:
+        numba.set_num_threads(previous)
+
+
+def _prepare(puzzle, start, goal, need_goal):
+    starts = puzzle.start_states() if start is None else puzzle.states(start)
+    if len(starts) == 0:
+        raise InvalidPuzzleInput("no start state given")
+    components = jit.call(puzzle.kernels.components, starts, puzzle.tables)
+    if len(set(components.tolist())) > 1:
+        raise InvalidPuzzleInput(f"{puzzle.name}: the start states lie in different components"
+                                 " (they can never reach one another); search them separately")
+    if not need_goal:
+        return starts, None
+    goals = puzzle.goal_states() if goal is None else puzzle.states(goal)
+    goal_components = jit.call(puzzle.kernels.components, goals, puzzle.tables)
+    return starts, goals[goal_components == components[0]]
+
+
+def bfs(puzzle, start=None, goal=None, *, max_depth=None, keep_layers=None, backward=False,
+        visited="auto", threads=None, on_layer=None, _layer_sink=None) -> SearchResult:
+    """Breadth-first search from ``start`` (one state or many; default: the puzzle's start).
+
+    With ``goal`` (a state or a set), stops at the first layer that reaches it and returns a
+    shortest path; without, enumerates every state reachable within ``max_depth`` moves (all of
+    them by default). ``backward=True`` searches over predecessors (distances *to* the starts).
+    """
+    puzzle = _resolve(puzzle)
+    if goal is not None:
+        if backward:
+            raise ValueError("backward search towards a goal: swap start and goal instead")
+        return bidirectional(puzzle, start, goal, max_depth=max_depth, max_backward=0, visited=visited,
+                             threads=threads, on_layer=on_layer, strategy="forward")
+    if backward and not puzzle.searchable_backward:
+        raise VecsearchError(f"{puzzle.name} is directed and has no predecessor function: it can only search forwards")
+    starts, _ = _prepare(puzzle, start, None, need_goal=False)
+    profile = Profile(visited=choose_visited(puzzle, visited))
+    compiled = jit.compile_seconds()
+    with _threads(threads):
+        side = _Side(puzzle, "backward" if backward else "forward", backward, profile.visited, starts,
+                     bool(keep_layers), max_depth, profile, on_layer, _layer_sink)
+        while not side.exhausted and (max_depth is None or side.depth < max_depth):
+            side.step(None)
+    profile.compile_seconds = jit.compile_seconds() - compiled
+    side.visited.release([])
+    return SearchResult(puzzle, profile, None, side.exhausted, side.layers, side.name)
+
+
+def bidirectional(puzzle, start=None, goal=None, *, max_depth=None, max_forward=None, max_backward=None,
+                  strategy="smaller", visited="auto", threads=None, on_layer=None) -> SearchResult:
+    """Shortest path from ``start`` to ``goal`` (a state or a set; default: the puzzle's goal).
+
+    Grows a forward side from the starts and a backward side from the goals until a new layer
+    meets the other side. ``max_forward`` / ``max_backward`` cap each side's depth and
+    ``max_depth`` their sum (the longest path looked for). ``strategy`` picks the side to grow:
+    ``"smaller"`` (default) the smaller frontier, ``"alternate"`` each in turn, ``"forward"``
+    only forward (a plain BFS towards the goal set).
+    """
+    puzzle = _resolve(puzzle)
+    if strategy not in STRATEGIES:
+        raise ValueError(f"unknown strategy {strategy!r}; choose one of {', '.join(STRATEGIES)}")
+    if strategy == "forward":
+        max_backward = 0
+    if not puzzle.searchable_backward and max_backward != 0:
+        if max_backward is not None:
+            raise VecsearchError(f"{puzzle.name} is directed and has no predecessor function:"
+                                 " it cannot search backwards")
+        max_backward = 0
+    starts, goals = _prepare(puzzle, start, goal, need_goal=True)
+    profile = Profile(visited=choose_visited(puzzle, visited, sides=2))
+    compiled = jit.compile_seconds()
+    if len(goals) == 0:  # every goal is in another component: unreachable, no search needed
+        return SearchResult(puzzle, profile, None, True, [])
+    with _threads(threads):
+        forward = _Side(puzzle, "forward", False, profile.visited, starts, True, max_forward, profile, on_layer, None)
+        back = _Side(puzzle, "backward", True, profile.visited, goals, True, max_backward, profile, on_layer, None)
+        meet = back.visited.first_member(forward.frontier)
+        complete = meet is not None
+        turn = 0
+        while meet is None:
+            side = _next_side(forward, back, max_depth, strategy, turn)
+            if side is None:
+                break
+            turn += 1
+            other = back if side is forward else forward
+            if side.step(other.visited):
+                meet = other.visited.first_member(side.frontier)
+                complete = True
+            elif side.exhausted:
+                complete = True
+                break
+        solution = None
+        if meet is not None:
+            halves = (paths.forward_half(puzzle, forward.layers, meet), paths.backward_half(puzzle, back.layers, meet))
+            states, moves = paths.join(puzzle, *halves)
+            solution = Solution(puzzle, states, moves, profile)
+    profile.compile_seconds = jit.compile_seconds() - compiled
+    forward.visited.release(forward.layers)
+    back.visited.release(back.layers)
+    return SearchResult(puzzle, profile, solution, complete, forward.layers)
+
+
+def _next_side(forward, back, max_depth, strategy, turn):
+    def can_grow(side, other):
+        return (not side.exhausted
+                and (side.limit is None or side.depth < side.limit)
+                and (max_depth is None or side.depth + other.depth < max_depth))
+
+    options = [s for s, o in ((forward, back), (back, forward)) if can_grow(s, o)]
+    if len(options) < 2:
+        return options[0] if options else None
+    if strategy == "alternate":
+        return options[turn % 2]
+    return forward if len(forward.frontier) <= len(back.frontier) else back
+
+
+def _resolve(puzzle):
+    if isinstance(puzzle, str):
+        from vecsearch.registry import get_puzzle
+
+        return get_puzzle(puzzle)
+    return puzzle

@@ -1,0 +1,53 @@
+"""A path through a puzzle's state space: its states and the moves between them."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from vecsearch.errors import VecsearchError
+
+
+class Solution:
+    """``states[0]`` is the start; move ``moves[i]`` takes ``states[i]`` to ``states[i+1]``."""
+
+    def __init__(self, puzzle, states: np.ndarray, moves: Sequence[int], profile=None):
+        if len(states) != len(moves) + 1:
+            raise ValueError(f"{len(states)} states do not fit {len(moves)} moves")
+        self.puzzle = puzzle
+        self.states = states
+        self.moves = tuple(int(m) for m in moves)
+        self.profile = profile
+
+    def __len__(self) -> int:
+        return len(self.moves)
+
+    @property
+    def move_names(self) -> list[str]:
+        return [self.puzzle.move_names[m] for m in self.moves]
+
+    @property
+    def start(self):
+        return self.states[0]
+
+    @property
+    def end(self):
+        return self.states[-1]
+
+    def replay(self) -> bool:
+        """Check that every move is legal and leads to the next state; raises if not."""
+        from vecsearch.engine import jit
+
+        for i, move in enumerate(self.moves):
+            children, moves = jit.call(self.puzzle.kernels.neighbours, self.states[i:i + 1], self.puzzle.tables, False)
+            if not any(m == move and np.array_equal(c, self.states[i + 1]) for c, m in zip(children, moves)):
+                name = self.puzzle.move_names[move]
+                raise VecsearchError(f"step {i}: move {name!r} does not lead from state {i} to state {i + 1}")
+        return True
+
+    def __str__(self) -> str:
+        return self.puzzle.format_moves(self.moves)
+
+    def __repr__(self) -> str:
+        return f"<Solution of {len(self)} moves on {self.puzzle.name}: {str(self)[:60]!r}>"

@@ -1,0 +1,190 @@
+"""Visited sets: which states one side of a search has reached, and layer expansion against them.
+
+- ``BitsetVisited``: one bit per rank of the puzzle's perfect rank (within one component).
+  Expansion is the fused parallel kernel: expand, rank, prefetch, claim with atomic fetch-or.
+- ``HashVisited``: an open-addressing table of whole states, for puzzles without a compact
+  rank (wide states included). Children are generated in parallel, then inserted serially.
+
+Both expand a frontier in rounds of ``ROUND`` states so the scratch buffer stays bounded, and
+count how many new states the *other* side (or the goal set) already holds: a meeting.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vecsearch.engine import jit
+from vecsearch.engine.layers import Layer, LayerBuilder, empty_states
+
+ROUND = 1 << 16  # frontier states per kernel call
+BLOCK = 2048  # frontier states per parallel task
+PARALLEL_FROM = 4 * BLOCK  # smaller frontiers run the serial twin of a parallel kernel
+POOL_BYTES = 256 << 20  # zeroed bitsets kept for reuse by later searches
+
+_bitset_pool: dict[tuple, list[np.ndarray]] = {}
+
+
+def pick(kernels, name: str, size: int):
+    """The parallel kernel ``name``, or its serial twin for fewer than ``PARALLEL_FROM`` items."""
+    return getattr(kernels, name if size >= PARALLEL_FROM else f"{name}_serial")
+
+
+def make_visited(puzzle, kind: str):
+    """An empty visited set of ``kind`` (``"bitset"`` or ``"hash"``) for ``puzzle``."""
+    return BitsetVisited(puzzle) if kind == "bitset" else HashVisited(puzzle)
+
+
+class _Visited:
+    kind = ""
+
+    def __init__(self, puzzle):
+        self.puzzle = puzzle
+        self.kernels = puzzle.kernels
+        self.tables = puzzle.tables
+        self.width = puzzle.width
+        self._scratch = empty_states(self.width)
+
+    def scratch_for(self, frontier_size: int) -> np.ndarray:
+        needed = min(frontier_size, ROUND) * self.puzzle.max_moves
+        if len(self._scratch) < needed:
+            self._scratch = empty_states(self.width, needed)
+        return self._scratch
+
+    def rounds(self, frontier: Layer):
+        for chunk in frontier.chunks:
+            for lo in range(0, len(chunk), ROUND):
+                yield chunk[lo:lo + ROUND]
+
+
+class BitsetVisited(_Visited):
+    """One bit per rank; memory ``rank_size / 8`` bytes."""
+
+    kind = "bitset"
+
+    def __init__(self, puzzle):
+        super().__init__(puzzle)
+        words = (puzzle.rank_size + 63) // 64
+        self._pool_key = (id(self.kernels), words)
+        pool = _bitset_pool.get(self._pool_key)
+        self.bits = pool.pop() if pool else np.zeros(words, dtype=np.uint64)
+        self.count = 0
+
+    @property
+    def nbytes(self) -> int:
+        return self.bits.nbytes + self._scratch.nbytes
+
+    def add(self, states: np.ndarray) -> np.ndarray:
+        """Mark ``states``; returns those not seen before (duplicates removed)."""
+        states = states.copy()
+        new = jit.call(self.kernels.claim_ranks, states, self.tables, self.bits)
+        self.count += new
+        return states[:new]
+
+    def expand(self, frontier: Layer, backward: bool, other) -> tuple[Layer, int, int]:
+        """The next layer after ``frontier``, children generated, and meetings with ``other``."""
+        k = self.kernels
+        scratch = self.scratch_for(len(frontier))
+        other_bits = other.bits if other is not None else np.zeros(1, np.uint64)
+        check = other is not None
+        expand_claim = pick(k, "expand_claim", len(frontier))
+        jit.call(expand_claim, empty_states(self.width), self.tables, backward, self.bits,
+                 other_bits, check, scratch[:0], BLOCK)
+        builder = LayerBuilder(self.width, len(frontier) * self.puzzle.max_moves)
+        generated = meets = 0
+        for part in self.rounds(frontier):
+            g, new, m = expand_claim(part, self.tables, backward, self.bits, other_bits, check, scratch, BLOCK)
+            builder.append(scratch[:new])
+            generated += g
+            meets += m
+        layer = builder.finish()
+        self.count += len(layer)
+        return layer, generated, meets
+
+    def first_member(self, layer: Layer):
+        """A state of ``layer`` that this set holds, or None."""
+        for chunk in layer.chunks:
+            i = jit.call(self.kernels.first_in_bits, chunk, self.tables, self.bits)
+            if i >= 0:
+                return chunk[i:i + 1].copy()
+        return None
+
+    def release(self, layers) -> None:
+        """Hand the bitset back for reuse, cleared via the stored ``layers`` if that is cheaper
+        than allocating a fresh one."""
+        stored = sum(len(layer) for layer in layers)
+        if stored != self.count or stored * 16 > len(self.bits):
+            return
+        pool = _bitset_pool.setdefault(self._pool_key, [])
+        if sum(len(b) for p in _bitset_pool.values() for b in p) * 8 + self.bits.nbytes > POOL_BYTES:
+            return
+        for layer in layers:
+            for chunk in layer.chunks:
+                jit.call(self.kernels.clear_ranks, chunk, self.tables, self.bits)
+        pool.append(self.bits)
+        self.bits = None
+
+
+class HashVisited(_Visited):
+    """Open addressing over whole states, kept at most half full."""
+
+    kind = "hash"
+
+    def __init__(self, puzzle):
+        super().__init__(puzzle)
+        self.keys = self._empty_table(1024)
+        self.count = 0
+
+    def _empty_table(self, capacity: int) -> np.ndarray:
+        table = empty_states(self.width, capacity)
+        table.fill(-1)
+        return table
+
+    @property
+    def nbytes(self) -> int:
+        return self.keys.nbytes + self._scratch.nbytes
+
+    def _reserve(self, incoming: int) -> None:
+        capacity = len(self.keys)
+        while 2 * (self.count + incoming) > capacity:
+            capacity *= 2
+        if capacity != len(self.keys):
+            grown = self._empty_table(capacity)
+            jit.call(self.kernels.hash_rehash, self.keys, grown)
+            self.keys = grown
+
+    def _claim(self, states: np.ndarray, count: int, other) -> tuple[int, int]:
+        self._reserve(count)
+        other_keys = other.keys if other is not None else self._empty_table(1)
+        new, meets = jit.call(self.kernels.hash_claim, states, count, self.keys, other_keys, other is not None)
+        self.count += new
+        return new, meets
+
+    def add(self, states: np.ndarray) -> np.ndarray:
+        states = states.copy()
+        new, _ = self._claim(states, len(states), None)
+        return states[:new]
+
+    def expand(self, frontier: Layer, backward: bool, other) -> tuple[Layer, int, int]:
+        scratch = self.scratch_for(len(frontier))
+        expand_all = pick(self.kernels, "expand_all", len(frontier))
+        jit.call(expand_all, empty_states(self.width), self.tables, backward, scratch[:0], BLOCK)
+        builder = LayerBuilder(self.width, len(frontier) * self.puzzle.max_moves)
+        generated = meets = 0
+        for part in self.rounds(frontier):
+            children = expand_all(part, self.tables, backward, scratch, BLOCK)
+            new, m = self._claim(scratch, children, other)
+            builder.append(scratch[:new])
+            generated += children
+            meets += m
+        layer = builder.finish()
+        return layer, generated, meets
+
+    def first_member(self, layer: Layer):
+        for chunk in layer.chunks:
+            i = jit.call(self.kernels.first_in_hash, chunk, self.keys)
+            if i >= 0:
+                return chunk[i:i + 1].copy()
+        return None
+
+    def release(self, layers) -> None:
+        self.keys = None

@@ -1,0 +1,60 @@
+"""Exceptions a user can meet, each with a message that names what was wrong."""
+
+from __future__ import annotations
+
+
+class VecsearchError(Exception):
+    """Base class of every error vecsearch raises on purpose."""
+
+
+class InvalidPuzzleInput(VecsearchError, ValueError):
+    """Text that does not describe a valid state or case of a puzzle.
+
+    ``line`` (1-based) and ``case`` (1-based) locate the problem in a multi-line input when known;
+    ``str()`` gives one line naming the location, the offending token and what was expected.
+    """
+
+    def __init__(self, message: str, *, line: int | None = None, case: int | None = None):
+        self.message = message
+        self.line = line
+        self.case = case
+        super().__init__(str(self))
+
+    def located(self, *, line: int | None = None, case: int | None = None) -> "InvalidPuzzleInput":
+        """The same error with its position in a larger input filled in."""
+        return InvalidPuzzleInput(
+            self.message,
+            line=self.line if self.line is not None else line,
+            case=self.case if self.case is not None else case,
+        )
+
+    def __str__(self) -> str:
+        where = []
+        if self.case is not None:
+            where.append(f"case {self.case}")
+        if self.line is not None:
+            where.append(f"line {self.line}")
+        return f"{', '.join(where)}: {self.message}" if where else self.message
+
+
+class UnknownPuzzle(VecsearchError, ValueError):
+    """A puzzle name that is not in the registry."""
+
+
+class PuzzleDefinitionError(VecsearchError, TypeError):
+    """A puzzle whose functions break the contract of ``vecsearch.puzzle``."""
+
+
+class NoSolution(VecsearchError):
+    """No path from the start to the goal (within the depth limit, if one was given).
+
+    ``result`` is the finished search, with its profile.
+    """
+
+    def __init__(self, message: str, result=None):
+        super().__init__(message)
+        self.result = result
+
+
+class MemoryLimitError(VecsearchError, MemoryError):
+    """A search that would not fit in the memory it is allowed to use."""

@@ -1,0 +1,61 @@
+"""Contest problems: a judge's input and output format on top of a puzzle.
+
+A ``JudgeProblem`` reads a whole input into cases, stopping at the first malformed one (the
+cases before it are still answered), and answers the cases in one batch so shared work (a
+distance table, a warmed kernel) is done once. ``vecsearch solve NAME`` is this, on a file.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from importlib import resources
+
+from vecsearch.errors import InvalidPuzzleInput
+
+
+@dataclass(frozen=True)
+class Case:
+    number: int  # 1-based position in the input
+    line: int  # 1-based line where the case starts
+    data: object  # what the problem parsed (a state, a pair of states, ...)
+
+
+@dataclass(frozen=True)
+class Answer:
+    output: str  # the judge output for the case (may span lines)
+    note: str | None = None  # an explanation for standard error (e.g. why -1)
+
+
+class JudgeProblem:
+    """Subclasses set ``name``, ``title`` and ``puzzle``, and implement ``read`` and ``answer``."""
+
+    name = ""
+    title = ""
+
+    def read(self, text: str) -> tuple[list[Case], InvalidPuzzleInput | None]:
+        """The cases of ``text`` up to the first malformed one, and the error there (or None)."""
+        raise NotImplementedError
+
+    def answer(self, cases: list[Case]) -> list[Answer]:
+        raise NotImplementedError
+
+    def solve_text(self, text: str) -> tuple[list[Answer], InvalidPuzzleInput | None]:
+        cases, error = self.read(text)
+        return self.answer(cases), error
+
+    def sample(self) -> str:
+        """The problem statement's sample input, bundled with the package."""
+        return resources.files("vecsearch").joinpath("data", f"{self.name}.txt").read_text()
+
+
+def line_cases(text: str, parse) -> tuple[list[Case], InvalidPuzzleInput | None]:
+    """One case per non-blank line, ``parse(line) -> data``; stops at the first error."""
+    cases: list[Case] = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            cases.append(Case(len(cases) + 1, number, parse(line)))
+        except InvalidPuzzleInput as error:
+            return cases, error.located(line=number, case=len(cases) + 1)
+    return cases, None

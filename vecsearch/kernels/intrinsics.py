@@ -1,0 +1,66 @@
+"""LLVM operations numba does not expose: prefetch, atomic fetch-or, popcount.
+
+Each is a numba ``intrinsic`` and compiles (and caches) like any other njit code.
+
+- ``prefetch(array, index)``: hint the CPU to load ``array[index]``'s cache line. Used to hide the
+  latency of random bitset accesses once the bitset is larger than the L3 cache (PERF-NOTES:
+  the biggest single lever, 2.1x on the 3x4 sliding puzzle).
+- ``atomic_or(array, index, value)``: ``array[index] |= value`` as one atomic read-modify-write on
+  a uint64 array; returns the *old* word, so exactly one thread sees a given bit go from 0 to 1.
+- ``popcount(x)``: number of set bits of a 64-bit integer.
+"""
+
+from llvmlite import ir
+from numba import types
+from numba.core import cgutils
+from numba.extending import intrinsic
+
+
+def _element_pointer(context, builder, array_type, array_value, index):
+    array = context.make_array(array_type)(context, builder, array_value)
+    return cgutils.get_item_pointer(context, builder, array_type, array, [index])
+
+
+@intrinsic
+def prefetch(typingctx, array, index):
+    """Prefetch ``array[index]`` for reading and writing (locality: keep in all caches)."""
+    sig = types.void(array, index)
+
+    def codegen(context, builder, signature, args):
+        pointer = _element_pointer(context, builder, signature.args[0], args[0], args[1])
+        byte_pointer = ir.IntType(8).as_pointer()
+        i32 = ir.IntType(32)
+        fn_type = ir.FunctionType(ir.VoidType(), [byte_pointer, i32, i32, i32])
+        fn = cgutils.get_or_insert_function(builder.module, fn_type, "llvm.prefetch.p0")
+        # (address, rw=1 write, locality=3 keep, cache type=1 data)
+        builder.call(fn, [builder.bitcast(pointer, byte_pointer), i32(1), i32(3), i32(1)])
+        return context.get_dummy_value()
+
+    return sig, codegen
+
+
+@intrinsic
+def atomic_or(typingctx, array, index, value):
+    """Atomically ``array[index] |= value`` (uint64 array); returns the previous word."""
+    sig = types.uint64(array, index, types.uint64)
+
+    def codegen(context, builder, signature, args):
+        pointer = _element_pointer(context, builder, signature.args[0], args[0], args[1])
+        value = context.cast(builder, args[2], signature.args[2], types.uint64)
+        return builder.atomic_rmw("or", pointer, value, "monotonic")
+
+    return sig, codegen
+
+
+@intrinsic
+def popcount(typingctx, x):
+    """Number of set bits of a 64-bit integer (returned as int64)."""
+    sig = types.int64(x)
+
+    def codegen(context, builder, signature, args):
+        i64 = ir.IntType(64)
+        value = context.cast(builder, args[0], signature.args[0], types.int64)
+        fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(i64, [i64]), "llvm.ctpop.i64")
+        return builder.call(fn, [value])
+
+    return sig, codegen

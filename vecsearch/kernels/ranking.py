@@ -1,0 +1,157 @@
+"""Perfect ranks for the usual building blocks of puzzle states.
+
+Conventions (tests/test_ranking.py asserts them):
+
+- A *packed permutation* of ``n`` values holds value ``p[i]`` in bits ``[b*i, b*i+b)``.
+- ``permutation_rank`` is the Lehmer-code rank: digit ``d_i`` = number of later values smaller than
+  ``p[i]``, rank = sum of ``d_i * (n-1-i)!``; the identity has rank 0, ranks are lexicographic.
+- ``even_half_rank`` is a perfect rank of the permutations of one parity in ``[0, n!/2)``: the
+  Lehmer digit ``d_{n-2}`` (weight 1!) is fixed by the parity, so it is dropped and the rest is
+  halved. ``half_unrank`` inverts it given the parity.
+- A *k-subset* of ``{0..63}`` is a bit mask; ``subset_rank`` is its colex rank
+  ``sum_j C(c_j, j+1)`` over its elements ``c_0 < c_1 < ...``, a perfect rank in ``[0, C(n, k))``
+  for subsets of ``{0..n-1}``.
+
+Tables (factorials, binomials) are built once in Python and passed to kernels.
+"""
+
+import math
+
+import numpy as np
+
+from vecsearch._numba import state_function
+from vecsearch.kernels.intrinsics import popcount
+
+
+def factorial_table(n: int) -> np.ndarray:
+    """``[0!, 1!, ..., n!]`` as int64 (n <= 20)."""
+    return np.array([math.factorial(i) for i in range(n + 1)], dtype=np.int64)
+
+
+def binomial_table(n: int) -> np.ndarray:
+    """``table[a, b] = C(a, b)`` for ``0 <= a, b <= n`` as int64."""
+    table = np.zeros((n + 1, n + 1), dtype=np.int64)
+    for a in range(n + 1):
+        for b in range(a + 1):
+            table[a, b] = math.comb(a, b)
+    return table
+
+
+@state_function
+def lehmer_digit(value, seen):
+    """Number of values below ``value`` not yet in the ``seen`` mask."""
+    return value - popcount(seen & ((np.int64(1) << value) - 1))
+
+
+@state_function
+def permutation_rank(packed, n, bits, factorials):
+    """Lehmer rank of the packed permutation of ``0..n-1`` (``bits`` bits per value)."""
+    mask = (np.int64(1) << bits) - 1
+    seen = np.int64(0)
+    rank = np.int64(0)
+    for i in range(n - 1):
+        value = (packed >> (bits * i)) & mask
+        rank += lehmer_digit(value, seen) * factorials[n - 1 - i]
+        seen |= np.int64(1) << value
+    return rank
+
+
+@state_function
+def permutation_parity(packed, n, bits):
+    """0 for an even permutation, 1 for an odd one."""
+    mask = (np.int64(1) << bits) - 1
+    seen = np.int64(0)
+    parity = np.int64(0)
+    for i in range(n - 1):
+        value = (packed >> (bits * i)) & mask
+        parity += lehmer_digit(value, seen)
+        seen |= np.int64(1) << value
+    return parity & 1
+
+
+@state_function
+def even_half_rank(packed, n, bits, factorials):
+    """Rank in ``[0, n!/2)`` among permutations of the same parity (n >= 2)."""
+    mask = (np.int64(1) << bits) - 1
+    seen = np.int64(0)
+    rank = np.int64(0)
+    for i in range(n - 2):
+        value = (packed >> (bits * i)) & mask
+        rank += lehmer_digit(value, seen) * (factorials[n - 1 - i] // 2)
+        seen |= np.int64(1) << value
+    return rank
+
+
+@state_function
+def nth_unused(d, seen, n):
+    """The ``d``-th smallest value of ``0..n-1`` not in the ``seen`` mask."""
+    for value in range(n):
+        if (seen >> value) & 1 == 0:
+            if d == 0:
+                return value
+            d -= 1
+    return -1
+
+
+@state_function
+def half_unrank(rank, parity, n, bits, factorials):
+    """Packed permutation of the given parity whose ``even_half_rank`` is ``rank``."""
+    seen = np.int64(0)
+    packed = np.int64(0)
+    digit_sum = np.int64(0)
+    for i in range(n - 2):
+        weight = factorials[n - 1 - i] // 2
+        d = rank // weight
+        rank -= d * weight
+        digit_sum += d
+        value = nth_unused(d, seen, n)
+        packed |= np.int64(value) << (bits * i)
+        seen |= np.int64(1) << value
+    d = (parity - digit_sum) & 1  # the dropped digit d_{n-2} restores the parity
+    value = nth_unused(d, seen, n)
+    packed |= np.int64(value) << (bits * (n - 2))
+    seen |= np.int64(1) << value
+    packed |= np.int64(nth_unused(0, seen, n)) << (bits * (n - 1))
+    return packed
+
+
+@state_function
+def permutation_unrank(rank, n, bits, factorials):
+    """Packed permutation whose ``permutation_rank`` is ``rank``."""
+    seen = np.int64(0)
+    packed = np.int64(0)
+    for i in range(n):
+        weight = factorials[n - 1 - i]
+        d = rank // weight
+        rank -= d * weight
+        value = nth_unused(d, seen, n)
+        packed |= np.int64(value) << (bits * i)
+        seen |= np.int64(1) << value
+    return packed
+
+
+@state_function
+def subset_rank(mask, binomials):
+    """Colex rank of the subset ``mask`` (elements are its set bits)."""
+    rank = np.int64(0)
+    j = 1
+    while mask != 0:
+        low = mask & -mask
+        rank += binomials[popcount(low - 1), j]
+        mask ^= low
+        j += 1
+    return rank
+
+
+@state_function
+def subset_unrank(rank, k, n, binomials):
+    """The k-subset of ``{0..n-1}`` (as a mask) whose colex rank is ``rank``."""
+    mask = np.int64(0)
+    top = n - 1
+    for j in range(k, 0, -1):
+        while binomials[top, j] > rank:
+            top -= 1
+        rank -= binomials[top, j]
+        mask |= np.int64(1) << top
+        top -= 1
+    return mask

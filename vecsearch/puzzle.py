@@ -1,0 +1,237 @@
+"""The puzzle contract: what a state space gives the engine.
+
+Conventions (every built-in puzzle states its own instance of these at the top of its module):
+
+- **State.** ``width`` 64-bit words (``width == 1``: a *narrow* puzzle). The engine holds states as
+  int64 (the bit pattern is what matters; a narrow state may use all 64 bits), a layer of narrow
+  states as a 1-D int64 array, of wide states as a 2-D ``(n, width)`` array. The first word of a
+  valid state is never -1 (hash tables mark empty slots with it). In Python a narrow state is an
+  ``int`` in the signed 64-bit range, a wide state a tuple of such ints.
+- **Moves.** Numbered ``0 .. max_moves-1``; ``move_names[m]`` is what users see.
+- **expand(state, tables, children, moves) -> count.** Writes the states one move after
+  ``state`` to ``children[0:count]`` and the index of the move that produced each to
+  ``moves[0:count]``; ``count <= max_moves``. Children need not be distinct.
+- **predecessors(...)**, same signature: the states one move *before* ``state``. Reversible
+  puzzles (every move undone by one move) need none: their predecessors are their children.
+  Directed puzzles without it can only search forwards.
+- **rank(state, tables) -> int** in ``[0, rank_size)``, optional: a perfect rank of the states of
+  one *component* (below). With it the engine deduplicates with a bitset of ``rank_size`` bits
+  per search side; without it, with a hash set.
+- **component(state, tables) -> int**, optional: an invariant (a parity, a stone count) that no
+  move changes. States in different components are never connected, so a search between them
+  answers "unreachable" at once, and ``rank`` need only be perfect within one component.
+- **unrank(rank, component, tables) -> state**, optional, inverts ``rank``.
+- **tables**: a tuple of numpy arrays handed to every function (neighbour tables, factorials).
+
+The functions are numba ``@njit`` functions (plain functions are compiled for you). Defined in an
+importable module they are compiled once and cached on disk; defined in a notebook they compile
+once per process (``warm_up()``).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+
+import numba
+import numpy as np
+
+from vecsearch._numba import state_function
+from vecsearch.errors import InvalidPuzzleInput, PuzzleDefinitionError
+
+INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
+
+
+def signed64(value: int) -> int:
+    """A 64-bit pattern given as an unsigned int, as the signed int64 the engine stores."""
+    return value - (1 << 64) if value >= 1 << 63 else value
+
+
+def unsigned64(value: int) -> int:
+    """The unsigned view of a signed int64 state word (for decoding bit fields in Python)."""
+    return value & ((1 << 64) - 1)
+
+
+@state_function
+def no_rank(state, tables):
+    """Placeholder rank for puzzles without one (never called by the engine)."""
+    return 0
+
+
+@state_function
+def single_component(state, tables):
+    """Component function of puzzles without an invariant."""
+    return 0
+
+
+class Puzzle:
+    """A state space: rules as numba functions, plus text encoding for users.
+
+    Built-in puzzles subclass this to parse and format their own notation; a user puzzle can be
+    an instance made directly::
+
+        puzzle = Puzzle("lights-out-3", expand=expand, max_moves=9, rank=rank, rank_size=512,
+                        goal=0, start=511)
+    """
+
+    def __init__(
+        self,
+        name: str,
+        *,
+        expand,
+        max_moves: int,
+        tables: tuple = (),
+        width: int = 1,
+        predecessors=None,
+        reversible: bool = True,
+        rank=None,
+        rank_size: int | None = None,
+        component=None,
+        unrank=None,
+        move_names: Sequence[str] | None = None,
+        goal=None,
+        start=None,
+    ):
+        if (rank is None) != (rank_size is None):
+            raise PuzzleDefinitionError(f"{name}: give both rank and rank_size, or neither")
+        if width < 1 or max_moves < 1:
+            raise PuzzleDefinitionError(f"{name}: width and max_moves must be >= 1")
+        self.name = name
+        self.width = int(width)
+        self.max_moves = int(max_moves)
+        self.tables = tuple(np.ascontiguousarray(t) for t in tables)
+        self.reversible = bool(reversible)
+        self.rank_size = None if rank_size is None else int(rank_size)
+        self.move_names = tuple(move_names) if move_names else tuple(str(m) for m in range(max_moves))
+        if len(self.move_names) != self.max_moves:
+            raise PuzzleDefinitionError(f"{name}: {len(self.move_names)} move names for {max_moves} moves")
+        self._functions = {
+            "expand_state": _jitted(expand),
+            "predecessors_state": _jitted(predecessors) if predecessors is not None else None,
+            "rank_state": _jitted(rank) if rank is not None else None,
+            "component_state": _jitted(component) if component is not None else None,
+        }
+        self.unrank = _jitted(unrank) if unrank is not None else None
+        self._goal = goal
+        self._start = start
+        self._kernels = None
+
+    # --- what the engine asks -------------------------------------------------------------
+    @property
+    def has_rank(self) -> bool:
+        return self._functions["rank_state"] is not None
+
+    @property
+    def searchable_backward(self) -> bool:
+        return self.reversible or self._functions["predecessors_state"] is not None
+
+    @property
+    def kernels(self):
+        """The puzzle's layer kernels (built on first use; see ``vecsearch.engine.codegen``)."""
+        if self._kernels is None:
+            from vecsearch.engine.codegen import build_kernels
+
+            functions = dict(self._functions)
+            if functions["predecessors_state"] is None:
+                # Reversible: predecessors are the children. Directed without predecessors:
+                # bound only so the kernels type-check; the engine never searches backwards.
+                functions["predecessors_state"] = functions["expand_state"]
+            functions["rank_state"] = functions["rank_state"] or no_rank
+            functions["component_state"] = functions["component_state"] or single_component
+            self._kernels = build_kernels(functions, self.width, self.max_moves, self.kernel_label)
+        return self._kernels
+
+    @property
+    def kernel_label(self) -> str:
+        """Names the generated kernel module; puzzles sharing functions may share it."""
+        return self.name
+
+    def warm_up(self) -> float:
+        """Compile (or load from cache) the kernels by a tiny search; returns the seconds taken."""
+        from vecsearch.engine.search import bfs
+
+        started = time.perf_counter()
+        start = self.start_states()[:1]
+        bfs(self, start, goal=start, max_depth=2)
+        bfs(self, start, max_depth=2)
+        return time.perf_counter() - started
+
+    # --- states in and out ----------------------------------------------------------------
+    def parse_state(self, text: str):
+        """One state from its text form. The base class reads the packed words as integers."""
+        tokens = text.split()
+        if len(tokens) != self.width:
+            raise InvalidPuzzleInput(f"expected {self.width} integer(s), got {len(tokens)} token(s) in {text!r}")
+        words = []
+        for token in tokens:
+            try:
+                words.append(int(token, 0))
+            except ValueError:
+                raise InvalidPuzzleInput(f"token {token!r} is not an integer") from None
+        return self._check_words(words)
+
+    def format_state(self, state) -> str:
+        """Text that ``parse_state`` reads back to the same state."""
+        words = [state] if self.width == 1 else list(state)
+        return " ".join(str(int(w)) for w in words)
+
+    def format_moves(self, moves: Sequence[int]) -> str:
+        """A move sequence as users write it (space-separated move names by default)."""
+        return " ".join(self.move_names[m] for m in moves)
+
+    def state(self, value):
+        """One state from text, an int (narrow), or a sequence of words (wide)."""
+        if isinstance(value, str):
+            return self.parse_state(value)
+        if self.width == 1:
+            if isinstance(value, (int, np.integer)):
+                return self._check_words([int(value)])
+        elif isinstance(value, (tuple, list, np.ndarray)) and len(value) == self.width:
+            return self._check_words([int(w) for w in value])
+        raise InvalidPuzzleInput(f"{self.name}: cannot read a state from {value!r}")
+
+    def states(self, value) -> np.ndarray:
+        """A layer array from one state or many (text, ints, or an array of packed states)."""
+        if isinstance(value, np.ndarray) and value.dtype.kind in "iu" and value.ndim == (1 if self.width == 1 else 2):
+            array = np.ascontiguousarray(value, dtype=np.int64)
+            if self.width > 1 and array.shape[1] != self.width:
+                raise InvalidPuzzleInput(f"{self.name}: states need {self.width} words, array has {array.shape[1]}")
+            return array
+        if isinstance(value, (str, int, np.integer)) or (self.width > 1 and _is_word_tuple(value, self.width)):
+            value = [value]
+        rows = [self.state(v) for v in value]
+        shape = (len(rows),) if self.width == 1 else (len(rows), self.width)
+        return np.array(rows, dtype=np.int64).reshape(shape)
+
+    def start_states(self) -> np.ndarray:
+        """The default start (a layer); the goal when no start was given."""
+        return self.states(self._start if self._start is not None else self._goal)
+
+    def goal_states(self) -> np.ndarray:
+        """The goal set (a layer)."""
+        if self._goal is None:
+            raise InvalidPuzzleInput(f"{self.name} has no default goal: give one")
+        return self.states(self._goal)
+
+    def _check_words(self, words):
+        for w in words:
+            if not INT64_MIN <= w <= INT64_MAX:
+                raise InvalidPuzzleInput(f"state word {w} does not fit in 64 signed bits")
+        if words[0] == -1:
+            raise InvalidPuzzleInput("a state's first word cannot be -1 (reserved)")
+        return words[0] if self.width == 1 else tuple(words)
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name!r}>"
+
+
+def _is_word_tuple(value, width) -> bool:
+    return isinstance(value, tuple) and len(value) == width and all(isinstance(v, (int, np.integer)) for v in value)
+
+
+def _jitted(function):
+    if isinstance(function, numba.core.registry.CPUDispatcher):
+        return function
+    if callable(function):
+        return state_function(function)
+    raise PuzzleDefinitionError(f"expected a function, got {function!r}")

@@ -1,0 +1,244 @@
+"""Sliding-tile puzzles ``sliding-RxC`` (R, C >= 2, R*C <= 16); Eight (POJ 1077) is ``sliding-3x3``.
+
+Conventions:
+
+- **Cells** are numbered row-major, ``i = row * C + col``, from the top-left.
+- **State** (narrow): cell ``i`` holds its tile number (1 .. R*C-1) in bits ``[4i, 4i+4)``;
+  the blank holds 0. A 4x4 state uses all 64 bits.
+- **Moves**: 0 ``u``, 1 ``d``, 2 ``l``, 3 ``r``: the direction the *blank* travels.
+- **Component**: ``(parity of the N-cell permutation, blank = 0) + row(b) + col(b)) mod 2`` for
+  the blank at cell ``b``, ``N = R*C``. A move swaps the blank with a neighbour: it flips the
+  permutation's parity and the colour of the blank's square, so the sum never changes. The
+  goal is in component 0; the two components are the two halves of the ``N!`` arrangements.
+- **Rank** (within a component), in ``[0, N!/2)``: an odd arrangement is first replaced by its
+  *even twin*, the same arrangement with tiles 1 and 2 exchanged (twins share the blank's cell,
+  so they lie in different components); the rank is the twin's Lehmer rank (cells row-major,
+  blank = 0) divided by two, which drops the one Lehmer digit an even permutation fixes.
+- **Text**: the ``N`` cells row-major, separated by blanks, ``x`` (or ``0``) for the blank.
+  The goal is the tiles in order with the blank last.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from vecsearch._numba import state_function
+from vecsearch.engine.solve import solve_many
+from vecsearch.errors import InvalidPuzzleInput
+from vecsearch.judge import Answer, JudgeProblem, line_cases
+from vecsearch.kernels.intrinsics import popcount
+from vecsearch.kernels.ranking import factorial_table, half_unrank
+from vecsearch.puzzle import Puzzle, signed64, unsigned64
+
+MOVE_NAMES = ("u", "d", "l", "r")
+_STEPS = ((-1, 0), (1, 0), (0, -1), (0, 1))
+NAME = re.compile(r"sliding-(\d+)x(\d+)$")
+
+
+_ONES = np.int64(0x1111111111111111)
+_HIGHS = np.int64(signed64(0x8888888888888888))
+
+
+@state_function
+def cell_of(state, tile):
+    """Cell holding ``tile`` (0: the blank): the lowest nibble equal to it, found without a
+    loop by the SWAR zero-nibble test on ``state ^ (tile * 0x11..1)``."""
+    x = state ^ (tile * _ONES)
+    zero_nibbles = (x - _ONES) & ~x & _HIGHS
+    return popcount((zero_nibbles & -zero_nibbles) - 1) >> 2
+
+
+@state_function
+def blank_cell(state):
+    return cell_of(state, 0)
+
+
+@state_function
+def expand(state, tables, children, moves):
+    """Branch-free: all four moves are computed; illegal ones (whose table entry points back at
+    the blank, moving tile 0) are written but not counted."""
+    targets = tables[0]
+    legal = tables[1]
+    b = blank_cell(state)
+    k = 0
+    for m in range(4):
+        t = targets[b, m]
+        tile = (state >> (4 * t)) & 15
+        children[k] = state ^ (tile << (4 * t)) ^ (tile << (4 * b))
+        moves[k] = m
+        k += legal[b, m]
+    return k
+
+
+@state_function
+def lehmer(state, cells, factorials):
+    """Lehmer rank of the N-cell permutation (blank = 0) and its parity."""
+    seen = np.int64(0)
+    full_rank = np.int64(0)
+    parity = np.int64(0)
+    for i in range(cells - 1):
+        value = (state >> (4 * i)) & 15
+        digit = value - popcount(seen & ((np.int64(1) << value) - 1))
+        full_rank += digit * factorials[cells - 1 - i]
+        parity += digit
+        seen |= np.int64(1) << value
+    return full_rank, parity & 1
+
+
+@state_function
+def rank(state, tables):
+    """Half the Lehmer rank of the even twin: an odd arrangement is ranked as itself with tiles
+    1 and 2 exchanged (same blank cell, so distinct within a component), which moves the
+    Lehmer rank by one factorial weight. Branch-free."""
+    cells = tables[2][0]
+    factorials = tables[3]
+    full_rank, odd = lehmer(state, cells, factorials)
+    c1 = cell_of(state, 1)
+    c2 = cell_of(state, 2)
+    one_first = np.int64(c1 < c2)
+    shift = one_first * factorials[cells - 1 - c1] - (1 - one_first) * factorials[cells - 1 - c2]
+    return (full_rank + odd * shift) >> 1
+
+
+@state_function
+def blank_colour(b, tables):
+    cols = tables[2][1]
+    return (b // cols + b % cols) & 1
+
+
+@state_function
+def component(state, tables):
+    cells = tables[2][0]
+    _, parity = lehmer(state, cells, tables[3])
+    return (parity + blank_colour(blank_cell(state), tables)) & 1
+
+
+@state_function
+def unrank(r, component_id, tables):
+    cells = tables[2][0]
+    even = half_unrank(r, 0, cells, 4, tables[3])
+    if blank_colour(blank_cell(even), tables) == component_id:
+        return even
+    return even ^ (np.int64(3) << (4 * cell_of(even, 1))) ^ (np.int64(3) << (4 * cell_of(even, 2)))
+
+
+def move_tables(rows: int, cols: int) -> tuple[np.ndarray, np.ndarray]:
+    """``target[cell, move]``: the cell the blank moves to (the cell itself when the move leaves
+    the board), and ``legal[cell, move]``: 1 or 0."""
+    target = np.zeros((rows * cols, 4), dtype=np.int64)
+    legal = np.zeros((rows * cols, 4), dtype=np.int64)
+    for cell in range(rows * cols):
+        r, c = divmod(cell, cols)
+        for m, (dr, dc) in enumerate(_STEPS):
+            inside = 0 <= r + dr < rows and 0 <= c + dc < cols
+            target[cell, m] = (r + dr) * cols + c + dc if inside else cell
+            legal[cell, m] = int(inside)
+    return target, legal
+
+
+class SlidingPuzzle(Puzzle):
+    """The R x C sliding-tile puzzle."""
+
+    def __init__(self, rows: int, cols: int):
+        if rows < 2 or cols < 2 or rows * cols > 16:
+            raise InvalidPuzzleInput(f"sliding-{rows}x{cols}: need R, C >= 2 and R*C <= 16")
+        self.rows, self.cols, self.cells = rows, cols, rows * cols
+        tables = (*move_tables(rows, cols), np.array([self.cells, cols], np.int64), factorial_table(self.cells))
+        goal = " ".join([str(t) for t in range(1, self.cells)] + ["x"])
+        super().__init__(
+            f"sliding-{rows}x{cols}", expand=expand, max_moves=4, tables=tables, rank=rank,
+            rank_size=_factorial(self.cells) // 2, component=component, unrank=unrank,
+            move_names=MOVE_NAMES, goal=goal,
+        )
+
+    @property
+    def kernel_label(self) -> str:
+        return "sliding"  # one compiled kernel module serves every size
+
+    def parse_state(self, text: str, *, blank_tokens=("x", "X", "0")):
+        tokens = text.split()
+        if len(tokens) != self.cells:
+            raise InvalidPuzzleInput(f"expected {self.cells} tokens for {self.name}, got {len(tokens)}")
+        return self.encode(tokens, blank_tokens=blank_tokens)
+
+    def encode(self, tokens, *, blank_tokens=("x", "X", "0")) -> int:
+        """Pack cell tokens (row-major; tile numbers and one blank token) into a state."""
+        seen = {}
+        value = 0
+        for cell, token in enumerate(tokens):
+            token = str(token)
+            if token in blank_tokens:
+                tile = 0
+            elif token.isdigit() and 1 <= int(token) < self.cells:
+                tile = int(token)
+            else:
+                expected = f"a tile 1..{self.cells - 1} or {'/'.join(dict.fromkeys(t.lower() for t in blank_tokens))}"
+                raise InvalidPuzzleInput(f"token {cell + 1} is {token!r}; expected {expected}")
+            if tile in seen:
+                what = "blank" if tile == 0 else f"tile {tile}"
+                raise InvalidPuzzleInput(f"{what} appears twice (tokens {seen[tile] + 1} and {cell + 1})")
+            seen[tile] = cell
+            value |= tile << (4 * cell)
+        return signed64(value)
+
+    def tiles(self, state) -> list[int]:
+        """Cell contents row-major, 0 for the blank."""
+        value = unsigned64(int(state))
+        return [(value >> (4 * i)) & 15 for i in range(self.cells)]
+
+    def format_state(self, state) -> str:
+        return " ".join(str(t) if t else "x" for t in self.tiles(state))
+
+    def format_moves(self, moves) -> str:
+        return "".join(MOVE_NAMES[m] for m in moves)
+
+    def board(self, state) -> str:
+        """The state as R lines of C cells."""
+        width = len(str(self.cells - 1))
+        cells = [str(t).rjust(width) if t else "x".rjust(width) for t in self.tiles(state)]
+        return "\n".join(" ".join(cells[r * self.cols:(r + 1) * self.cols]) for r in range(self.rows))
+
+
+def _factorial(n: int) -> int:
+    return int(factorial_table(n)[n])
+
+
+_cache: dict[tuple[int, int], SlidingPuzzle] = {}
+
+
+def sliding(rows: int, cols: int) -> SlidingPuzzle:
+    """The ``rows`` x ``cols`` puzzle (one shared instance per size)."""
+    if (rows, cols) not in _cache:
+        _cache[rows, cols] = SlidingPuzzle(rows, cols)
+    return _cache[rows, cols]
+
+
+def from_name(name: str) -> SlidingPuzzle | None:
+    match = NAME.match(name)
+    return sliding(int(match[1]), int(match[2])) if match else None
+
+
+class SlidingJudge(JudgeProblem):
+    """One puzzle per line (R*C tokens, any whitespace); answer: a shortest move string of
+    ``u d l r`` (the blank's direction), or ``unsolvable``. Eight (POJ 1077) is the 3x3 case."""
+
+    def __init__(self, name: str, rows: int, cols: int, blank_tokens=("x",)):
+        self.name = name
+        self.puzzle = sliding(rows, cols)
+        self.title = f"{rows}x{cols} sliding puzzle, one per line ({self.puzzle.cells} tokens, blank {'/'.join(blank_tokens)})"
+        self.blank_tokens = blank_tokens
+
+    def read(self, text: str):
+        return line_cases(text, lambda line: self.puzzle.parse_state(line, blank_tokens=self.blank_tokens))
+
+    def answer(self, cases):
+        if not cases:
+            return []
+        found = solve_many(self.puzzle, [case.data for case in cases])
+        return [Answer(found.formatted(i) if found.lengths[i] >= 0 else "unsolvable") for i in range(len(cases))]
+
+
+PUZZLES = {"sliding-RxC": "R x C sliding-tile puzzle (R, C >= 2, R*C <= 16), e.g. sliding-3x3, sliding-3x4"}
+PROBLEMS = {"eight": lambda: SlidingJudge("eight", 3, 3)}
