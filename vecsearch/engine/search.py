@@ -109,10 +109,8 @@ class _Side:
         frontier = len(self.frontier)
         self.depth += 1
         self.frontier = layer
-        if self.keep_layers:
-            self.layers = self.layers + [layer]
-        elif len(layer):
-            self.layers = [layer]  # only the deepest non-empty layer is kept
+        if len(layer):  # an empty layer only says the side is exhausted
+            self.layers = self.layers + [layer] if self.keep_layers else [layer]
         self._record(frontier, generated, time.perf_counter() - began - (jit.compile_seconds() - compiled))
         return meets
 

@@ -9,7 +9,7 @@ Conventions:
 - **Component**: ``(parity of the N-cell permutation, blank = 0) + row(b) + col(b)) mod 2`` for
   the blank at cell ``b``, ``N = R*C``. A move swaps the blank with a neighbour: it flips the
   permutation's parity and the colour of the blank's square, so the sum never changes. The
-  goal is in component 0; the two components are the two halves of the ``N!`` arrangements.
+  two components are the two halves of the ``N!`` arrangements.
 - **Rank** (within a component), in ``[0, N!/2)``: an odd arrangement is first replaced by its
   *even twin*, the same arrangement with tiles 1 and 2 exchanged (twins share the blank's cell,
   so they lie in different components); the rank is the twin's Lehmer rank (cells row-major,

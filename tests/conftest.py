@@ -1,0 +1,20 @@
+import json
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+DATA = Path(__file__).parent / "data"
+
+
+@pytest.fixture(scope="session")
+def sliding_golden():
+    return {k: v for k, v in json.loads((DATA / "sliding_layers.json").read_text()).items() if not k.startswith("_")}
+
+
+@pytest.fixture(params=[1, 2], ids=["serial", "parallel"])
+def threads(request):
+    """Run a test with one worker thread and with two."""
+    return request.param

@@ -1,0 +1,100 @@
+"""Obviously-correct reference searches: plain Python over hashable states, sets and dicts.
+
+Nothing here imports vecsearch. Puzzles are given as ``neighbours(state) -> [(move, state)]``.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+
+def bfs_layers(starts, neighbours, max_depth=None) -> list[set]:
+    """The BFS layers from ``starts``: ``layers[d]`` = states first reached at depth d."""
+    seen = set(starts)
+    layers = [set(starts)]
+    while layers[-1] and (max_depth is None or len(layers) <= max_depth):
+        nxt = set()
+        for state in layers[-1]:
+            for _, child in neighbours(state):
+                if child not in seen:
+                    seen.add(child)
+                    nxt.add(child)
+        layers.append(nxt)
+    if not layers[-1]:
+        layers.pop()
+    return layers
+
+
+def distances(starts, neighbours) -> dict:
+    """Distance from the nearest start to every reachable state."""
+    dist = {s: 0 for s in starts}
+    queue = deque(starts)
+    while queue:
+        state = queue.popleft()
+        for _, child in neighbours(state):
+            if child not in dist:
+                dist[child] = dist[state] + 1
+                queue.append(child)
+    return dist
+
+
+def replay(start, moves, neighbours):
+    """The state reached by playing ``moves``; raises AssertionError on an illegal move."""
+    state = start
+    for move in moves:
+        options = dict(neighbours(state))
+        assert move in options, f"move {move!r} is not legal in {state!r}"
+        state = options[move]
+    return state
+
+
+# --- sliding-tile puzzles, states as tuples of tiles (0 = blank), row-major ----------------
+
+def sliding_neighbours(rows, cols):
+    """Moves named by the direction the blank travels."""
+    steps = {"u": (-1, 0), "d": (1, 0), "l": (0, -1), "r": (0, 1)}
+
+    def neighbours(state):
+        b = state.index(0)
+        r, c = divmod(b, cols)
+        out = []
+        for name, (dr, dc) in steps.items():
+            if 0 <= r + dr < rows and 0 <= c + dc < cols:
+                t = (r + dr) * cols + c + dc
+                cells = list(state)
+                cells[b], cells[t] = cells[t], 0
+                out.append((name, tuple(cells)))
+        return out
+
+    return neighbours
+
+
+def sliding_tuple(text):
+    return tuple(0 if token in ("x", "0") else int(token) for token in text.split())
+
+
+def sliding_goal(rows, cols):
+    return tuple(range(1, rows * cols)) + (0,)
+
+
+def sliding_solvable(state, rows, cols, goal):
+    """Solvable iff start and goal agree on (tile inversions + blank row) parity for even width,
+    or on tile inversion parity for odd width (the textbook rule)."""
+    def key(s):
+        tiles = [t for t in s if t]
+        inversions = sum(1 for i in range(len(tiles)) for j in range(i + 1, len(tiles)) if tiles[i] > tiles[j])
+        if cols % 2:
+            return inversions % 2
+        return (inversions + s.index(0) // cols) % 2
+    return key(state) == key(goal)
+
+
+def pack_sliding(state) -> int:
+    """4 bits per cell, cell i at bits 4i (as a signed 64-bit int)."""
+    value = sum(tile << (4 * i) for i, tile in enumerate(state))
+    return value - (1 << 64) if value >= 1 << 63 else value
+
+
+def unpack_sliding(value, cells) -> tuple:
+    value &= (1 << 64) - 1
+    return tuple((value >> (4 * i)) & 15 for i in range(cells))

@@ -1,0 +1,78 @@
+"""The command line, run as a user would: a separate process."""
+
+import csv
+import io
+import subprocess
+import sys
+
+import pytest
+
+
+def run(*args, stdin=""):
+    done = subprocess.run([sys.executable, "-m", "vecsearch", *args], input=stdin, capture_output=True, text=True,
+                          timeout=300)
+    return done.returncode, done.stdout, done.stderr
+
+
+def test_solve_eight_sample():
+    code, out, err = run("solve", "eight", "--sample")
+    assert code == 0 and err == ""
+    assert len(out.strip()) == 19
+
+
+def test_solve_eight_from_stdin_and_file(tmp_path):
+    text = "1 2 3 4 5 6 7 8 x\n1 2 3 4 5 6 8 7 x\n"
+    code, out, err = run("solve", "eight", stdin=text)
+    assert (code, out, err) == (0, "\nunsolvable\n", "")
+    path = tmp_path / "in.txt"
+    path.write_text(text)
+    assert run("solve", "eight", str(path)) == (0, "\nunsolvable\n", "")
+
+
+def test_bad_input_exits_2_with_one_line_and_earlier_answers():
+    code, out, err = run("solve", "eight", stdin="1 2 3 4 5 6 7 8 x\n1 2 3 4 5 6 7 8 q\n")
+    assert code == 2
+    assert out == "\n"
+    assert err == "vecsearch: eight: case 2, line 2: token 9 is 'q'; expected a tile 1..8 or x\n"
+
+
+@pytest.mark.parametrize("args,message", [
+    (("solve", "nosuch"), "unknown problem 'nosuch'"),
+    (("bfs", "nosuch"), "unknown puzzle 'nosuch'"),
+    (("bfs", "sliding-5x5"), "sliding-5x5: need R, C >= 2 and R*C <= 16"),
+    (("bfs", "sliding-3x3", "--start", "1 2 3"), "expected 9 tokens"),
+    (("solve", "eight", "/no/such/file"), "cannot read /no/such/file"),
+])
+def test_user_mistakes_get_one_line_and_exit_2(args, message):
+    code, out, err = run(*args)
+    assert code == 2 and out == ""
+    assert message in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_bad_usage_exits_2():
+    code, _, err = run("bfs", "sliding-3x3", "--max-depth", "-1")
+    assert code == 2 and "expected a number >= 0" in err
+
+
+def test_bfs_csv_has_depth_and_states_columns():
+    code, out, err = run("bfs", "sliding-2x4", "--csv")
+    assert code == 0
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert sum(int(r["states"]) for r in rows) == 20160
+    assert [int(r["depth"]) for r in rows] == list(range(len(rows)))
+
+
+def test_bfs_table_with_start_and_depth():
+    code, out, _ = run("bfs", "eight", "--start", "1 2 3 4 x 5 6 7 8", "--max-depth", "3")
+    assert code == 0
+    assert "total 21 states" in out  # 1 + 4 + 8 + 8 (OEIS A089474)
+
+
+def test_list_names_puzzles_and_problems():
+    code, out, _ = run("list")
+    assert code == 0 and "sliding-RxC" in out and "eight" in out
+
+
+def test_help_has_examples():
+    code, out, _ = run("--help")
+    assert code == 0 and "examples:" in out and "vecsearch solve eight --sample" in out

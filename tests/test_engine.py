@@ -1,0 +1,162 @@
+"""bfs, bidirectional search and distance tables against the plain-Python reference."""
+
+import random
+
+import numpy as np
+import pytest
+
+import vecsearch as vs
+from reference import (bfs_layers, distances, pack_sliding, replay, sliding_goal,
+                       sliding_neighbours, sliding_tuple, unpack_sliding)
+from vecsearch.puzzles.sliding import sliding
+
+SIZES = [(2, 2), (2, 3), (3, 3), (2, 4)]
+
+
+def engine_layers(result, cells):
+    return [{unpack_sliding(int(s), cells) for s in layer.states} for layer in result.layers]
+
+
+def random_state(rows, cols, rng, moves=60):
+    """A state reachable from the goal (a random walk)."""
+    state = sliding_goal(rows, cols)
+    neighbours = sliding_neighbours(rows, cols)
+    for _ in range(moves):
+        state = rng.choice(neighbours(state))[1]
+    return state
+
+
+@pytest.mark.parametrize("rows,cols", SIZES)
+@pytest.mark.parametrize("visited", ["bitset", "hash"])
+def test_bfs_layers_equal_the_reference(rows, cols, visited, threads):
+    start = random_state(rows, cols, random.Random(rows * cols))
+    expected = bfs_layers([start], sliding_neighbours(rows, cols))
+    result = vs.bfs(sliding(rows, cols), pack_sliding(start), keep_layers=True, visited=visited, threads=threads)
+    assert engine_layers(result, rows * cols) == expected
+    assert result.layer_sizes == [len(layer) for layer in expected]
+    assert result.complete and result.profile.total_states == sum(map(len, expected))
+
+
+def test_bfs_from_many_starts_with_a_depth_limit(threads):
+    rng = random.Random(3)
+    starts = [random_state(3, 3, rng) for _ in range(5)] * 2  # duplicates are merged
+    expected = bfs_layers(set(starts), sliding_neighbours(3, 3), max_depth=6)
+    result = vs.bfs(sliding(3, 3), [pack_sliding(s) for s in starts], max_depth=6, keep_layers=True, threads=threads)
+    assert engine_layers(result, 9) == expected
+    assert not result.complete and result.depth == 6
+
+
+def test_enumeration_keeps_the_farthest_layer_only():
+    result = vs.bfs("sliding-3x3")
+    assert len(result.layers) == 1 and len(result.last_layer) == 2
+    antipodes = {sliding(3, 3).format_state(s) for s in result.last_layer.states}
+    assert antipodes == {"8 6 7 2 5 4 3 x 1", "6 4 7 8 5 x 3 2 1"}
+
+
+@pytest.mark.parametrize("rows,cols", SIZES)
+@pytest.mark.parametrize("strategy", ["smaller", "alternate", "forward"])
+def test_bidirectional_paths_are_shortest_and_replay(rows, cols, strategy, threads):
+    rng = random.Random(rows + 10 * cols)
+    neighbours = sliding_neighbours(rows, cols)
+    goal = sliding_goal(rows, cols)
+    dist = distances([goal], neighbours)
+    puzzle = sliding(rows, cols)
+    for _ in range(15):
+        start = random_state(rows, cols, rng, moves=rng.randint(0, 80))
+        result = vs.bidirectional(puzzle, pack_sliding(start), strategy=strategy, threads=threads)
+        solution = result.solution
+        assert len(solution) == dist[start]
+        assert replay(start, solution.move_names, neighbours) == goal
+        assert unpack_sliding(int(solution.states[0]), rows * cols) == start
+        assert solution.replay()
+
+
+def test_goal_sets_and_unequal_budgets():
+    neighbours = sliding_neighbours(3, 3)
+    rng = random.Random(11)
+    goals = [random_state(3, 3, rng) for _ in range(20)]
+    to_goals = distances(goals, neighbours)  # reversible moves: distance from the set = to it
+    puzzle = sliding(3, 3)
+    for _ in range(20):
+        start = random_state(3, 3, rng)
+        expected = to_goals[start]
+        for budgets in [dict(), dict(max_forward=3), dict(max_backward=2), dict(max_forward=0)]:
+            result = vs.bidirectional(puzzle, pack_sliding(start), [pack_sliding(g) for g in goals], **budgets)
+            assert result.distance == expected
+            assert replay(start, result.solution.move_names, neighbours) in goals
+
+
+def test_overall_depth_limit():
+    start = sliding_tuple("8 6 7 2 5 4 3 x 1")  # 31 moves from the goal
+    puzzle = sliding(3, 3)
+    short = vs.bidirectional(puzzle, pack_sliding(start), max_depth=30)
+    assert short.solution is None and not short.complete
+    assert vs.bidirectional(puzzle, pack_sliding(start), max_depth=31).distance == 31
+    with pytest.raises(vs.NoSolution, match="within 30 moves"):
+        vs.solve(puzzle, pack_sliding(start), max_depth=30)
+
+
+def test_other_component_is_unreachable_without_searching():
+    puzzle = sliding(3, 3)
+    result = vs.bidirectional(puzzle, "1 2 3 4 5 6 8 7 x")
+    assert result.solution is None and result.complete and result.profile.records == []
+    with pytest.raises(vs.NoSolution, match="not reachable"):
+        vs.solve(puzzle, "1 2 3 4 5 6 8 7 x")
+
+
+def test_start_states_in_two_components_are_refused():
+    with pytest.raises(vs.InvalidPuzzleInput, match="different components"):
+        vs.bfs("sliding-2x2", ["1 2 3 x", "2 1 3 x"])
+
+
+def test_start_equal_to_goal_is_a_zero_move_solution():
+    solution = vs.solve("sliding-3x3", "1 2 3 4 5 6 7 8 x")
+    assert len(solution) == 0 and str(solution) == ""
+
+
+@pytest.mark.parametrize("method", ["bidirectional", "bfs", "table"])
+def test_solve_front_door(method):
+    solution = vs.solve("eight", "2 3 4 1 5 x 7 6 8", method=method)
+    assert len(solution) == 19
+    assert replay(sliding_tuple("2 3 4 1 5 x 7 6 8"), solution.move_names, sliding_neighbours(3, 3)) == sliding_goal(3, 3)
+
+
+def test_solve_rejects_unknown_methods():
+    with pytest.raises(ValueError, match="unknown method 'dfs'; choose one of bidirectional, bfs, table"):
+        vs.solve("eight", "2 3 4 1 5 x 7 6 8", method="dfs")
+
+
+@pytest.mark.parametrize("rows,cols", [(2, 3), (3, 3), (2, 4)])
+def test_distance_table_and_descent(rows, cols, threads):
+    puzzle = sliding(rows, cols)
+    neighbours = sliding_neighbours(rows, cols)
+    goal = sliding_goal(rows, cols)
+    dist = distances([goal], neighbours)
+    table = vs.DistanceTable(puzzle, threads=threads)
+    assert table.max_distance == max(dist.values())
+    rng = random.Random(5)
+    starts = [random_state(rows, cols, rng, rng.randint(0, 50)) for _ in range(200)]
+    starts.append((2, 1) + tuple(range(3, rows * cols)) + (0,))  # other component
+    lengths, moves = table.solve_many(np.array([pack_sliding(s) for s in starts]))
+    for i, start in enumerate(starts):
+        if start not in dist:
+            assert lengths[i] == -1
+            continue
+        assert lengths[i] == dist[start]
+        names = [puzzle.move_names[m] for m in moves[i, :lengths[i]]]
+        assert replay(start, names, neighbours) == goal
+
+
+def test_profile_records_every_layer_and_keeps_compile_time_apart():
+    result = vs.bfs("sliding-2x4")
+    records = result.profile.records
+    assert [r.depth for r in records] == list(range(len(records)))
+    assert sum(r.states for r in records) == 20160 == result.total_states
+    for r in records[1:]:
+        assert r.generated == r.states + r.duplicates and r.frontier > 0 and r.seconds >= 0
+    assert result.profile.compile_seconds >= 0
+    text = str(result.profile)
+    assert "20,160 states" in text and "compile" in text
+    csv_lines = result.profile.to_csv().splitlines()
+    assert csv_lines[0].split(",")[:3] == ["side", "depth", "states"]
+    assert len(csv_lines) == len(records) + 1

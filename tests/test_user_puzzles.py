@@ -1,0 +1,167 @@
+"""Puzzles users define themselves: narrow and wide, reversible and directed, cached or not."""
+
+import numpy as np
+import pytest
+from numba import njit
+
+import vecsearch as vs
+from reference import bfs_layers, replay
+
+# --- a directed puzzle defined at module level (its kernels are generated and cached) -------
+LIMIT = 200
+
+
+@njit
+def climb_expand(state, tables, children, moves):
+    """Moves: +1 and *2, staying below LIMIT. Not reversible."""
+    k = 0
+    if state + 1 < LIMIT:
+        children[k] = state + 1
+        moves[k] = 0
+        k += 1
+    if state > 0 and 2 * state < LIMIT:
+        children[k] = 2 * state
+        moves[k] = 1
+        k += 1
+    return k
+
+
+@njit
+def climb_predecessors(state, tables, parents, moves):
+    k = 0
+    if state >= 1:
+        parents[k] = state - 1
+        moves[k] = 0
+        k += 1
+    if state % 2 == 0 and state > 0:
+        parents[k] = state // 2
+        moves[k] = 1
+        k += 1
+    return k
+
+
+def climb_neighbours(state):
+    out = []
+    if state + 1 < LIMIT:
+        out.append(("+1", state + 1))
+    if state > 0 and 2 * state < LIMIT:
+        out.append(("*2", 2 * state))
+    return out
+
+
+def climb(predecessors=None):
+    return vs.Puzzle("climb", expand=climb_expand, max_moves=2, reversible=False, predecessors=predecessors,
+                     move_names=("+1", "*2"), start=1, goal=LIMIT - 1)
+
+
+def test_directed_forward_bfs_matches_reference():
+    result = vs.bfs(climb(), keep_layers=True)
+    expected = bfs_layers([1], climb_neighbours)
+    assert [{int(s) for s in layer.states} for layer in result.layers] == expected
+
+
+def test_directed_path_without_predecessors_is_rebuilt_by_scanning():
+    puzzle = climb()
+    solution = vs.solve(puzzle, 3, 197)
+    expected = next(d for d, layer in enumerate(bfs_layers([3], climb_neighbours)) if 197 in layer)
+    assert len(solution) == expected
+    assert replay(3, solution.move_names, climb_neighbours) == 197
+
+
+def test_directed_puzzle_refuses_backward_work_without_predecessors():
+    puzzle = climb()
+    with pytest.raises(vs.VecsearchError, match="cannot search backwards"):
+        vs.bidirectional(puzzle, 3, 197, max_backward=2)
+    with pytest.raises(vs.VecsearchError, match="can only search forwards"):
+        vs.bfs(puzzle, 197, backward=True)
+    with pytest.raises(vs.VecsearchError, match="needs predecessors"):
+        vs.DistanceTable(vs.Puzzle("climb-ranked", expand=climb_expand, max_moves=2, reversible=False,
+                                   rank=lambda s, t: s, rank_size=LIMIT, goal=LIMIT - 1))
+
+
+def test_directed_bidirectional_with_predecessors():
+    puzzle = climb(predecessors=climb_predecessors)
+    for start, goal in [(1, 199), (5, 6), (7, 3), (0, 128)]:
+        layers = bfs_layers([start], climb_neighbours)
+        expected = next((d for d, layer in enumerate(layers) if goal in layer), None)
+        result = vs.bidirectional(puzzle, start, goal)
+        assert result.distance == expected
+        if expected is not None:
+            assert replay(start, result.solution.move_names, climb_neighbours) == goal
+        else:
+            assert result.complete
+
+
+# --- a wide (two-word) puzzle without a rank: hash-set deduplication ------------------------
+SIDE = 25
+
+
+@njit
+def grid_expand(state, tables, children, moves):
+    k = 0
+    for m in range(4):
+        x = state[0] + (m == 0) - (m == 1)
+        y = state[1] + (m == 2) - (m == 3)
+        if 0 <= x < SIDE and 0 <= y < SIDE:
+            children[k, 0] = x
+            children[k, 1] = y
+            moves[k] = m
+            k += 1
+    return k
+
+
+def grid_neighbours(state):
+    x, y = state
+    steps = {"E": (1, 0), "W": (-1, 0), "N": (0, 1), "S": (0, -1)}
+    return [(name, (x + dx, y + dy)) for name, (dx, dy) in steps.items()
+            if 0 <= x + dx < SIDE and 0 <= y + dy < SIDE]
+
+
+def test_wide_states_use_a_hash_set_and_match_reference(threads):
+    puzzle = vs.Puzzle("grid", width=2, expand=grid_expand, max_moves=4, move_names="EWNS", start=(3, 4),
+                       goal=(20, 1))
+    result = vs.bfs(puzzle, keep_layers=True, threads=threads)
+    assert result.profile.visited == "hash"
+    assert [{tuple(row) for row in layer.states.tolist()} for layer in result.layers] == \
+        bfs_layers([(3, 4)], grid_neighbours)
+    solution = vs.solve(puzzle)
+    assert len(solution) == 17 + 3
+    assert replay((3, 4), solution.move_names, grid_neighbours) == (20, 1)
+    assert puzzle.format_state(solution.states[-1]) == "20 1"
+
+
+# --- a puzzle written in a notebook cell: plain functions, compiled in memory ---------------
+def test_puzzle_defined_in_a_function_compiles_in_memory_and_warms_up():
+    masks = np.array([sum(1 << c for c in (i, i - 3, i + 3) if 0 <= c < 9)
+                      | (1 << (i - 1) if i % 3 else 0) | (1 << (i + 1) if i % 3 < 2 else 0)
+                      for i in range(9)], dtype=np.int64)
+
+    def lights_expand(state, tables, children, moves):  # a plain function: vecsearch jits it
+        for m in range(9):
+            children[m] = state ^ tables[0][m]
+            moves[m] = m
+        return 9
+
+    def lights_rank(state, tables):
+        return state
+
+    puzzle = vs.Puzzle("lights-out-3x3", expand=lights_expand, max_moves=9, tables=(masks,), rank=lights_rank,
+                       rank_size=512, start=0, goal=511)
+    assert puzzle.kernels.__name__.startswith("vecsearch_kernels_user_")
+    assert puzzle.warm_up() > 0
+    result = vs.bfs(puzzle, keep_layers=True)
+    expected = bfs_layers([0], lambda s: [(m, s ^ int(masks[m])) for m in range(9)])
+    assert [{int(s) for s in layer.states} for layer in result.layers] == expected
+    assert result.profile.compile_seconds < 0.5  # compiled by warm_up, not by the search
+    assert len(vs.solve(puzzle)) == 5
+
+
+def test_user_state_text_round_trip_and_errors():
+    puzzle = climb()
+    assert puzzle.parse_state(" 42 ") == 42 and puzzle.format_state(42) == "42"
+    with pytest.raises(vs.InvalidPuzzleInput, match="not an integer"):
+        puzzle.parse_state("forty")
+    with pytest.raises(vs.InvalidPuzzleInput, match="expected 1 integer"):
+        puzzle.parse_state("1 2")
+    with pytest.raises(vs.PuzzleDefinitionError, match="give both rank and rank_size"):
+        vs.Puzzle("broken", expand=climb_expand, max_moves=2, rank=climb_expand)
