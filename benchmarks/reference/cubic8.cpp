@@ -37,6 +37,7 @@ static inline int empty_of(u64 s) { return (s >> 32) & 15; }
 
 static inline u64 rank_of(u64 s) {
     u64 r = 0;
+    #pragma GCC unroll 16
     for (int i = 0; i < N; i++) {
         int v = (s >> (3 * i)) & 7;
         if (v != EMPTY) r = r * 6 + v;

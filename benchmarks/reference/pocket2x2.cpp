@@ -35,6 +35,7 @@ static int msrc[NMOVES][N], mtw[NMOVES][N];  // new[i] = old[msrc[i]] twisted by
 
 static inline u64 apply(u64 s, int m) {
     u64 t = 0;
+    #pragma GCC unroll 16
     for (int i = 0; i < N; i++) {
         u64 v = (s >> (5 * msrc[m][i])) & 31;
         int o = (v >> 3) + mtw[m][i];
@@ -47,6 +48,7 @@ static inline u64 apply(u64 s, int m) {
 static inline u64 rank_of(u64 s) {
     u64 p = 0, o = 0;
     unsigned seen = 0;
+    #pragma GCC unroll 16
     for (int i = 0; i < N; i++) {
         int v = (s >> (5 * i)) & 7;
         p = p * (N - i) + v - __builtin_popcount(seen & ((1u << v) - 1));

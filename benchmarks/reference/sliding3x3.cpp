@@ -23,6 +23,7 @@ static inline int blank(u64 s) { return s >> 60; }
 static inline u64 rank_of(u64 s) {
     u64 r = 0;
     unsigned seen = 0;
+    #pragma GCC unroll 16
     for (int i = 0; i < N; i++) {
         int v = cell(s, i);
         int d = v - __builtin_popcount(seen & ((1u << v) - 1));
