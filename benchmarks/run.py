@@ -1,0 +1,85 @@
+"""Run the benchmarks and print one table: ``python benchmarks/run.py [NAME_FILTER ...]``.
+
+Every ``benchmarks/bench_*.py`` module lists ``BENCHMARKS``: ``Benchmark(name, target, run)``
+where ``run()`` returns ``(measured, detail)``; ``measured`` is compared with the target (smaller
+is better) and printed with its unit. Each benchmark runs in a fresh Python process, so peak
+memory (max RSS of that process) and start-up costs are its own. Kernels are warmed up inside
+``run()`` when the figure is meant to exclude compilation. The machine should be otherwise idle.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import resource
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+HERE = Path(__file__).parent
+
+
+@dataclass
+class Benchmark:
+    name: str
+    target: float  # pass when measured <= target
+    unit: str
+    run: Callable[[], tuple[float, str]]
+    peak_mib: float | None = None  # also require the process's peak RSS to stay under this
+
+
+def modules():
+    for path in sorted(HERE.glob("bench_*.py")):
+        spec = importlib.util.spec_from_file_location(path.stem, path)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[path.stem] = module
+        spec.loader.exec_module(module)
+        yield module
+
+
+def all_benchmarks() -> dict[str, Benchmark]:
+    return {b.name: b for module in modules() for b in module.BENCHMARKS}
+
+
+def run_one(name: str) -> None:
+    """Child process: run one benchmark, print its result as JSON."""
+    benchmark = all_benchmarks()[name]
+    measured, detail = benchmark.run()
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(json.dumps({"measured": measured, "detail": detail, "peak_mib": peak}))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("filters", nargs="*", help="run benchmarks whose name contains any of these")
+    parser.add_argument("--one", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.one:
+        run_one(args.one)
+        return 0
+    chosen = [b for b in all_benchmarks().values() if not args.filters or any(f in b.name for f in args.filters)]
+    print(f"{'benchmark':<46} {'target':>12} {'measured':>12} {'peak MiB':>9}  {'':4}  detail")
+    print("(peak MiB: the benchmark process's maximum RSS; a target on it is shown in the detail)")
+    failed = 0
+    for benchmark in chosen:
+        started = time.perf_counter()
+        done = subprocess.run([sys.executable, __file__, "--one", benchmark.name], capture_output=True, text=True)
+        if done.returncode != 0:
+            print(f"{benchmark.name:<46} {'':>12} {'ERROR':>12}  {done.stderr.strip().splitlines()[-1:]}")
+            failed += 1
+            continue
+        result = json.loads(done.stdout.strip().splitlines()[-1])
+        ok = result["measured"] <= benchmark.target and (benchmark.peak_mib is None or result["peak_mib"] <= benchmark.peak_mib)
+        failed += not ok
+        print(f"{benchmark.name:<46} {benchmark.target:>9.3g} {benchmark.unit:<2} {result['measured']:>9.3g} {benchmark.unit:<2}"
+              f" {result['peak_mib']:>9.0f}  {'ok' if ok else 'SLOW':4}  {result['detail']}"
+              f" ({time.perf_counter() - started:.0f} s)", flush=True)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
