@@ -87,3 +87,19 @@ def test_bad_state_text_names_the_problem(text, problem):
 def test_bad_sizes_are_refused(name):
     with pytest.raises(vs.InvalidPuzzleInput, match="R, C >= 2 and R\\*C <= 16"):
         vs.get_puzzle(name)
+
+
+@pytest.mark.parametrize("rows,cols", [(2, 2), (2, 3), (3, 3), (3, 4), (4, 4)])
+def test_expand_ranked_gives_the_rank_of_every_child(rows, cols):
+    from vecsearch.puzzles.sliding import expand_ranked
+
+    p = sliding(rows, cols)
+    rng = random.Random(rows * cols)
+    children, moves, ranks = np.empty(4, np.int64), np.empty(4, np.int64), np.empty(4, np.int64)
+    for _ in range(300):
+        cells = list(range(rows * cols))
+        rng.shuffle(cells)
+        state = pack_sliding(tuple(cells))
+        count = expand_ranked(state, p.tables, children, moves, ranks)
+        assert count == len(sliding_neighbours(rows, cols)(tuple(cells)))
+        assert ranks[:count].tolist() == p.kernels.ranks(children[:count].copy(), p.tables).tolist()

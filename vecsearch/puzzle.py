@@ -21,6 +21,10 @@ Conventions (every built-in puzzle states its own instance of these at the top o
   move changes. States in different components are never connected, so a search between them
   answers "unreachable" at once, and ``rank`` need only be perfect within one component.
 - **unrank(rank, component, tables) -> state**, optional, inverts ``rank``.
+- **expand_ranked(state, tables, children, moves, ranks) -> count**, optional: ``expand`` that
+  also writes each child's ``rank`` to ``ranks`` (same values as ``rank``), for puzzles whose
+  children's ranks follow cheaply from the parent's. The engine uses it when deduplicating with
+  a bitset; without it, it calls ``rank`` on every child.
 - **tables**: a tuple of numpy arrays handed to every function (neighbour tables, factorials).
 
 The functions are numba ``@njit`` functions (plain functions are compiled for you). Defined in an
@@ -88,6 +92,7 @@ class Puzzle:
         rank_size: int | None = None,
         component=None,
         unrank=None,
+        expand_ranked=None,
         move_names: Sequence[str] | None = None,
         goal=None,
         start=None,
@@ -110,7 +115,11 @@ class Puzzle:
             "predecessors_state": _jitted(predecessors) if predecessors is not None else None,
             "rank_state": _jitted(rank) if rank is not None else None,
             "component_state": _jitted(component) if component is not None else None,
+            "expand_ranked_state": _jitted(expand_ranked) if expand_ranked is not None else None,
+            "predecessors_ranked_state": None,
         }
+        if expand_ranked is not None and rank is None:
+            raise PuzzleDefinitionError(f"{name}: expand_ranked needs rank and rank_size too")
         self.unrank = _jitted(unrank) if unrank is not None else None
         self._goal = goal
         self._start = start
@@ -136,6 +145,7 @@ class Puzzle:
                 # Reversible: predecessors are the children. Directed without predecessors:
                 # bound only so the kernels type-check; the engine never searches backwards.
                 functions["predecessors_state"] = functions["expand_state"]
+                functions["predecessors_ranked_state"] = functions["expand_ranked_state"]
             functions["rank_state"] = functions["rank_state"] or no_rank
             functions["component_state"] = functions["component_state"] or single_component
             self._kernels = build_kernels(functions, self.width, self.max_moves, self.kernel_label)

@@ -34,6 +34,7 @@ from vecsearch.kernels import state_words
 
 TEMPLATE_PATH = Path(vecsearch.__file__).parent / "kernels" / "layer_template.py"
 ROLES = ("expand_state", "predecessors_state", "rank_state", "component_state")
+OPTIONAL_ROLES = ("expand_ranked_state", "predecessors_ranked_state")  # None: the template's default
 
 
 def cache_dir() -> Path:
@@ -78,18 +79,21 @@ def _dependency_files(functions) -> list[str]:
     package_dir = Path(vecsearch.__file__).parent
     files = [str(p) for p in (package_dir / "kernels").glob("*.py")]
     files.append(str(package_dir / "_numba.py"))
-    files += [inspect.getsourcefile(getattr(f, "py_func", f)) for f in functions.values()]
+    files += [inspect.getsourcefile(getattr(f, "py_func", f)) for f in functions.values() if f is not None]
     return files
 
 
 def _header(functions: dict, width: int, max_moves: int) -> str:
     lines = [
-        "from vecsearch._numba import kernel, parallel_kernel",
+        "from vecsearch._numba import kernel, parallel_kernel, state_function",
         "from vecsearch.kernels.state_words import (",
     ]
     lines += [f"    {helper} as {name}," for name, helper in _shape_bindings(width).items()]
     lines.append(")")
     for role, function in functions.items():
+        if function is None:
+            lines.append(f"{role} = None")
+            continue
         module_name, name = _importable_name(function).split(":")
         lines.append(f"from {module_name} import {name} as {role}")
     lines += [f"WIDTH = {width}", f"MAX_MOVES = {max_moves}", ""]
@@ -116,12 +120,12 @@ def serial_twins(template: str) -> str:
 
 def build_kernels(functions: dict, width: int, max_moves: int, label: str) -> types.ModuleType:
     """The layer-kernel module for a puzzle given its per-state functions by role."""
-    missing = set(ROLES) - set(functions)
-    if missing:
+    missing = set(ROLES) - {role for role, f in functions.items() if f is not None}
+    if missing or set(functions) - set(ROLES) - set(OPTIONAL_ROLES):
         raise ValueError(f"kernel roles missing: {sorted(missing)}")
     template = TEMPLATE_PATH.read_text()
     template += serial_twins(template)
-    if all(_importable_name(f) for f in functions.values()):
+    if all(_importable_name(f) for f in functions.values() if f is not None):
         try:
             return _cached_module(functions, width, max_moves, label, template)
         except OSError:
@@ -160,6 +164,7 @@ def _in_memory_module(functions, width, max_moves, label, template) -> types.Mod
     namespace.update(
         kernel=nb_options.user_kernel,
         parallel_kernel=nb_options.user_parallel_kernel,
+        state_function=nb_options.state_function,
         WIDTH=width,
         MAX_MOVES=max_moves,
         **functions,

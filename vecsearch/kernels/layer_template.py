@@ -11,8 +11,10 @@ Names the header provides:
   predecessors_state(...)               same contract, states one move *before* s
   rank_state(s, tables)                 -> perfect rank within the component of s
   component_state(s, tables)            -> invariant class of s (0 when the puzzle has none)
+  expand_ranked_state(s, tables, kids, moves, ranks), predecessors_ranked_state(...)
+                                        children and their ranks; None: expand, then rank each
   first_word, state_hash, states_equal, new_states   (see vecsearch.kernels.state_words)
-  kernel, parallel_kernel               numba decorators (cached, or uncached for user code)
+  kernel, parallel_kernel, state_function   numba decorators (cached, or uncached for user code)
 
 Layers are int64 arrays: 1-D of states (WIDTH == 1) or 2-D ``(n, WIDTH)``. Bitsets are uint64
 arrays indexed by rank. Hash tables are layers of power-of-two length whose empty slots have
@@ -25,6 +27,28 @@ from numba import prange
 from vecsearch.kernels.intrinsics import atomic_or, prefetch
 
 PREFETCH_BATCH = 256
+
+
+@state_function  # noqa: F821
+def expand_then_rank(state, tables, kids, moves, ranks):
+    c = expand_state(state, tables, kids, moves)
+    for j in range(c):
+        ranks[j] = rank_state(kids[j], tables)
+    return c
+
+
+@state_function  # noqa: F821
+def predecessors_then_rank(state, tables, kids, moves, ranks):
+    c = predecessors_state(state, tables, kids, moves)
+    for j in range(c):
+        ranks[j] = rank_state(kids[j], tables)
+    return c
+
+
+if expand_ranked_state is None:  # noqa: F821
+    expand_ranked_state = expand_then_rank
+if predecessors_ranked_state is None:  # noqa: F821
+    predecessors_ranked_state = predecessors_then_rank
 
 
 @parallel_kernel  # noqa: F821 (bound by the generated header)
@@ -54,13 +78,11 @@ def expand_claim(frontier, tables, backward, bits, other, check_other, scratch, 
             batch = 0
             while i < end and batch < PREFETCH_BATCH:
                 if backward:
-                    c = predecessors_state(frontier[i], tables, kids[batch:], moves[batch:])
+                    c = predecessors_ranked_state(frontier[i], tables, kids[batch:], moves[batch:], ranks[batch:])
                 else:
-                    c = expand_state(frontier[i], tables, kids[batch:], moves[batch:])
+                    c = expand_ranked_state(frontier[i], tables, kids[batch:], moves[batch:], ranks[batch:])
                 for j in range(batch, batch + c):
-                    r = rank_state(kids[j], tables)
-                    ranks[j] = r
-                    prefetch(bits, r >> 6)
+                    prefetch(bits, ranks[j] >> 6)
                 batch += c
                 i += 1
             generated[b] += batch

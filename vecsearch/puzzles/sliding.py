@@ -103,6 +103,65 @@ def rank(state, tables):
 
 
 @state_function
+def expand_ranked(state, tables, children, moves, ranks):
+    """``expand`` plus each child's ``rank``, derived from the parent's Lehmer digits.
+
+    A move exchanges the blank with the tile at another cell: positions ``lo < hi`` swap their
+    values ``a`` and ``c``. Only the digits of ``lo``, ``hi`` and the positions between them
+    change: ``d'_lo = d_hi + #mid(<c) + [a<c]``, ``d'_hi = d_lo - #mid(<a) - [c<a]``, and a
+    middle digit gains ``[a<v] - [c<v]``. The parity flips with every move.
+    """
+    targets = tables[0]
+    legal = tables[1]
+    cells = tables[2][0]
+    factorials = tables[3]
+    seen = np.int64(0)
+    digits = np.int64(0)
+    full_rank = np.int64(0)
+    parity = np.int64(0)
+    for i in range(cells - 1):
+        value = (state >> (4 * i)) & 15
+        digit = value - popcount(seen & ((np.int64(1) << value) - 1))
+        digits |= digit << (4 * i)
+        full_rank += digit * factorials[cells - 1 - i]
+        parity += digit
+        seen |= np.int64(1) << value
+    child_odd = 1 - (parity & 1)
+    b = blank_cell(state)
+    c1 = cell_of(state, 1)
+    c2 = cell_of(state, 2)
+    k = 0
+    for m in range(4):
+        t = targets[b, m]
+        tile = (state >> (4 * t)) & 15
+        lo = min(b, t)
+        hi = max(b, t)
+        a = (state >> (4 * lo)) & 15
+        c = (state >> (4 * hi)) & 15
+        d_lo = (digits >> (4 * lo)) & 15
+        d_hi = (digits >> (4 * hi)) & 15
+        below_a = np.int64(0)
+        below_c = np.int64(0)
+        delta = np.int64(0)
+        for j in range(lo + 1, hi):
+            v = (state >> (4 * j)) & 15
+            below_a += v < a
+            below_c += v < c
+            delta += (np.int64(a < v) - np.int64(c < v)) * factorials[cells - 1 - j]
+        delta += (d_hi + below_c + (a < c) - d_lo) * factorials[cells - 1 - lo]
+        delta += (d_lo - below_a - (c < a) - d_hi) * factorials[cells - 1 - hi]
+        child_c1 = b if tile == 1 else c1
+        child_c2 = b if tile == 2 else c2
+        one_first = np.int64(child_c1 < child_c2)
+        shift = one_first * factorials[cells - 1 - child_c1] - (1 - one_first) * factorials[cells - 1 - child_c2]
+        children[k] = state ^ (tile << (4 * t)) ^ (tile << (4 * b))
+        moves[k] = m
+        ranks[k] = (full_rank + delta + child_odd * shift) >> 1
+        k += legal[b, m]
+    return k
+
+
+@state_function
 def blank_colour(b, tables):
     cols = tables[2][1]
     return (b // cols + b % cols) & 1
@@ -148,7 +207,7 @@ class SlidingPuzzle(Puzzle):
         tables = (*move_tables(rows, cols), np.array([self.cells, cols], np.int64), factorial_table(self.cells))
         goal = " ".join([str(t) for t in range(1, self.cells)] + ["x"])
         super().__init__(
-            f"sliding-{rows}x{cols}", expand=expand, max_moves=4, tables=tables, rank=rank,
+            f"sliding-{rows}x{cols}", expand=expand, expand_ranked=expand_ranked, max_moves=4, tables=tables, rank=rank,
             rank_size=_factorial(self.cells) // 2, component=component, unrank=unrank,
             move_names=MOVE_NAMES, goal=goal,
         )
