@@ -57,19 +57,6 @@ def permutation_rank(packed, n, bits, factorials):
 
 
 @state_function
-def permutation_parity(packed, n, bits):
-    """0 for an even permutation, 1 for an odd one."""
-    mask = (np.int64(1) << bits) - 1
-    seen = np.int64(0)
-    parity = np.int64(0)
-    for i in range(n - 1):
-        value = (packed >> (bits * i)) & mask
-        parity += lehmer_digit(value, seen)
-        seen |= np.int64(1) << value
-    return parity & 1
-
-
-@state_function
 def even_half_rank(packed, n, bits, factorials):
     """Rank in ``[0, n!/2)`` among permutations of the same parity (n >= 2)."""
     mask = (np.int64(1) << bits) - 1

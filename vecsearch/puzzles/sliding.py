@@ -74,17 +74,20 @@ def expand(state, tables, children, moves):
 
 @state_function
 def lehmer(state, cells, factorials):
-    """Lehmer rank of the N-cell permutation (blank = 0) and its parity."""
+    """Lehmer rank of the N-cell permutation (blank = 0), its parity, and its digits packed
+    4 bits per cell."""
     seen = np.int64(0)
+    digits = np.int64(0)
     full_rank = np.int64(0)
     parity = np.int64(0)
     for i in range(cells - 1):
         value = (state >> (4 * i)) & 15
         digit = value - popcount(seen & ((np.int64(1) << value) - 1))
+        digits |= digit << (4 * i)
         full_rank += digit * factorials[cells - 1 - i]
         parity += digit
         seen |= np.int64(1) << value
-    return full_rank, parity & 1
+    return full_rank, parity & 1, digits
 
 
 @state_function
@@ -94,7 +97,7 @@ def rank(state, tables):
     Lehmer rank by one factorial weight. Branch-free."""
     cells = tables[2][0]
     factorials = tables[3]
-    full_rank, odd = lehmer(state, cells, factorials)
+    full_rank, odd, _ = lehmer(state, cells, factorials)
     c1 = cell_of(state, 1)
     c2 = cell_of(state, 2)
     one_first = np.int64(c1 < c2)
@@ -115,18 +118,8 @@ def expand_ranked(state, tables, children, moves, ranks):
     legal = tables[1]
     cells = tables[2][0]
     factorials = tables[3]
-    seen = np.int64(0)
-    digits = np.int64(0)
-    full_rank = np.int64(0)
-    parity = np.int64(0)
-    for i in range(cells - 1):
-        value = (state >> (4 * i)) & 15
-        digit = value - popcount(seen & ((np.int64(1) << value) - 1))
-        digits |= digit << (4 * i)
-        full_rank += digit * factorials[cells - 1 - i]
-        parity += digit
-        seen |= np.int64(1) << value
-    child_odd = 1 - (parity & 1)
+    full_rank, parity, digits = lehmer(state, cells, factorials)
+    child_odd = 1 - parity
     b = blank_cell(state)
     c1 = cell_of(state, 1)
     c2 = cell_of(state, 2)
@@ -170,7 +163,7 @@ def blank_colour(b, tables):
 @state_function
 def component(state, tables):
     cells = tables[2][0]
-    _, parity = lehmer(state, cells, tables[3])
+    _, parity, _ = lehmer(state, cells, tables[3])
     return (parity + blank_colour(blank_cell(state), tables)) & 1
 
 
