@@ -16,6 +16,9 @@ Conventions:
   blank = 0) divided by two, which drops the one Lehmer digit an even permutation fixes.
 - **Text**: the ``N`` cells row-major, separated by blanks, ``x`` (or ``0``) for the blank.
   The goal is the tiles in order with the blank last.
+- **Inverse moves**: u and d undo each other, as do l and r.
+- **Heuristics** (``sliding_heuristics``): ``pdb`` (additive pattern databases; the default from
+  12 cells), ``linear-conflict`` (the default below), ``manhattan``.
 """
 
 from __future__ import annotations
@@ -33,6 +36,8 @@ from vecsearch.kernels.ranking import factorial_table, half_unrank
 from vecsearch.puzzle import Puzzle, signed64, unsigned64
 
 MOVE_NAMES = ("u", "d", "l", "r")
+INVERSE_MOVES = (1, 0, 3, 2)
+PDB_FROM_CELLS = 12  # from this size on, pattern databases are the default heuristic
 _STEPS = ((-1, 0), (1, 0), (0, -1), (0, 1))
 NAME = re.compile(r"sliding-(\d+)x(\d+)$")
 
@@ -209,12 +214,24 @@ class SlidingPuzzle(Puzzle):
         super().__init__(
             f"sliding-{rows}x{cols}", expand=expand, expand_ranked=expand_ranked, max_moves=4, tables=tables, rank=rank,
             rank_size=_factorial(self.cells) // 2, component=component, unrank=unrank,
-            move_names=MOVE_NAMES, goal=goal,
+            move_names=MOVE_NAMES, goal=goal, inverse_moves=INVERSE_MOVES,
         )
 
     @property
     def kernel_label(self) -> str:
         return "sliding"  # one compiled kernel module serves every size
+
+    @property
+    def heuristic_names(self) -> tuple[str, ...]:
+        if self.cells >= PDB_FROM_CELLS:
+            return ("pdb", "linear-conflict", "manhattan")
+        return ("linear-conflict", "pdb", "manhattan")
+
+    def make_heuristic(self, goals, name, **options):
+        """``pdb`` takes ``partition`` (lists of tiles), ``reflect`` and ``directory`` options."""
+        from vecsearch.puzzles.sliding_heuristics import make_heuristic
+
+        return make_heuristic(self, goals, name, **options)
 
     def parse_state(self, text: str, *, blank_tokens=("x", "X", "0")):
         tokens = text.split()
