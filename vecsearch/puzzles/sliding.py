@@ -298,13 +298,29 @@ def from_name(name: str) -> SlidingPuzzle | None:
 
 class SlidingJudge(JudgeProblem):
     """One puzzle per line (R*C tokens, any whitespace); answer: a shortest move string of
-    ``u d l r`` (the blank's direction), or ``unsolvable``. Eight (POJ 1077) is the 3x3 case."""
+    ``u d l r`` (the blank's direction), or ``unsolvable``. Eight (POJ 1077) is the 3x3 case.
 
-    def __init__(self, name: str, rows: int, cols: int, blank_tokens=("x",)):
+    Goal conventions: ``default`` (tiles 1..N-1 row by row, then the blank) and ``korf`` (the
+    blank first, then 1..N-1: Korf's 15-puzzle instances)."""
+
+    goal_conventions = {"default": "tiles 1..N-1 row by row, blank last", "korf": "blank first, then tiles 1..N-1"}
+
+    def __init__(self, name: str, rows: int, cols: int, blank_tokens=("x",), goal: str = "default"):
         self.name = name
         self.puzzle = sliding(rows, cols)
         self.title = f"{rows}x{cols} sliding puzzle, one per line ({self.puzzle.cells} tokens, blank {'/'.join(blank_tokens)})"
         self.blank_tokens = blank_tokens
+        self.goal = goal
+
+    def with_goal(self, name: str) -> "SlidingJudge":
+        if name not in self.goal_conventions:
+            super().with_goal(name)
+        return SlidingJudge(self.name, self.puzzle.rows, self.puzzle.cols, self.blank_tokens, name)
+
+    def goal_state(self) -> int:
+        cells = self.puzzle.cells
+        order = list(range(1, cells)) + [0] if self.goal == "default" else list(range(cells))
+        return self.puzzle.encode(order)
 
     def read(self, text: str):
         return line_cases(text, lambda line: self.puzzle.parse_state(line, blank_tokens=self.blank_tokens))
@@ -312,9 +328,16 @@ class SlidingJudge(JudgeProblem):
     def answer(self, cases):
         if not cases:
             return []
-        found = solve_many(self.puzzle, [case.data for case in cases])
+        found = solve_many(self.puzzle, [case.data for case in cases], self.goal_state())
         return [Answer(found.formatted(i) if found.lengths[i] >= 0 else "unsolvable") for i in range(len(cases))]
 
 
 PUZZLES = {"sliding-RxC": "R x C sliding-tile puzzle (R, C >= 2, R*C <= 16), e.g. sliding-3x3, sliding-3x4"}
 PROBLEMS = {"eight": lambda: SlidingJudge("eight", 3, 3)}
+
+
+def problem_from_name(name: str) -> SlidingJudge | None:
+    """``sliding-RxC`` as a problem: one puzzle per line, blank ``x`` or ``0``; IDA* with pattern
+    databases for the 4x4, distance tables or bidirectional search below."""
+    puzzle = from_name(name)
+    return None if puzzle is None else SlidingJudge(name, puzzle.rows, puzzle.cols, blank_tokens=("x", "0"))

@@ -10,7 +10,10 @@
   diagonal, also the same lookup of the transposed state (mirrored about that diagonal, tiles
   renamed so the goal maps to itself), and the larger of the two.
 
-Every heuristic is made for one goal state; its tables hold the goal's data.
+Every heuristic is made for one goal state; its tables hold the goal's data. Pattern databases
+are looked up on the board turned by the symmetry that brings the goal's patterns to a canonical
+position, so goals that are mirror images of each other (vecsearch's goal and Korf's) share
+their database files.
 """
 
 from __future__ import annotations
@@ -29,11 +32,15 @@ LAYOUT_4X4 = ("AABB", "AABB", "AABB", "CCC.")  # 6-6-3 with the blank home at th
 
 @state_function
 def manhattan(state, tables):
+    """(Cells are read by shifting one nibble at a time: a shift by ``4 * c`` lets LLVM vectorize
+    the loop with gathers, measured 6x slower.)"""
     md = tables[0]
     cells = tables[2][0]
     h = np.int64(0)
+    rest = state
     for c in range(cells):
-        h += md[(state >> (4 * c)) & 15, c]
+        h += md[rest & 15, c]
+        rest >>= 4
     return h
 
 
@@ -110,18 +117,22 @@ def pattern_excess(where, tables):
 def additive_pdb(state, tables):
     md = tables[0]
     cells = tables[2][0]
-    mirror = tables[8]
+    maps = tables[8]
     where = np.int64(0)
     h = np.int64(0)
+    rest = state
     for c in range(cells):
-        tile = (state >> (4 * c)) & 15
-        where |= np.int64(c) << (4 * tile)
+        tile = rest & 15
+        rest >>= 4
+        where |= maps[2, c] << (4 * tile)
         h += md[tile, c]
     excess = pattern_excess(where, tables)
     if tables[2][3]:
         mirrored = np.int64(0)
+        rest = where
         for tile in range(1, cells):
-            mirrored |= mirror[0, (where >> (4 * tile)) & 15] << (4 * mirror[1, tile])
+            rest >>= 4
+            mirrored |= maps[0, rest & 15] << (4 * maps[1, tile])
         excess = max(excess, pattern_excess(mirrored, tables))
     return h + 2 * excess
 
@@ -186,6 +197,31 @@ def mirror_maps(puzzle, tiles):
     return np.stack([cells, phi])
 
 
+def board_symmetries(rows: int, cols: int) -> list[np.ndarray]:
+    """Cell maps of the board's symmetries (4, or 8 on a square board)."""
+    maps = []
+    for transpose in (False, True) if rows == cols else (False,):
+        for flip_rows in (False, True):
+            for flip_cols in (False, True):
+                image = []
+                for cell in range(rows * cols):
+                    r, c = divmod(cell, cols)
+                    r, c = (rows - 1 - r if flip_rows else r), (cols - 1 - c if flip_cols else c)
+                    image.append(c * cols + r if transpose else r * cols + c)
+                maps.append(np.array(image, dtype=np.int64))
+    return maps
+
+
+def canonical_symmetry(puzzle, tiles, partition) -> np.ndarray:
+    """The board symmetry that puts the blank's home and the patterns' home cells first in order."""
+    home = {t: c for c, t in enumerate(tiles)}
+
+    def key(tau):
+        return tau[home[0]], sorted(tuple(sorted(int(tau[home[t]]) for t in p)) for p in partition)
+
+    return min(board_symmetries(puzzle.rows, puzzle.cols), key=key)
+
+
 def pdb_tables(puzzle, tiles, partition=None, reflect=True, directory=None):
     """The tables of ``additive_pdb`` for the goal ``tiles``, and facts about its databases."""
     partition = default_partition(puzzle, tiles) if partition is None else [list(map(int, p)) for p in partition]
@@ -195,7 +231,15 @@ def pdb_tables(puzzle, tiles, partition=None, reflect=True, directory=None):
                                  f" got {partition}")
     if max(map(len, partition)) > MAX_PATTERN:
         raise InvalidPuzzleInput(f"{puzzle.name}: patterns of at most {MAX_PATTERN} tiles, got {partition}")
-    md, home, params = base_tables(puzzle, tiles)  # tiles in no pattern count their Manhattan distance only
+    md, _, params = base_tables(puzzle, tiles)  # tiles in no pattern count their Manhattan distance only
+    tau = canonical_symmetry(puzzle, tiles, partition)
+    turned = [0] * puzzle.cells  # the goal on the turned board
+    for cell, tile in enumerate(tiles):
+        turned[tau[cell]] = tile
+    home = np.zeros(16, dtype=np.int64)
+    for cell, tile in enumerate(turned):
+        home[tile] = cell
+    partition = [sorted(p, key=lambda t: home[t]) for p in partition]
     patterns = np.zeros((len(partition), MAX_PATTERN), dtype=np.int64)
     sizes = np.array([len(p) for p in partition], dtype=np.int64)
     weights = np.zeros((len(partition), MAX_PATTERN), dtype=np.int64)
@@ -216,10 +260,13 @@ def pdb_tables(puzzle, tiles, partition=None, reflect=True, directory=None):
         facts[name] = fact
         seconds += took
         built.append(was_built)
-    mirror = mirror_maps(puzzle, tiles) if reflect else None
+    mirror = mirror_maps(puzzle, turned) if reflect else None
     params[3] = mirror is not None
-    tables = (md, home, params, patterns, sizes, weights, offsets, np.concatenate(packed),
-              mirror if mirror is not None else np.zeros((2, 16), dtype=np.int64))
+    maps = np.zeros((3, 16), dtype=np.int64)
+    if mirror is not None:
+        maps[:2] = mirror
+    maps[2, :puzzle.cells] = tau
+    tables = (md, home, params, patterns, sizes, weights, offsets, np.concatenate(packed), maps)
     sizes_text = "-".join(str(len(p)) for p in partition)
     details = {"partition": partition, "reflected": mirror is not None, "databases": facts, "built": any(built),
                "bytes": int(tables[7].nbytes)}
