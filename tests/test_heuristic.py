@@ -115,9 +115,10 @@ def test_user_puzzle_with_heuristic_and_inverse_moves():
                        inverse_moves=(1, 0, 3, 2), goal=base.goal_states()[0], start=base.goal_states()[0])
     goal = sliding_goal(2, 3)
     dist = distances([goal], sliding_neighbours(2, 3))
-    starts = [s for s in random_arrangements(2, 3, 60, seed=3) if s in dist]
-    found = vs.solve_many(puzzle, [pack_sliding(s) for s in starts], method="idastar")
-    assert found.lengths.tolist() == [dist[s] for s in starts]
+    starts = [s for s in random_arrangements(2, 3, 60, seed=3) if s in dist][:10]
+    for start in starts:  # single searches: the serial kernel compiles faster than the batch one
+        solution = vs.solve(puzzle, pack_sliding(start), method="idastar")
+        assert len(solution) == dist[start] and replay(start, solution.move_names, sliding_neighbours(2, 3)) == goal
     with pytest.raises(vs.PuzzleDefinitionError):
         vs.Puzzle("bad", expand=expand, max_moves=4, inverse_moves=(1, 0))
 

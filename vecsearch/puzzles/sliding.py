@@ -332,7 +332,8 @@ class SlidingJudge(JudgeProblem):
         return [Answer(found.formatted(i) if found.lengths[i] >= 0 else "unsolvable") for i in range(len(cases))]
 
 
-PUZZLES = {"sliding-RxC": "R x C sliding-tile puzzle (R, C >= 2, R*C <= 16), e.g. sliding-3x3, sliding-3x4"}
+PUZZLES = {"sliding-RxC": "R x C sliding-tile puzzle (R, C >= 2, R*C <= 16), e.g. sliding-3x3, sliding-4x4;"
+                          " also a problem: `vecsearch solve sliding-4x4 [--goal korf]`, one puzzle per line"}
 PROBLEMS = {"eight": lambda: SlidingJudge("eight", 3, 3)}
 
 

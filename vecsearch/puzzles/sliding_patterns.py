@@ -29,6 +29,7 @@ from vecsearch.kernels.ranking import nth_unused
 from vecsearch.puzzle import Puzzle, signed64
 
 FREE_MOVES = (4, 5, 6, 7)
+_ONES = np.int64(0x1111111111111111)
 MAX_EXCESS = 15
 
 
@@ -45,11 +46,13 @@ def pattern_expand(state, tables, children, moves):
         t = targets[b, m]
         child = state ^ ((b ^ t) << (4 * k))
         hit = np.int64(0)
+        rest = state
+        swap = (t ^ b) * _ONES  # cells are read one nibble at a time (see sliding_heuristics.manhattan)
         for i in range(k):
-            p = (state >> (4 * i)) & 15
-            same = np.int64(p == t)
-            child ^= same * ((p ^ b) << (4 * i))
+            same = np.int64(rest & 15 == t)
+            rest >>= 4
             hit |= same
+            child ^= swap & (same * (np.int64(15) << (4 * i)))
         children[j] = child
         moves[j] = m + 4 * (1 - hit)
         j += legal[b, m]
@@ -62,8 +65,10 @@ def pattern_rank(state, tables):
     weights = tables[3]
     seen = np.int64(0)
     rank = np.int64(0)
+    rest = state
     for i in range(k + 1):
-        cell = (state >> (4 * i)) & 15
+        cell = rest & 15
+        rest >>= 4
         rank += (cell - popcount(seen & ((np.int64(1) << cell) - 1))) * weights[i]
         seen |= np.int64(1) << cell
     return rank
