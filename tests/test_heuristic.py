@@ -6,6 +6,7 @@ from collections import deque
 from pathlib import Path
 
 import numpy as np
+from numba import njit
 import pytest
 
 import vecsearch as vs
@@ -112,7 +113,8 @@ def test_user_puzzle_with_heuristic_and_inverse_moves():
     from vecsearch.puzzles.sliding import expand
 
     puzzle = vs.Puzzle("user-2x3", expand=expand, max_moves=4, tables=base.tables, heuristic=manhattan,
-                       inverse_moves=(1, 0, 3, 2), goal=base.goal_states()[0], start=base.goal_states()[0])
+                       inverse_moves=(1, 0, 3, 2), move_names="udlr", goal=base.goal_states()[0],
+                       start=base.goal_states()[0])
     goal = sliding_goal(2, 3)
     dist = distances([goal], sliding_neighbours(2, 3))
     starts = [s for s in random_arrangements(2, 3, 60, seed=3) if s in dist][:10]
@@ -250,3 +252,45 @@ def test_single_korf_instance_by_idastar_with_profile():
     solution = vs.solve(puzzle, puzzle.encode(KORF[79][3:]), goal, method="idastar")
     assert len(solution) == int(KORF[79][1]) and solution.replay()
     assert solution.profile.records[-1].bound == len(solution)
+
+
+# --- a wide (two-word) user puzzle: a walled grid, Manhattan distance as the heuristic -------
+SIDE, WALL_X, GAP_Y = 12, 6, 9
+
+
+@njit
+def walled_expand(state, tables, children, moves):
+    k = 0
+    for m in range(4):
+        x = state[0] + (m == 0) - (m == 1)
+        y = state[1] + (m == 2) - (m == 3)
+        if 0 <= x < SIDE and 0 <= y < SIDE and (x != WALL_X or y == GAP_Y):
+            children[k, 0] = x
+            children[k, 1] = y
+            moves[k] = m
+            k += 1
+    return k
+
+
+@njit
+def grid_manhattan(state, tables):
+    goal = tables[-1][0]
+    return abs(state[0] - goal[0]) + abs(state[1] - goal[1])
+
+
+def walled_neighbours(state):
+    x, y = state
+    steps = {"E": (1, 0), "W": (-1, 0), "N": (0, 1), "S": (0, -1)}
+    return [(name, (x + dx, y + dy)) for name, (dx, dy) in steps.items()
+            if 0 <= x + dx < SIDE and 0 <= y + dy < SIDE and (x + dx != WALL_X or y + dy == GAP_Y)]
+
+
+@pytest.mark.parametrize("method", ["idastar", "astar"])
+def test_wide_user_puzzle(method):
+    puzzle = vs.Puzzle("walled-grid", width=2, expand=walled_expand, max_moves=4, move_names="EWNS",
+                       heuristic=grid_manhattan, inverse_moves=(1, 0, 3, 2), start=(1, 1), goal=(10, 2))
+    dist = distances([(10, 2)], walled_neighbours)
+    for start in [(1, 1), (0, 11), (5, 0), (10, 2), (7, 9)]:
+        solution = vs.solve(puzzle, start, method=method)
+        assert len(solution) == dist[start]
+        assert replay(start, solution.move_names, walled_neighbours) == (10, 2)
