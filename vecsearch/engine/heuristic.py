@@ -60,7 +60,7 @@ class Heuristic:
 
 def search_kernels(puzzle, function):
     """The IDA* / A* kernel module of ``puzzle`` with ``function`` as its heuristic."""
-    key = (puzzle.kernel_label, id(puzzle.kernels), id(function))
+    key = (puzzle.kernel_label, puzzle.width, puzzle.max_moves, id(puzzle.expand_function), id(function))
     if key not in _kernels:
         functions = {"expand_state": puzzle.expand_function, "heuristic_state": function}
         _kernels[key] = build_kernels(functions, puzzle.width, puzzle.max_moves, puzzle.kernel_label,

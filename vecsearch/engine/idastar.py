@@ -104,13 +104,13 @@ def idastar_many(puzzle, starts, goal=None, *, heuristic=None, max_depth=None, t
     kernel = chosen.kernels.ida_many
     fixed = (puzzle.tables, chosen.tables, inverse_table(puzzle), goals, cap)
     lengths = np.full(len(starts), -1, dtype=np.int64)
-    moves = np.zeros((len(starts), cap), dtype=np.int64)
+    parts = []  # each batch's moves, trimmed to its longest solution
     expanded_by_bound = np.zeros(cap + 1, dtype=np.int64)
     generated_by_bound = np.zeros(cap + 1, dtype=np.int64)
     profile = Profile(visited="none (depth-first)")
     compiled = jit.compile_seconds()
     empty = np.zeros((0, cap + 1), np.int64)
-    jit.call(kernel, starts[:0], np.zeros(0, np.bool_), *fixed, moves[:0], lengths[:0], empty, empty)
+    jit.call(kernel, starts[:0], np.zeros(0, np.bool_), *fixed, np.zeros((0, cap), np.int64), lengths[:0], empty, empty)
     began = time.perf_counter()
     with _threads(threads), numba.parallel_chunksize(1):
         for lo in range(0, len(starts), BATCH):
@@ -118,7 +118,9 @@ def idastar_many(puzzle, starts, goal=None, *, heuristic=None, max_depth=None, t
             skip = jit.call(kernels.components, part, puzzle.tables) != component
             expanded = np.zeros((len(part), cap + 1), np.int64)
             generated = np.zeros_like(expanded)
-            kernel(part, skip, *fixed, moves[lo:lo + BATCH], lengths[lo:lo + BATCH], expanded, generated)
+            moves = np.zeros((len(part), cap), np.int64)
+            kernel(part, skip, *fixed, moves, lengths[lo:lo + BATCH], expanded, generated)
+            parts.append(moves[:, :max(0, int(lengths[lo:lo + BATCH].max(initial=0)))])
             expanded_by_bound += expanded.sum(axis=0)
             generated_by_bound += generated.sum(axis=0)
     seconds = time.perf_counter() - began
@@ -129,4 +131,9 @@ def idastar_many(puzzle, starts, goal=None, *, heuristic=None, max_depth=None, t
                                 share, chosen.nbytes))
     profile.compile_seconds = jit.compile_seconds() - compiled
     lengths[lengths < 0] = -1
-    return lengths, moves[:, :max(0, int(lengths.max(initial=0)))], profile
+    moves = np.zeros((len(starts), max(0, int(lengths.max(initial=0)))), np.int64)
+    row = 0
+    for part in parts:
+        moves[row:row + len(part), :part.shape[1]] = part
+        row += len(part)
+    return lengths, moves, profile
