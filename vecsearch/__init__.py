@@ -27,7 +27,8 @@ Module map:
   puzzles/*          one module per puzzle family (rules, encoding, judge format)
 """
 
-from vecsearch.engine.profile import LayerRecord, Profile
+from vecsearch.engine.heuristic import Heuristic
+from vecsearch.engine.profile import BoundRecord, LayerRecord, Profile
 from vecsearch.engine.search import SearchResult, bfs, bidirectional
 from vecsearch.engine.solution import Solution
 from vecsearch.engine.solve import ManySolutions, distance_table, solve, solve_many
@@ -44,7 +45,7 @@ from vecsearch.puzzle import Puzzle
 from vecsearch.registry import get_problem, get_puzzle
 
 __all__ = [
-    "DistanceTable", "InvalidPuzzleInput", "LayerRecord", "ManySolutions", "MemoryLimitError", "NoSolution",
+    "BoundRecord", "DistanceTable", "Heuristic", "InvalidPuzzleInput", "LayerRecord", "ManySolutions", "MemoryLimitError", "NoSolution",
     "Profile", "Puzzle", "PuzzleDefinitionError", "SearchResult", "Solution", "UnknownPuzzle", "VecsearchError",
     "bfs", "bidirectional", "distance_table", "get_problem", "get_puzzle", "solve", "solve_many",
 ]
