@@ -294,3 +294,14 @@ def test_wide_user_puzzle(method):
         solution = vs.solve(puzzle, start, method=method)
         assert len(solution) == dist[start]
         assert replay(start, solution.move_names, walled_neighbours) == (10, 2)
+
+
+def test_iterations_split_across_threads_give_the_same_lengths(space):
+    rows, cols, goal, neighbours, dist = space
+    puzzle = sliding(rows, cols)
+    starts = [s for s in random_arrangements(rows, cols, 200, seed=11) if s in dist][:40]
+    for start in starts:
+        solution = vs.solve(puzzle, pack_sliding(start), method="idastar", heuristic="manhattan", split_from=0,
+                            threads=2)
+        assert len(solution) == dist[start]
+        assert replay(start, solution.move_names, neighbours) == goal

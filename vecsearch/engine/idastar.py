@@ -7,6 +7,8 @@ depths no breadth-first search can store (a random 15-puzzle: ~53 moves, 10^13 s
 that undoes the previous one is never generated (``Puzzle.inverse_moves``).
 
 ``idastar`` solves one instance with one kernel call per bound (each a profile record, timed);
+once an iteration is long (``split_from`` nodes), the next ones are split: the tree's nodes a few
+moves deep are searched in parallel, and the first subtree to reach the goal stops the others.
 ``idastar_many`` runs complete IDA* searches for many instances in parallel, one per task.
 """
 
@@ -27,14 +29,18 @@ from vecsearch.errors import InvalidPuzzleInput
 NO_BOUND = 1 << 40  # as in kernels/heuristic_template.py
 DEFAULT_MAX_BOUND = 255  # default cap of the f-bound (the path length) when none is given
 BATCH = 1024  # instances per parallel kernel call of idastar_many
+SPLIT_FROM = 1 << 17  # an iteration expanding this many nodes has its successors split across threads
+SUBTREES_PER_THREAD = 32
 
 
-def idastar(puzzle, start=None, goal=None, *, heuristic=None, max_depth=None, on_bound=None) -> SearchResult:
+def idastar(puzzle, start=None, goal=None, *, heuristic=None, max_depth=None, on_bound=None, threads=None,
+            split_from=SPLIT_FROM) -> SearchResult:
     """An optimal path from ``start`` to ``goal`` (defaults: the puzzle's own) by IDA*.
 
     ``heuristic``: a name the puzzle offers (``puzzle.heuristic_names``), a ``Heuristic``, or None
     for the puzzle's default. ``max_depth`` caps the path length looked for. ``on_bound`` is
-    called with each iteration's ``BoundRecord``.
+    called with each iteration's ``BoundRecord``. Iterations after one that expanded
+    ``split_from`` nodes run on ``threads`` threads (default: all).
     """
     puzzle = _resolve(puzzle)
     starts, goals = _prepare(puzzle, start, goal, need_goal=True)
@@ -50,11 +56,15 @@ def idastar(puzzle, start=None, goal=None, *, heuristic=None, max_depth=None, on
     cap = DEFAULT_MAX_BOUND if max_depth is None else max_depth
     jit.call(kernel, starts, *fixed, -1, np.empty(1, np.int64))  # compile: bound -1 prunes the root
     bound = chosen(starts)
-    solution, complete = None, False
+    solution, complete, expanded = None, False, 0
     while bound <= cap:
         path = np.empty(bound + 1, np.int64)
         began = time.perf_counter()
-        length, next_bound, expanded, generated = kernel(starts, *fixed, bound, path)
+        if expanded >= max(split_from, 1) and (threads or numba.get_num_threads()) > 1:
+            with _threads(threads), numba.parallel_chunksize(1):
+                length, next_bound, expanded, generated = _split_iteration(puzzle, chosen, starts, fixed, bound, path)
+        else:
+            length, next_bound, expanded, generated = kernel(starts, *fixed, bound, path)
         stack_bytes = (bound + 1) * puzzle.max_moves * (8 * puzzle.width + 16)
         record = BoundRecord("idastar", int(bound), int(expanded), int(generated), time.perf_counter() - began,
                              stack_bytes + chosen.nbytes)
@@ -71,6 +81,57 @@ def idastar(puzzle, start=None, goal=None, *, heuristic=None, max_depth=None, on
         bound = int(next_bound)
     profile.compile_seconds = jit.compile_seconds() - compiled
     return SearchResult(puzzle, profile, solution, complete, [], "idastar")
+
+
+def _split_iteration(puzzle, chosen, start, fixed, bound, path):
+    """``ida_iteration`` on all threads: the nodes within ``bound`` a few moves deep (breadth-first,
+    in Python, until there are enough) become parallel tasks. Same results; the moves found go to
+    ``path``."""
+    tables, _, inverse, goals = fixed
+    want = SUBTREES_PER_THREAD * numba.get_num_threads()
+    nodes = [(start, -1, [])]
+    next_bound, expanded, generated, depth = NO_BOUND, 0, 0, 0
+    while nodes and len(nodes) < want and depth < bound:
+        deeper = []
+        for state, last, prefix in nodes:
+            children, moves = jit.call(puzzle.kernels.neighbours, state, tables, False)
+            keep = moves != (inverse[last] if last >= 0 else -1)
+            children, moves = children[keep], moves[keep]
+            values = chosen.values(children)
+            expanded += 1
+            generated += len(moves)
+            for j in range(len(moves)):
+                f = depth + 1 + int(values[j])
+                if f > bound:
+                    next_bound = min(next_bound, f)
+                elif values[j] == 0 and any(np.array_equal(children[j], g) for g in goals):
+                    path[:depth + 1] = prefix + [int(moves[j])]
+                    return depth + 1, bound, expanded, generated
+                else:
+                    deeper.append((children[j:j + 1], int(moves[j]), prefix + [int(moves[j])]))
+        nodes, depth = deeper, depth + 1
+    if not nodes:
+        return -1, next_bound, expanded, generated
+    roots = np.concatenate([state for state, _, _ in nodes])
+    lasts = np.array([last for _, last, _ in nodes], dtype=np.int64)
+    n = len(nodes)
+    outputs = [np.empty(n, np.int64) for _ in range(4)]  # lengths, next bounds, expanded, generated
+    paths = np.zeros((n, bound + 1), np.int64)
+    kernel = chosen.kernels.ida_split
+    jit.call(kernel, roots[:0], lasts[:0], lasts[:0], lasts[:0], *fixed, bound, np.zeros(1, np.int64), lasts[:0],
+             paths[:0], lasts[:0], lasts[:0], lasts[:0])
+    kernel(roots, chosen.values(roots), lasts, np.full(n, depth, np.int64), *fixed, bound, np.zeros(1, np.int64),
+           outputs[0], paths, *outputs[1:])
+    lengths, bounds, sub_expanded, sub_generated = outputs
+    expanded += int(sub_expanded.sum())
+    generated += int(sub_generated.sum())
+    found = np.flatnonzero(lengths >= 0)
+    if len(found):
+        i = int(found[0])
+        moves = nodes[i][2] + paths[i, :lengths[i]].tolist()
+        path[:len(moves)] = moves
+        return len(moves), bound, expanded, generated
+    return -1, min(next_bound, int(bounds.min())), expanded, generated
 
 
 def solution_along(puzzle, start: np.ndarray, moves: list[int], profile) -> Solution:

@@ -51,12 +51,13 @@ def expand_level(state, previous, level, tables, htables, inverse, kids, kid_mov
 
 
 @state_function  # noqa: F821
-def bounded_dfs(root, root_h, previous, bound, tables, htables, inverse, goals, path):
+def bounded_dfs(root, root_h, previous, bound, tables, htables, inverse, goals, path, stop):
     """One IDA* iteration: depth-first from ``root`` through nodes with ``g + h <= bound``.
 
     Returns ``(length, next_bound, expanded, generated)``: ``length`` >= 0 when a goal was found
     (its moves in ``path[:length]``), else -1; ``next_bound`` is the least f above the bound
-    (``NO_BOUND``: nothing above it, the reachable tree is exhausted).
+    (``NO_BOUND``: nothing above it, the reachable tree is exhausted). Gives up (returning -1)
+    as soon as ``stop[0]`` is set: another task found a goal.
     """
     levels = bound + 1
     kids = new_states(levels * MAX_MOVES, WIDTH)  # noqa: F821
@@ -73,6 +74,8 @@ def bounded_dfs(root, root_h, previous, bound, tables, htables, inverse, goals, 
     generated = expand_level(root, previous, 0, tables, htables, inverse, kids, kid_moves, kid_h, count, cursor)
     depth = 0
     while depth >= 0:
+        if stop[0]:
+            break
         if cursor[depth] == count[depth]:
             depth -= 1
             continue
@@ -97,7 +100,24 @@ def bounded_dfs(root, root_h, previous, bound, tables, htables, inverse, goals, 
 def ida_iteration(start, tables, htables, inverse, goals, bound, path):
     """``bounded_dfs`` from ``start[0]``; ``path`` has room for ``bound`` moves."""
     h = heuristic_state(start[0], htables)  # noqa: F821
-    return bounded_dfs(start[0], h, -1, bound, tables, htables, inverse, goals, path)
+    return bounded_dfs(start[0], h, -1, bound, tables, htables, inverse, goals, path, np.zeros(1, np.int64))
+
+
+@parallel_kernel  # noqa: F821
+def ida_split(roots, roots_h, lasts, depths, tables, htables, inverse, goals, bound, stop, lengths, paths,
+              next_bounds, expanded, generated):
+    """One IDA* iteration of a single instance split into subtrees: ``roots`` are its nodes at
+    ``depths`` (reached by a last move ``lasts``), searched in parallel within ``bound``. The first
+    task to find a goal sets ``stop`` and the others give up."""
+    for i in prange(roots.shape[0]):
+        length, next_bound, e, g = bounded_dfs(roots[i], roots_h[i], lasts[i], bound - depths[i], tables, htables,
+                                               inverse, goals, paths[i], stop)
+        lengths[i] = length
+        next_bounds[i] = next_bound + depths[i] if next_bound != NO_BOUND else NO_BOUND
+        expanded[i] = e
+        generated[i] = g
+        if length >= 0:
+            stop[0] = 1
 
 
 @parallel_kernel  # noqa: F821
@@ -113,10 +133,12 @@ def ida_many(starts, skip, tables, htables, inverse, goals, max_bound, moves_out
             continue
         lengths[i] = -2
         path = np.empty(max_bound + 1, np.int64)
+        never = np.zeros(1, np.int64)
         h = heuristic_state(starts[i], htables)  # noqa: F821
         bound = h
         while bound <= max_bound:
-            length, next_bound, e, g = bounded_dfs(starts[i], h, -1, bound, tables, htables, inverse, goals, path)
+            length, next_bound, e, g = bounded_dfs(starts[i], h, -1, bound, tables, htables, inverse, goals, path,
+                                                   never)
             expanded[i, bound] = e
             generated[i, bound] = g
             if length >= 0:
