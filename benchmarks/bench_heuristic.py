@@ -87,6 +87,25 @@ def korf100_cli():
     return min(times), f"best of {REPEATS} whole processes, `solve sliding-4x4 --goal korf`, 100 optimal move strings"
 
 
+def korf_hardest_alone():
+    import vecsearch as vs
+
+    _warm_up()
+    puzzle = vs.get_puzzle("sliding-4x4")
+    goal = puzzle.encode([str(t) for t in range(16)])
+    number, length, text = korf_instances()[59]
+    vs.solve(puzzle, puzzle.encode(korf_instances()[78][2].split()), goal, method="idastar", split_from=1)  # compile
+    times = {}
+    for label, split_from in (("split", None), ("serial", 1 << 62)):
+        options = {} if split_from is None else {"split_from": split_from}
+        began = time.perf_counter()
+        solution = vs.solve(puzzle, puzzle.encode(text.split()), goal, method="idastar", **options)
+        times[label] = time.perf_counter() - began
+        assert len(solution) == length
+    return times["split"], (f"Korf #{number} ({length} moves), {solution.profile.expanded:,} nodes; iterations split"
+                            f" across threads {times['split']:.1f} s vs one thread {times['serial']:.1f} s")
+
+
 def eight_per_instance():
     import vecsearch as vs
 
@@ -130,7 +149,8 @@ def eight_per_instance():
 
 BENCHMARKS = [
     Benchmark("heuristic: Korf's 100 15-puzzles, IDA* + PDBs (in-process)", 60.0, "s", korf100_in_process, peak_mib=800),
-    Benchmark("heuristic: 6-6-3 pattern databases, build once", 120.0, "s", pdb_build_663),
+    Benchmark("heuristic: 6-6-3 pattern databases, build once", 150.0, "s", pdb_build_663),
+    Benchmark("heuristic: one deep 15-puzzle (66 moves), IDA*", 15.0, "s", korf_hardest_alone),
     Benchmark("heuristic: `solve sliding-4x4 --goal korf`, Korf's 100", 65.0, "s", korf100_cli),
     Benchmark("heuristic: 8-puzzle per instance, IDA* (vs BFS, table)", 5.0, "ms", eight_per_instance),
 ]
