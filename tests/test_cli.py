@@ -76,3 +76,28 @@ def test_list_names_puzzles_and_problems():
 def test_help_has_examples():
     code, out, _ = run("--help")
     assert code == 0 and "examples:" in out and "vecsearch solve eight --sample" in out
+
+
+def test_solve_sliding_problems_by_size_name():
+    code, out, err = run("solve", "sliding-2x3", stdin="1 2 3 4 0 5\n2 1 3 4 5 x\n")
+    assert (code, out, err) == (0, "r\nunsolvable\n", "")
+
+
+def test_solve_15_puzzles_in_korfs_convention():
+    # Korf's instances 79 and 12 (optimal lengths 42 and 45), goal: blank first, then 1..15
+    lines = ["0 1 9 7 11 13 5 3 14 12 4 2 8 6 10 15", "14 1 9 6 4 8 12 5 7 2 3 0 10 11 13 15"]
+    code, out, err = run("solve", "sliding-4x4", "--goal", "korf", stdin="\n".join(lines) + "\n")
+    assert code == 0 and err == ""
+    answers = out.splitlines()
+    assert [len(a) for a in answers] == [42, 45]
+    from reference import replay, sliding_neighbours
+
+    for line, moves in zip(lines, answers):
+        assert replay(tuple(map(int, line.split())), moves, sliding_neighbours(4, 4)) == tuple(range(16))
+
+
+def test_goal_flag_errors():
+    code, _, err = run("solve", "sliding-3x3", "--goal", "nosuch", stdin="1 2 3 4 5 6 7 8 x\n")
+    assert code == 2 and "unknown goal 'nosuch'; choose one of default, korf" in err
+    code, _, err = run("solve", "sliding-3x3", "--sample")
+    assert code == 2 and "no bundled sample" in err

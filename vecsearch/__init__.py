@@ -13,6 +13,9 @@ Module map:
   engine/search      ``bfs``, ``bidirectional``, ``SearchResult``
   engine/solve       ``solve`` (one instance), ``solve_many`` (many, shared goal)
   engine/tables      ``DistanceTable``: one backward BFS, answers by descent
+  engine/idastar     IDA* (one instance, or many in parallel); engine/astar: A*
+  engine/heuristic   ``Heuristic``: an admissible bound and its tables; search kernels per heuristic
+  engine/pdb         pattern databases: 0-1 BFS of an abstraction, cached numpy files
   engine/paths       path reconstruction from stored layers
   engine/visited     bitset and hash-set visited sets, layer expansion
   engine/layers      layers as chunked arrays
@@ -20,11 +23,12 @@ Module map:
   engine/solution    ``Solution``: states and moves
   engine/codegen     per-puzzle kernel modules generated from the template (cached by numba)
   engine/jit         compile time kept apart from search time
-  kernels/*          numba building blocks: layer template, intrinsics, ranks, state words
+  kernels/*          numba building blocks: layer / heuristic / pdb templates, intrinsics, ranks, nibbles
   puzzles/*          one module per puzzle family (rules, encoding, judge format)
 """
 
-from vecsearch.engine.profile import LayerRecord, Profile
+from vecsearch.engine.heuristic import Heuristic
+from vecsearch.engine.profile import BoundRecord, LayerRecord, Profile
 from vecsearch.engine.search import SearchResult, bfs, bidirectional
 from vecsearch.engine.solution import Solution
 from vecsearch.engine.solve import ManySolutions, distance_table, solve, solve_many
@@ -41,7 +45,7 @@ from vecsearch.puzzle import Puzzle
 from vecsearch.registry import get_problem, get_puzzle
 
 __all__ = [
-    "DistanceTable", "InvalidPuzzleInput", "LayerRecord", "ManySolutions", "MemoryLimitError", "NoSolution",
+    "BoundRecord", "DistanceTable", "Heuristic", "InvalidPuzzleInput", "LayerRecord", "ManySolutions", "MemoryLimitError", "NoSolution",
     "Profile", "Puzzle", "PuzzleDefinitionError", "SearchResult", "Solution", "UnknownPuzzle", "VecsearchError",
     "bfs", "bidirectional", "distance_table", "get_problem", "get_puzzle", "solve", "solve_many",
 ]

@@ -13,6 +13,8 @@ EXAMPLES = """\
 examples:
   vecsearch solve eight --sample            solve the bundled POJ 1077 sample
   vecsearch solve eight puzzles.txt         one shortest move string per line
+  vecsearch solve sliding-4x4 --goal korf korf100.txt
+                                            15-puzzles (0 = blank, goal blank first), IDA* + pattern databases
   vecsearch bfs sliding-3x4 --csv           layer sizes of the whole 3x4 space, as CSV
   vecsearch bfs eight --start "1 2 3 4 x 5 6 7 8" --max-depth 10
   vecsearch list                            the built-in puzzles and problems
@@ -32,6 +34,8 @@ def build_parser() -> argparse.ArgumentParser:
     source = solve.add_mutually_exclusive_group()
     source.add_argument("file", nargs="?", metavar="FILE", help="input file (default: standard input)")
     source.add_argument("--sample", action="store_true", help="use the problem statement's bundled sample input")
+    solve.add_argument("--goal", metavar="NAME", help="goal convention, for problems with several (sliding-RxC:"
+                       " default = tiles 1..N-1 then the blank; korf = the blank, then 1..N-1)")
     solve.set_defaults(run=run_solve)
 
     bfs = commands.add_parser("bfs", help="enumerate the states reachable from a start and print the profile",
@@ -66,6 +70,8 @@ def run_solve(args) -> int:
     from vecsearch.registry import get_problem
 
     problem = get_problem(args.problem)
+    if args.goal is not None:
+        problem = problem.with_goal(args.goal)
     text = problem.sample() if args.sample else _read_input(args.file)
     answers, error = problem.solve_text(text)
     out = sys.stdout

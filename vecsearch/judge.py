@@ -31,6 +31,13 @@ class JudgeProblem:
 
     name = ""
     title = ""
+    goal_conventions: dict[str, str] = {}  # --goal names the problem accepts: {name: description}
+
+    def with_goal(self, name: str) -> "JudgeProblem":
+        """The same problem towards another goal convention (``vecsearch solve --goal NAME``)."""
+        if not self.goal_conventions:
+            raise InvalidPuzzleInput(f"{self.name} has one goal; it takes no --goal")
+        raise InvalidPuzzleInput(f"{self.name}: unknown goal {name!r}; choose one of {', '.join(self.goal_conventions)}")
 
     def read(self, text: str) -> tuple[list[Case], InvalidPuzzleInput | None]:
         """The cases of ``text`` up to the first malformed one, and the error there (or None)."""
@@ -45,7 +52,10 @@ class JudgeProblem:
 
     def sample(self) -> str:
         """The problem statement's sample input, bundled with the package."""
-        return resources.files("vecsearch").joinpath("data", f"{self.name}.txt").read_text()
+        try:
+            return resources.files("vecsearch").joinpath("data", f"{self.name}.txt").read_text()
+        except FileNotFoundError:
+            raise InvalidPuzzleInput(f"{self.name} has no bundled sample input") from None
 
 
 def line_cases(text: str, parse) -> tuple[list[Case], InvalidPuzzleInput | None]:

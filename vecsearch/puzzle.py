@@ -26,6 +26,14 @@ Conventions (every built-in puzzle states its own instance of these at the top o
   children's ranks follow cheaply from the parent's. The engine uses it when deduplicating with
   a bitset; without it, it calls ``rank`` on every child.
 - **tables**: a tuple of numpy arrays handed to every function (neighbour tables, factorials).
+- **heuristic(state, tables) -> int**, optional: an *admissible* lower bound on the number of
+  moves from ``state`` to the goal (never more than the true distance, 0 on a goal), for A* and
+  IDA*. Its ``tables`` carry the goal-specific data: ``heuristic_tables(goals)`` when the puzzle
+  gives that function (``goals``: the goal layer), else the puzzle's ``tables`` followed by the
+  goal layer. Puzzles with several built-in heuristics (sliding: Manhattan distance, pattern
+  databases) override ``heuristic_names`` and ``make_heuristic``.
+- **inverse_moves**, optional: ``inverse_moves[m]`` is the move that undoes move ``m`` (-1: none).
+  IDA* never plays a move right after its inverse, which removes most duplicate paths.
 
 The functions are numba ``@njit`` functions (plain functions are compiled for you). Defined in an
 importable module they are compiled once and cached on disk; defined in a notebook they compile
@@ -96,6 +104,9 @@ class Puzzle:
         move_names: Sequence[str] | None = None,
         goal=None,
         start=None,
+        heuristic=None,
+        heuristic_tables=None,
+        inverse_moves: Sequence[int] | None = None,
     ):
         if (rank is None) != (rank_size is None):
             raise PuzzleDefinitionError(f"{name}: give both rank and rank_size, or neither")
@@ -121,6 +132,13 @@ class Puzzle:
         if expand_ranked is not None and rank is None:
             raise PuzzleDefinitionError(f"{name}: expand_ranked needs rank and rank_size too")
         self.unrank = _jitted(unrank) if unrank is not None else None
+        self._heuristic = _jitted(heuristic) if heuristic is not None else None
+        self._heuristic_tables = heuristic_tables
+        self.inverse_moves = None if inverse_moves is None else tuple(int(m) for m in inverse_moves)
+        if self.inverse_moves is not None and (
+            len(self.inverse_moves) != self.max_moves or not all(-1 <= m < self.max_moves for m in self.inverse_moves)
+        ):
+            raise PuzzleDefinitionError(f"{name}: inverse_moves needs one move index (or -1) per move")
         self._goal = goal
         self._start = start
         self._kernels = None
@@ -150,6 +168,30 @@ class Puzzle:
             functions["component_state"] = functions["component_state"] or single_component
             self._kernels = build_kernels(functions, self.width, self.max_moves, self.kernel_label)
         return self._kernels
+
+    @property
+    def expand_function(self):
+        """The compiled per-state ``expand`` (what heuristic-search kernels call)."""
+        return self._functions["expand_state"]
+
+    @property
+    def rank_function(self):
+        """The compiled per-state ``rank`` (None without one)."""
+        return self._functions["rank_state"]
+
+    @property
+    def heuristic_names(self) -> tuple[str, ...]:
+        """Heuristics ``make_heuristic`` knows, the default first (empty: none, no A* / IDA*)."""
+        return ("default",) if self._heuristic is not None else ()
+
+    def make_heuristic(self, goals: np.ndarray, name: str, **options):
+        """The ``Heuristic`` called ``name`` towards the goal layer ``goals``."""
+        from vecsearch.engine.heuristic import Heuristic
+
+        if options:
+            raise TypeError(f"{self.name}: heuristic {name!r} takes no options, got {sorted(options)}")
+        tables = self._heuristic_tables(goals) if self._heuristic_tables else (*self.tables, goals)
+        return Heuristic(self, name, self._heuristic, tuple(tables), goals, "given with the puzzle")
 
     @property
     def kernel_label(self) -> str:

@@ -3,7 +3,9 @@
 Each module in ``PUZZLE_MODULES`` provides:
 - ``from_name(name) -> Puzzle | None``: the puzzle called ``name``, if it is one of its own;
 - ``PUZZLES``: ``{name or pattern: description}`` for ``vecsearch list``;
-- ``PROBLEMS``: ``{problem name: factory}`` of its judge formats (``vecsearch solve NAME``).
+- ``PROBLEMS``: ``{problem name: factory}`` of its judge formats (``vecsearch solve NAME``);
+- optionally ``problem_from_name(name) -> JudgeProblem | None`` for families of problems named
+  by pattern (``sliding-4x4``).
 A problem name also names its puzzle (``vecsearch bfs eight`` enumerates ``sliding-3x3``).
 """
 
@@ -38,6 +40,11 @@ def get_problem(name: str):
     for module in _modules():
         if name in module.PROBLEMS:
             return module.PROBLEMS[name]()
+    for module in _modules():
+        finder = getattr(module, "problem_from_name", None)
+        problem = finder(name) if finder is not None else None
+        if problem is not None:
+            return problem
     known = ", ".join(name for module in _modules() for name in module.PROBLEMS)
     raise UnknownPuzzle(f"unknown problem {name!r}; known problems: {known}")
 

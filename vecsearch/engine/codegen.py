@@ -118,13 +118,17 @@ def serial_twins(template: str) -> str:
     return "\n\n\n" + "\n\n\n".join(twins) + "\n"
 
 
-def build_kernels(functions: dict, width: int, max_moves: int, label: str) -> types.ModuleType:
-    """The layer-kernel module for a puzzle given its per-state functions by role."""
-    missing = set(ROLES) - {role for role, f in functions.items() if f is not None}
-    if missing or set(functions) - set(ROLES) - set(OPTIONAL_ROLES):
+def build_kernels(functions: dict, width: int, max_moves: int, label: str, *, template_path: Path = TEMPLATE_PATH,
+                  roles=ROLES, optional_roles=OPTIONAL_ROLES) -> types.ModuleType:
+    """The kernel module for a puzzle given its per-state functions by role: the layer kernels by
+    default, or another template's (e.g. ``heuristic_template.py``, which adds ``heuristic_state``)."""
+    missing = set(roles) - {role for role, f in functions.items() if f is not None}
+    if missing or set(functions) - set(roles) - set(optional_roles):
         raise ValueError(f"kernel roles missing: {sorted(missing)}")
-    template = TEMPLATE_PATH.read_text()
+    template = template_path.read_text()
     template += serial_twins(template)
+    if template_path != TEMPLATE_PATH:
+        label = f"{label}_{template_path.stem}"
     if all(_importable_name(f) for f in functions.values() if f is not None):
         try:
             return _cached_module(functions, width, max_moves, label, template)

@@ -3,6 +3,9 @@
 A record describes how one layer came to be: the ``frontier`` (previous layer) was expanded into
 ``generated`` children, of which ``states`` were new (first reached at ``depth``) and
 ``duplicates`` were not. Depth 0 records the start (or goal) states themselves.
+
+Heuristic searches record ``BoundRecord``s instead: per f-bound of IDA* (one depth-first
+iteration) or per f-value of A* (the nodes expanded with that f).
 """
 
 from __future__ import annotations
@@ -28,6 +31,16 @@ class LayerRecord:
 COLUMNS = tuple(f.name for f in fields(LayerRecord))
 
 
+@dataclass(frozen=True)
+class BoundRecord:
+    side: str  # "idastar" or "astar"
+    bound: int  # IDA*: the iteration's f-bound; A*: the f-value of the nodes expanded
+    expanded: int  # nodes whose children were generated
+    generated: int  # children generated (a move undoing the previous one is not generated)
+    seconds: float  # wall time (compile time excluded)
+    bytes: int  # memory held by the search (stack or tables) and its heuristic's tables
+
+
 @dataclass
 class Profile:
     """Per-layer records of a search, with its totals."""
@@ -49,7 +62,12 @@ class Profile:
 
     @property
     def total_states(self) -> int:
-        return sum(r.states for r in self.records)
+        return sum(getattr(r, "states", 0) for r in self.records)
+
+    @property
+    def expanded(self) -> int:
+        """Nodes expanded by a heuristic search (0 for layered searches)."""
+        return sum(getattr(r, "expanded", 0) for r in self.records)
 
     @property
     def peak_bytes(self) -> int:
@@ -62,18 +80,24 @@ class Profile:
         """``states`` per depth for one side."""
         return [r.states for r in self.side(side)]
 
+    @property
+    def columns(self) -> tuple[str, ...]:
+        return tuple(f.name for f in fields(self.records[0])) if self.records else COLUMNS
+
     def to_records(self) -> list[dict]:
-        return [dict(zip(COLUMNS, astuple(r))) for r in self.records]
+        return [dict(zip(self.columns, astuple(r))) for r in self.records]
 
     def to_csv(self) -> str:
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\n")
-        writer.writerow(COLUMNS)
+        writer.writerow(self.columns)
         for r in self.records:
             writer.writerow(astuple(r))
         return out.getvalue()
 
     def __str__(self) -> str:
+        if self.records and isinstance(self.records[0], BoundRecord):
+            return self._bounds_table()
         header = f"{'side':<8} {'depth':>5} {'states':>13} {'frontier':>13} {'generated':>14} {'dups':>14} {'seconds':>9} {'MiB':>8}"
         lines = [header]
         for r in self.records:
@@ -85,4 +109,13 @@ class Profile:
             f"total {self.total_states:,} states in {self.seconds:.4f} s search"
             f" + {self.compile_seconds:.3f} s compile ({self.visited} visited set)"
         )
+        return "\n".join(lines)
+
+    def _bounds_table(self) -> str:
+        lines = [f"{'search':<8} {'f':>5} {'expanded':>15} {'generated':>15} {'seconds':>9} {'MiB':>8}"]
+        for r in self.records:
+            lines.append(f"{r.side:<8} {r.bound:>5} {r.expanded:>15,} {r.generated:>15,} {r.seconds:>9.4f}"
+                         f" {r.bytes / 2**20:>8.1f}")
+        lines.append(f"total {self.expanded:,} nodes expanded in {self.seconds:.4f} s search"
+                     f" + {self.compile_seconds:.3f} s compile")
         return "\n".join(lines)

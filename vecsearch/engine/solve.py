@@ -11,8 +11,9 @@ from vecsearch.engine.solution import Solution
 from vecsearch.engine.tables import DistanceTable
 from vecsearch.errors import NoSolution
 
-METHODS = ("bidirectional", "bfs", "table")
+METHODS = ("bidirectional", "bfs", "table", "astar", "idastar")
 TABLE_AUTO_RANKS = 1 << 24  # below this many ranks a distance table is cheaper than any search
+HEURISTIC_AUTO_RANKS = 1 << 32  # above this many ranks (or with no rank), IDA* if the puzzle has a heuristic
 
 _tables: dict[tuple, DistanceTable] = {}
 
@@ -31,7 +32,9 @@ def solve(puzzle, start=None, goal=None, *, method: str = "bidirectional", max_d
     """A shortest solution from ``start`` to ``goal`` (defaults: the puzzle's own).
 
     ``method``: ``"bidirectional"`` (meet in the middle; the default), ``"bfs"`` (forward only),
-    or ``"table"`` (a distance table from the goal, built once and reused by later calls).
+    ``"table"`` (a distance table from the goal, built once and reused by later calls), or
+    ``"idastar"`` / ``"astar"`` (heuristic search; option ``heuristic=`` names one of
+    ``puzzle.heuristic_names`` or passes a ``Heuristic``; default: the puzzle's first).
     Raises ``NoSolution`` when there is none (within ``max_depth``, if given).
     """
     puzzle = _resolve(puzzle)
@@ -43,7 +46,13 @@ def solve(puzzle, start=None, goal=None, *, method: str = "bidirectional", max_d
         if solution is None or (max_depth is not None and len(solution) > max_depth):
             raise NoSolution(f"{puzzle.name}: the goal is not reachable" + _within(max_depth))
         return solution
-    search = bidirectional if method == "bidirectional" else bfs
+    if method in ("astar", "idastar"):
+        from vecsearch.engine.astar import astar
+        from vecsearch.engine.idastar import idastar
+
+        search = astar if method == "astar" else idastar
+    else:
+        search = bidirectional if method == "bidirectional" else bfs
     result = search(puzzle, start, goal if goal is not None else puzzle.goal_states(), max_depth=max_depth, **options)
     if result.solution is None:
         why = "the goal is not reachable" if result.complete else "no solution"
@@ -64,6 +73,7 @@ class ManySolutions:
     lengths: np.ndarray
     moves: np.ndarray
     method: str
+    profile: object = None  # heuristic searches: nodes expanded per f-bound, summed over instances
 
     def __len__(self) -> int:
         return len(self.lengths)
@@ -77,25 +87,30 @@ class ManySolutions:
         return None if moves is None else self.puzzle.format_moves(moves)
 
 
-def solve_many(puzzle, starts, goal=None, *, method: str = "auto") -> ManySolutions:
+def solve_many(puzzle, starts, goal=None, *, method: str = "auto", **options) -> ManySolutions:
     """Shortest solutions for every start towards one goal.
 
     ``method="auto"`` builds a distance table when the puzzle's rank space is small (below
-    ``TABLE_AUTO_RANKS``), else searches each instance bidirectionally.
+    ``TABLE_AUTO_RANKS``); runs IDA* on all cores when the space is huge (above
+    ``HEURISTIC_AUTO_RANKS``, or no rank) and the puzzle offers a heuristic; else searches each
+    instance bidirectionally. ``options`` go to IDA* (``heuristic=``, ``max_depth=``, ``threads=``).
     """
     puzzle = _resolve(puzzle)
     starts = puzzle.states(starts)
     if method == "auto":
-        cheap = puzzle.has_rank and puzzle.searchable_backward and puzzle.rank_size <= TABLE_AUTO_RANKS
-        method = "table" if cheap else "bidirectional"
+        method = auto_method(puzzle)
     if method == "table":
         lengths, moves = distance_table(puzzle, goal).solve_many(starts)
         return ManySolutions(puzzle, lengths, moves, method)
     if method not in METHODS:
         raise ValueError(f"unknown method {method!r}; choose one of auto, {', '.join(METHODS)}")
-    search = bidirectional if method == "bidirectional" else bfs
+    if method == "idastar":
+        from vecsearch.engine.idastar import idastar_many
+
+        lengths, moves, profile = idastar_many(puzzle, starts, goal, **options)
+        return ManySolutions(puzzle, lengths, moves, method, profile)
     goals = puzzle.goal_states() if goal is None else puzzle.states(goal)
-    found = [search(puzzle, starts[i:i + 1], goals).solution for i in range(len(starts))]
+    found = [_solution_or_none(puzzle, starts[i:i + 1], goals, method, options) for i in range(len(starts))]
     width = max((len(s) for s in found if s is not None), default=0)
     lengths = np.array([len(s) if s is not None else -1 for s in found], dtype=np.int64)
     moves = np.zeros((len(starts), width), dtype=np.int64)
@@ -103,3 +118,18 @@ def solve_many(puzzle, starts, goal=None, *, method: str = "auto") -> ManySoluti
         if solution is not None:
             moves[i, :len(solution)] = solution.moves
     return ManySolutions(puzzle, lengths, moves, method)
+
+
+def auto_method(puzzle) -> str:
+    """The method ``solve_many(method="auto")`` picks for ``puzzle``."""
+    if puzzle.has_rank and puzzle.searchable_backward and puzzle.rank_size <= TABLE_AUTO_RANKS:
+        return "table"
+    huge = not puzzle.has_rank or puzzle.rank_size > HEURISTIC_AUTO_RANKS
+    return "idastar" if huge and puzzle.heuristic_names else "bidirectional"
+
+
+def _solution_or_none(puzzle, start, goals, method, options):
+    try:
+        return solve(puzzle, start, goals, method=method, **options)
+    except NoSolution:
+        return None

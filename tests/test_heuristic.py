@@ -1,0 +1,307 @@
+"""A* and IDA* against plain-Python breadth-first distances; pattern databases against a
+plain-Python 0-1 BFS of the abstract space; heuristics never above the true distance."""
+
+import random
+from collections import deque
+from pathlib import Path
+
+import numpy as np
+from numba import njit
+import pytest
+
+import vecsearch as vs
+from reference import distances, pack_sliding, replay, sliding_goal, sliding_neighbours, unpack_sliding
+from vecsearch.engine.heuristic import resolve
+from vecsearch.puzzles.sliding import sliding
+from vecsearch.puzzles.sliding_patterns import pattern_database
+
+
+def random_arrangements(rows, cols, count, seed):
+    """Uniformly random arrangements of the tiles (half of them unsolvable)."""
+    rng = random.Random(seed)
+    cells = list(range(rows * cols))
+    out = []
+    for _ in range(count):
+        rng.shuffle(cells)
+        out.append(tuple(cells))
+    return out
+
+
+@pytest.fixture(scope="module", params=[(3, 3), (2, 4)], ids=["3x3", "2x4"])
+def space(request):
+    rows, cols = request.param
+    goal = sliding_goal(rows, cols)
+    neighbours = sliding_neighbours(rows, cols)
+    return rows, cols, goal, neighbours, distances([goal], neighbours)
+
+
+@pytest.mark.parametrize("heuristic", ["linear-conflict", "pdb", "manhattan"])
+def test_idastar_lengths_equal_bfs_distances_and_paths_replay(space, heuristic):
+    rows, cols, goal, neighbours, dist = space
+    starts = random_arrangements(rows, cols, 1500, seed=rows * cols)
+    found = vs.solve_many(sliding(rows, cols), [pack_sliding(s) for s in starts], method="idastar", heuristic=heuristic)
+    for i, start in enumerate(starts):
+        assert found.lengths[i] == dist.get(start, -1), start
+        if start in dist:
+            assert replay(start, found.formatted(i), neighbours) == goal
+    assert found.profile.expanded > 0
+
+
+def test_astar_and_single_idastar_lengths_equal_bfs_distances(space):
+    rows, cols, goal, neighbours, dist = space
+    puzzle = sliding(rows, cols)
+    starts = [s for s in random_arrangements(rows, cols, 400, seed=7) if s in dist][:150]
+    for start in starts:
+        for method in ("astar", "idastar"):
+            solution = vs.solve(puzzle, pack_sliding(start), method=method)
+            assert len(solution) == dist[start]
+            assert replay(start, solution.move_names, neighbours) == goal
+            assert solution.replay()
+
+
+def test_profile_records_nodes_per_f_bound():
+    solution = vs.solve("sliding-3x3", "8 6 7 2 5 4 3 x 1", method="idastar", heuristic="manhattan")
+    bounds = [r.bound for r in solution.profile.records]
+    assert bounds == sorted(bounds) and bounds[-1] == 31 == len(solution)
+    assert all(b % 2 == 1 for b in bounds)  # Manhattan keeps the parity of the distance
+    assert "expanded" in str(solution.profile) and solution.profile.to_csv().startswith("side,bound,expanded")
+    astar = vs.solve("sliding-3x3", "8 6 7 2 5 4 3 x 1", method="astar", heuristic="manhattan").profile
+    assert [r.bound for r in astar.records][-1] == 31 and astar.expanded < solution.profile.expanded
+
+
+def test_goal_in_another_component_and_depth_limit():
+    puzzle = sliding(3, 3)
+    with pytest.raises(vs.NoSolution):
+        vs.solve(puzzle, "1 2 3 4 5 6 8 7 x", method="idastar")
+    with pytest.raises(vs.NoSolution):
+        vs.solve(puzzle, "8 6 7 2 5 4 3 x 1", method="astar", max_depth=30)
+    with pytest.raises(ValueError, match="choose one of"):
+        vs.solve(puzzle, "1 2 3 4 5 6 7 x 8", method="idastar", heuristic="nosuch")
+
+
+def test_other_goal_states():
+    rows, cols = 3, 3
+    rng = random.Random(5)
+    neighbours = sliding_neighbours(rows, cols)
+    puzzle = sliding(rows, cols)
+    for _ in range(3):
+        goal = tuple(rng.sample(range(9), 9))
+        dist = distances([goal], neighbours)
+        starts = [s for s in random_arrangements(rows, cols, 200, seed=rng.random()) if s in dist][:40]
+        for heuristic in ("pdb", "linear-conflict"):
+            found = vs.solve_many(puzzle, [pack_sliding(s) for s in starts], pack_sliding(goal), method="idastar",
+                                  heuristic=heuristic)
+            assert found.lengths.tolist() == [dist[s] for s in starts]
+
+
+def test_user_puzzle_with_heuristic_and_inverse_moves():
+    """A user puzzle: the sliding rules again, with a plain-Python Manhattan heuristic that reads
+    the goal from the tables appended by default."""
+    base = sliding(2, 3)
+
+    def manhattan(state, tables):
+        goal = tables[-1][0]
+        h = 0
+        for c in range(6):
+            tile = (state >> (4 * c)) & 15
+            if tile:
+                for g in range(6):
+                    if (goal >> (4 * g)) & 15 == tile:
+                        h += abs(c // 3 - g // 3) + abs(c % 3 - g % 3)
+        return h
+
+    from vecsearch.puzzles.sliding import expand
+
+    puzzle = vs.Puzzle("user-2x3", expand=expand, max_moves=4, tables=base.tables, heuristic=manhattan,
+                       inverse_moves=(1, 0, 3, 2), move_names="udlr", goal=base.goal_states()[0],
+                       start=base.goal_states()[0])
+    goal = sliding_goal(2, 3)
+    dist = distances([goal], sliding_neighbours(2, 3))
+    starts = [s for s in random_arrangements(2, 3, 60, seed=3) if s in dist][:10]
+    for start in starts:  # single searches: the serial kernel compiles faster than the batch one
+        solution = vs.solve(puzzle, pack_sliding(start), method="idastar")
+        assert len(solution) == dist[start] and replay(start, solution.move_names, sliding_neighbours(2, 3)) == goal
+    with pytest.raises(vs.PuzzleDefinitionError):
+        vs.Puzzle("bad", expand=expand, max_moves=4, inverse_moves=(1, 0))
+
+
+# --- pattern databases against a plain-Python 0-1 BFS of the abstract space ------------------
+
+def abstract_distances(rows, cols, homes, blank_home):
+    """Least pattern-tile moves from each placement of the pattern tiles (blank anywhere) to
+    ``homes``: 0-1 BFS over (tile cells, blank cell), blank moves into other cells free."""
+    cells = rows * cols
+    start = (tuple(homes), blank_home)
+    dist = {start: 0}
+    queue = deque([start])
+    while queue:
+        state = queue.popleft()
+        tiles, blank = state
+        r, c = divmod(blank, cols)
+        for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+            if not (0 <= r + dr < rows and 0 <= c + dc < cols):
+                continue
+            target = (r + dr) * cols + c + dc
+            moved = tuple(blank if t == target else t for t in tiles)
+            cost = int(target in tiles)
+            child = (moved, target)
+            if child not in dist or dist[state] + cost < dist[child]:
+                dist[child] = dist[state] + cost
+                (queue.append if cost else queue.appendleft)(child)
+    best = {}
+    for (tiles, _), d in dist.items():
+        best[tiles] = min(best.get(tiles, d), d)
+    assert len(best) == np.prod(range(cells - len(homes) + 1, cells + 1))
+    return best
+
+
+def entry_index(tiles, cells):
+    """Lehmer rank of distinct cells among ``cells`` (the database's entry order)."""
+    index, used = 0, []
+    for i, cell in enumerate(tiles):
+        digit = cell - sum(u < cell for u in used)
+        weight = 1
+        for j in range(i + 1, len(tiles)):
+            weight *= cells - j
+        index += digit * weight
+        used.append(cell)
+    return index
+
+
+@pytest.mark.parametrize("rows,cols,homes,blank", [
+    (2, 3, (0, 1, 2), 5), (2, 3, (3, 4), 5), (3, 3, (0, 1, 3, 4), 8), (3, 3, (2, 5, 6), 0), (2, 4, (1, 2, 5, 6, 7), 0),
+])
+def test_pattern_database_entries_equal_abstract_distances(rows, cols, homes, blank, tmp_path):
+    packed, facts, _, built = pattern_database(rows, cols, homes, blank, directory=tmp_path)
+    assert built and facts["saturated"] == 0
+    expected = abstract_distances(rows, cols, homes, blank)
+    values = np.concatenate([packed & 15, packed >> 4])  # even entries, then odd ones
+    half = len(packed)
+    for tiles, d in expected.items():
+        i = entry_index(tiles, rows * cols)
+        stored = values[i // 2] if i % 2 == 0 else values[half + i // 2]
+        manhattan = sum(abs(t // cols - h // cols) + abs(t % cols - h % cols) for t, h in zip(tiles, homes))
+        assert manhattan + 2 * int(stored) == d, (tiles, d)
+    again, _, _, rebuilt = pattern_database(rows, cols, homes, blank, directory=tmp_path)
+    assert not rebuilt and np.array_equal(again, packed)  # loaded from the saved file
+
+
+@pytest.mark.parametrize("rows,cols,partition,reflect", [
+    (3, 3, None, True), (3, 3, [[1, 2, 3], [4, 5, 6], [7, 8]], True), (3, 3, [[1, 4, 7], [2, 5]], False),
+    (2, 4, None, True), (2, 4, [[1, 2, 5, 6], [3, 4, 7]], True),
+])
+def test_additive_heuristics_never_exceed_the_true_distance(rows, cols, partition, reflect, tmp_path):
+    puzzle = sliding(rows, cols)
+    goal = sliding_goal(rows, cols)
+    dist = distances([goal], sliding_neighbours(rows, cols))
+    states = list(dist)
+    random.Random(1).shuffle(states)
+    states = states[:5000]
+    packed = np.array([pack_sliding(s) for s in states], dtype=np.int64)
+    truth = np.array([dist[s] for s in states])
+    options = dict(partition=partition, reflect=reflect, directory=tmp_path)
+    pdb = resolve(puzzle, puzzle.goal_states(), "pdb", **options)
+    values = {name: resolve(puzzle, puzzle.goal_states(), name).values(packed)
+              for name in ("manhattan", "linear-conflict")}
+    values["pdb"] = pdb.values(packed)
+    for name, h in values.items():
+        assert np.all(h <= truth), name
+        assert np.all((truth - h) % 2 == 0), name  # every bound keeps the distance's parity
+        assert h[truth == 0].tolist() == [0] * int(np.sum(truth == 0))
+    assert np.all(values["manhattan"] <= values["linear-conflict"])
+    assert np.all(values["manhattan"] <= values["pdb"]) and values["pdb"].mean() > values["manhattan"].mean()
+
+
+def test_mirror_images_of_a_goal_share_pattern_databases(tmp_path):
+    puzzle = sliding(3, 3)
+    korf = puzzle.encode([str(t) for t in range(9)])
+    ours = resolve(puzzle, puzzle.goal_states(), "pdb", directory=tmp_path)
+    theirs = resolve(puzzle, puzzle.states(korf), "pdb", directory=tmp_path)
+    assert ours.details["built"] and not theirs.details["built"]
+    assert set(ours.details["databases"]) == set(theirs.details["databases"])
+    neighbours = sliding_neighbours(3, 3)
+    goal = unpack_sliding(korf, 9)
+    dist = distances([goal], neighbours)
+    states = list(dist)[::97]
+    h = theirs.values(np.array([pack_sliding(s) for s in states], dtype=np.int64))
+    assert np.all(h <= np.array([dist[s] for s in states]))
+
+
+# --- the 15-puzzle: a few of Korf's instances (the easiest for these databases) -------------
+
+KORF = {int(line.split()[0]): line.split() for line in
+        (Path(__file__).parent / "data" / "korf100.txt").read_text().splitlines() if not line.startswith("#")}
+EASY = [79, 12, 55, 97]
+
+
+def test_korf_instances_solved_optimally_towards_korfs_goal():
+    puzzle = sliding(4, 4)
+    goal = puzzle.encode([str(t) for t in range(16)])
+    starts = [puzzle.encode(KORF[n][3:]) for n in EASY]
+    found = vs.solve_many(puzzle, starts, goal)
+    assert found.method == "idastar"
+    assert found.lengths.tolist() == [int(KORF[n][1]) for n in EASY]
+    for i, n in enumerate(EASY):
+        start = tuple(int(t) for t in KORF[n][3:])
+        assert replay(start, found.formatted(i), sliding_neighbours(4, 4)) == tuple(range(16))
+
+
+def test_single_korf_instance_by_idastar_with_profile():
+    puzzle = sliding(4, 4)
+    goal = puzzle.encode([str(t) for t in range(16)])
+    solution = vs.solve(puzzle, puzzle.encode(KORF[79][3:]), goal, method="idastar")
+    assert len(solution) == int(KORF[79][1]) and solution.replay()
+    assert solution.profile.records[-1].bound == len(solution)
+
+
+# --- a wide (two-word) user puzzle: a walled grid, Manhattan distance as the heuristic -------
+SIDE, WALL_X, GAP_Y = 12, 6, 9
+
+
+@njit
+def walled_expand(state, tables, children, moves):
+    k = 0
+    for m in range(4):
+        x = state[0] + (m == 0) - (m == 1)
+        y = state[1] + (m == 2) - (m == 3)
+        if 0 <= x < SIDE and 0 <= y < SIDE and (x != WALL_X or y == GAP_Y):
+            children[k, 0] = x
+            children[k, 1] = y
+            moves[k] = m
+            k += 1
+    return k
+
+
+@njit
+def grid_manhattan(state, tables):
+    goal = tables[-1][0]
+    return abs(state[0] - goal[0]) + abs(state[1] - goal[1])
+
+
+def walled_neighbours(state):
+    x, y = state
+    steps = {"E": (1, 0), "W": (-1, 0), "N": (0, 1), "S": (0, -1)}
+    return [(name, (x + dx, y + dy)) for name, (dx, dy) in steps.items()
+            if 0 <= x + dx < SIDE and 0 <= y + dy < SIDE and (x + dx != WALL_X or y + dy == GAP_Y)]
+
+
+@pytest.mark.parametrize("method", ["idastar", "astar"])
+def test_wide_user_puzzle(method):
+    puzzle = vs.Puzzle("walled-grid", width=2, expand=walled_expand, max_moves=4, move_names="EWNS",
+                       heuristic=grid_manhattan, inverse_moves=(1, 0, 3, 2), start=(1, 1), goal=(10, 2))
+    dist = distances([(10, 2)], walled_neighbours)
+    for start in [(1, 1), (0, 11), (5, 0), (10, 2), (7, 9)]:
+        solution = vs.solve(puzzle, start, method=method)
+        assert len(solution) == dist[start]
+        assert replay(start, solution.move_names, walled_neighbours) == (10, 2)
+
+
+def test_iterations_split_across_threads_give_the_same_lengths(space):
+    rows, cols, goal, neighbours, dist = space
+    puzzle = sliding(rows, cols)
+    starts = [s for s in random_arrangements(rows, cols, 200, seed=11) if s in dist][:40]
+    for start in starts:
+        solution = vs.solve(puzzle, pack_sliding(start), method="idastar", heuristic="manhattan", split_from=0,
+                            threads=2)
+        assert len(solution) == dist[start]
+        assert replay(start, solution.move_names, neighbours) == goal

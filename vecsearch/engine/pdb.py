@@ -1,0 +1,158 @@
+"""Pattern databases: exact distances in an abstraction of a puzzle, enumerated breadth-first.
+
+An ``Abstraction`` is a smaller puzzle (a projection of the real one: only some tiles or pieces
+are told apart) whose distance to its goal never exceeds the real distance. Its moves may cost
+0 (``free_moves``): for additive sliding-tile databases, moves of tiles outside the pattern
+are free. ``enumerate_distances`` runs a 0-1 breadth-first search over the abstraction's rank
+space with the engine's bitset and parallel expansion: each layer (distance ``d``) is grown by
+the paid moves of the previous layer, then closed under free moves. Database entries are groups
+of consecutive ranks (``entry = rank // group``: e.g. the same pattern with the blank anywhere)
+holding the least distance of the group.
+
+Databases are built once and kept on disk as numpy files (``cached_array``), in
+``$VECSEARCH_CACHE_DIR/pdb`` (default ``~/.cache/vecsearch/pdb``) or a directory given.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from vecsearch.engine import jit
+from vecsearch.engine.codegen import TEMPLATE_PATH, build_kernels, cache_dir
+from vecsearch.engine.profile import LayerRecord, Profile
+from vecsearch.engine.search import _threads
+from vecsearch.engine.visited import BLOCK, ROUND, pick
+from vecsearch.errors import VecsearchError
+
+PDB_TEMPLATE = TEMPLATE_PATH.parent / "pdb_template.py"
+UNREACHED = 255
+
+
+@dataclass(frozen=True)
+class Abstraction:
+    """An abstract space to enumerate from its goal layer ``goals``.
+
+    ``puzzle`` needs a rank (``rank_size`` bits are allocated) and reversible moves (distances
+    from the goal are distances to it); ``free_moves`` are the move indices that cost 0;
+    ``group`` consecutive ranks form one database entry.
+    """
+
+    puzzle: object
+    goals: np.ndarray
+    free_moves: tuple[int, ...] = ()
+    group: int = 1
+
+
+def enumerate_distances(abstraction: Abstraction, *, threads=None, on_layer=None) -> tuple[np.ndarray, Profile]:
+    """``entries[i]``: the least distance to the goal over the abstract states of entry ``i``
+    (``UNREACHED`` = 255 if none is connected to it), and the profile of the enumeration."""
+    puzzle = abstraction.puzzle
+    if not puzzle.has_rank or not puzzle.reversible:
+        raise VecsearchError(f"{puzzle.name}: an abstraction needs a rank and reversible moves")
+    if puzzle.rank_size % abstraction.group:
+        raise VecsearchError(f"{puzzle.name}: rank_size {puzzle.rank_size} is not a multiple of group {abstraction.group}")
+    kernels = build_kernels(
+        {"expand_state": puzzle.expand_function, "rank_state": puzzle.rank_function}, puzzle.width,
+        puzzle.max_moves, puzzle.kernel_label, template_path=PDB_TEMPLATE, roles=("expand_state", "rank_state"),
+        optional_roles=(),
+    )
+    costs = np.ones(puzzle.max_moves, dtype=np.int64)
+    costs[list(abstraction.free_moves)] = 0
+    bits = np.zeros((puzzle.rank_size + 63) // 64, dtype=np.uint64)
+    entries = np.full(puzzle.rank_size // abstraction.group, UNREACHED, dtype=np.uint8)
+    profile = Profile(visited="bitset")
+    compiled = jit.compile_seconds()
+    step = _Expander(kernels, puzzle, bits, costs, entries, abstraction.group)
+    with _threads(threads):
+        began, compiled_before = time.perf_counter(), jit.compile_seconds()
+        goals = puzzle.states(abstraction.goals).copy()
+        layer = goals[:jit.call(kernels.claim_goals, goals, puzzle.tables, bits, entries, abstraction.group)]
+        depth, frontier, generated = 0, len(goals), 0
+        while len(layer):
+            layer, closing = step.close(layer, depth)
+            generated += closing
+            seconds = time.perf_counter() - began - (jit.compile_seconds() - compiled_before)
+            record = LayerRecord("abstract", depth, len(layer), frontier, generated, generated - len(layer) if depth else 0,
+                                 seconds, bits.nbytes + entries.nbytes + layer.nbytes, "0-1")
+            profile.add(record)
+            if on_layer is not None:
+                on_layer(record)
+            if depth + 1 >= UNREACHED:
+                raise VecsearchError(f"{puzzle.name}: abstract distances beyond {UNREACHED - 1}")
+            began, compiled_before = time.perf_counter(), jit.compile_seconds()
+            frontier = len(layer)
+            depth += 1
+            layer, generated = step.expand(layer, 1, depth)
+    profile.compile_seconds = jit.compile_seconds() - compiled
+    return entries, profile
+
+
+class _Expander:
+    def __init__(self, kernels, puzzle, bits, costs, entries, group):
+        self.kernels, self.puzzle = kernels, puzzle
+        self.fixed = (bits, costs)
+        self.entries, self.group = entries, group
+        self.scratch = np.empty((0,) if puzzle.width == 1 else (0, puzzle.width), np.int64)
+
+    def expand(self, layer: np.ndarray, want: int, depth: int) -> tuple[np.ndarray, int]:
+        """New states one move of cost ``want`` after ``layer``, and the children generated."""
+        needed = min(len(layer), ROUND) * self.puzzle.max_moves
+        if len(self.scratch) < needed:
+            self.scratch = np.empty((needed,) + layer.shape[1:], np.int64)
+        parts, generated = [], 0
+        for lo in range(0, len(layer), ROUND):
+            part = layer[lo:lo + ROUND]
+            kernel = pick(self.kernels, "expand_cost", len(part))
+            args = (self.puzzle.tables, *self.fixed, want, self.scratch, BLOCK, self.entries, self.group, depth)
+            g, new = jit.call(kernel, part, *args)
+            parts.append(self.scratch[:new].copy())
+            generated += g
+        return (np.concatenate(parts) if parts else layer[:0]), generated
+
+    def close(self, layer: np.ndarray, depth: int) -> tuple[np.ndarray, int]:
+        """``layer`` and every state reached from it by free moves; children generated."""
+        parts, newest, generated = [layer], layer, 0
+        while len(newest):
+            newest, g = self.expand(newest, 0, depth)
+            parts.append(newest)
+            generated += g
+        return np.concatenate(parts), generated
+
+
+def database_dir(directory=None) -> Path:
+    """Where pattern databases are kept: ``directory``, else ``<vecsearch cache>/pdb``."""
+    return Path(directory) if directory is not None else cache_dir() / "pdb"
+
+
+def cached_array(name: str, build: Callable[[], tuple[np.ndarray, dict]], directory=None):
+    """The array saved as ``name.npy`` in ``database_dir(directory)``, built by ``build()`` (which
+    returns the array and a dict of facts kept beside it as ``name.json``) if absent.
+
+    Returns ``(array, facts, seconds, built)``.
+    """
+    folder = database_dir(directory)
+    path = folder / f"{name}.npy"
+    began = time.perf_counter()
+    if path.exists():
+        facts_path = path.with_suffix(".json")
+        facts = json.loads(facts_path.read_text()) if facts_path.exists() else {}
+        return np.load(path), facts, time.perf_counter() - began, False
+    array, facts = build()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        for suffix, write in ((".json", lambda f: f.write(json.dumps(facts, indent=1).encode())),
+                              (".npy", lambda f: np.save(f, array))):
+            temporary = path.with_suffix(f".{os.getpid()}.tmp")
+            with open(temporary, "wb") as handle:
+                write(handle)
+            temporary.replace(path.with_suffix(suffix))  # atomic: readers never see half a file
+    except OSError:
+        pass  # not writable: the database lives for this process only
+    return array, facts, time.perf_counter() - began, True
