@@ -1,8 +1,9 @@
-"""Build a puzzle's layer kernels from ``vecsearch/kernels/layer_template.py``.
+"""Build a puzzle's kernels from the templates ``vecsearch/kernels/layer_template.py`` (layer
+expansion, paths, tables) and ``pair_template.py`` (many pair searches in one call).
 
 numba caches a kernel on disk only if the functions it calls are module-level globals and the
 kernel itself lives in a real file. So for each puzzle we emit a small module: a header binding
-the puzzle's per-state functions to the template's fixed names, then the template text.
+the puzzle's per-state functions to the templates' fixed names, then the templates' text.
 
 - Puzzle functions defined in an importable module (every built-in, and a user's ``.py`` file):
   the module is written to the kernel cache directory (only when its text changes, so numba's
@@ -32,7 +33,8 @@ import vecsearch
 import vecsearch._numba as nb_options
 from vecsearch.kernels import state_words
 
-TEMPLATE_PATH = Path(vecsearch.__file__).parent / "kernels" / "layer_template.py"
+TEMPLATE_PATHS = tuple(Path(vecsearch.__file__).parent / "kernels" / name
+                       for name in ("layer_template.py", "pair_template.py"))
 ROLES = ("expand_state", "predecessors_state", "rank_state", "component_state")
 OPTIONAL_ROLES = ("expand_ranked_state", "predecessors_ranked_state")  # None: the template's default
 
@@ -123,7 +125,7 @@ def build_kernels(functions: dict, width: int, max_moves: int, label: str) -> ty
     missing = set(ROLES) - {role for role, f in functions.items() if f is not None}
     if missing or set(functions) - set(ROLES) - set(OPTIONAL_ROLES):
         raise ValueError(f"kernel roles missing: {sorted(missing)}")
-    template = TEMPLATE_PATH.read_text()
+    template = "\n\n".join(path.read_text() for path in TEMPLATE_PATHS)
     template += serial_twins(template)
     if all(_importable_name(f) for f in functions.values() if f is not None):
         try:
