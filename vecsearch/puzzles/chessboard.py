@@ -19,7 +19,8 @@ Conventions:
 - **Problem** ``chessboard``: cases of a start and a final position (four lines each, an empty
   line between them and between cases) until end of file; the answer is the minimum number
   of moves ``k`` and ``k`` lines ``R1 C1 R2 C2`` in the order played, or ``-1`` when the
-  stone counts differ (the reason goes to standard error).
+  stone counts differ (the reason goes to standard error). All cases are searched in one kernel
+  call (``solve_pairs``).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ import math
 import numpy as np
 
 from vecsearch._numba import state_function
+from vecsearch.engine.pairs import solve_pairs
 from vecsearch.engine.search import bidirectional
 from vecsearch.errors import InvalidPuzzleInput
 from vecsearch.judge import Answer, Case, JudgeProblem
@@ -160,11 +162,6 @@ def shortest(start, final):
     return bidirectional(puzzle, puzzle.state(start), puzzle.state(final)).solution
 
 
-def judge_answer(solution) -> str:
-    """``k`` and the ``k`` moves, one per line."""
-    return "\n".join([str(len(solution)), *solution.move_names])
-
-
 class ChessboardJudge(JudgeProblem):
     """Positions of four rows, two to a case; the empty lines between positions are expected but
     not required."""
@@ -214,16 +211,18 @@ class ChessboardJudge(JudgeProblem):
         return cases, None
 
     def answer(self, cases):
+        found = solve_pairs(self.puzzle, np.array([c.data[0] for c in cases], np.int64),
+                            np.array([c.data[1] for c in cases], np.int64))
         answers = []
-        for case in cases:
-            start, final = case.data
-            solution = shortest(start, final)
-            if solution is None:
-                note = (f"case {case.number}: the start has {black_stones(start)} black stones and the final"
-                        f" position {black_stones(final)}; a swap never changes the count, so it is unreachable")
-                answers.append(Answer("-1", note=note))
+        for i, case in enumerate(cases):
+            moves = found.moves_of(i)
+            if moves is None:
+                start, final = case.data
+                answers.append(Answer("-1", note=(
+                    f"case {case.number}: the start has {black_stones(start)} black stones and the final position"
+                    f" {black_stones(final)}; a swap never changes the count, so it is unreachable")))
             else:
-                answers.append(Answer(judge_answer(solution)))
+                answers.append(Answer("\n".join([str(len(moves)), *(MOVE_NAMES[m] for m in moves)])))
         return answers
 
 

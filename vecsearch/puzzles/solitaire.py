@@ -20,8 +20,9 @@ Conventions:
 - **Text**: ``"r1 c1 r2 c2 r3 c3 r4 c4"``, the judge's line: eight integers 1..8, pieces in any
   order; formatted with the squares in increasing order.
 - **Problem** ``solitaire``: pairs of such lines until end of file; ``YES`` iff the second
-  configuration is reachable from the first in at most 8 moves (a bidirectional search with
-  ``max_depth=8``, balls of radius 4 around each end).
+  configuration is reachable from the first in at most 8 moves: one bidirectional search per
+  pair with ``max_depth=8`` (balls of radius 4 around each end), all pairs in one kernel call
+  (``solve_pairs``).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ import math
 import numpy as np
 
 from vecsearch._numba import state_function
+from vecsearch.engine.pairs import solve_pairs
 from vecsearch.engine.search import bidirectional
 from vecsearch.errors import InvalidPuzzleInput
 from vecsearch.judge import Answer, Case, JudgeProblem
@@ -117,30 +119,23 @@ class SolitairePuzzle(Puzzle):
         squares = [tuple(int(v) for v in square) for square in squares]
         if len(squares) != PIECES:
             raise InvalidPuzzleInput(f"expected {PIECES} squares, got {len(squares)}")
-        mask = 0
         for number, (row, col) in enumerate(squares, 1):
             for value, what in ((row, "row"), (col, "column")):
                 if not 1 <= value <= SIZE:
                     raise InvalidPuzzleInput(f"piece {number} has {what} {value}; expected 1..{SIZE}")
-            bit = 1 << ((row - 1) * SIZE + col - 1)
-            if mask & bit:
-                first = squares.index((row, col)) + 1
-                raise InvalidPuzzleInput(f"pieces {first} and {number} both stand on row {row}, column {col}")
-            mask |= bit
-        return signed64(mask)
+        return _mask([v for square in squares for v in square])
 
     def parse_state(self, text: str) -> int:
         tokens = text.split()
         if len(tokens) != 2 * PIECES:
             raise InvalidPuzzleInput(f"expected {2 * PIECES} integers (r1 c1 r2 c2 r3 c3 r4 c4), got {len(tokens)}"
                                      f" token(s) in {text.strip()!r}")
-        values = []
-        for position, token in enumerate(tokens, 1):
-            what = "row" if position % 2 else "column"
-            if not (token.isascii() and token.isdigit() and 1 <= int(token) <= SIZE):
-                raise InvalidPuzzleInput(f"token {position} is {token!r}; expected a {what} 1..{SIZE}")
-            values.append(int(token))
-        return self.encode(zip(values[::2], values[1::2]))
+        values = [_COORDINATES.get(token, 0) for token in tokens]
+        if 0 in values:
+            position = values.index(0)
+            what = "column" if position % 2 else "row"
+            raise InvalidPuzzleInput(f"token {position + 1} is {tokens[position]!r}; expected a {what} 1..{SIZE}")
+        return _mask(values)
 
     def state(self, value):
         """A state from text, a mask with four bits set, or four ``(row, col)`` squares."""
@@ -176,6 +171,22 @@ class SolitairePuzzle(Puzzle):
 
     def format_path(self, states, moves) -> str:
         return ", ".join(self.move_labels(states, moves))
+
+
+_COORDINATES = {str(v): v for v in range(1, SIZE + 1)}
+
+
+def _mask(values) -> int:
+    """The state of coordinates ``r1 c1 r2 c2 ...`` (each 1..8), refusing a square twice."""
+    mask = 0
+    for i in range(0, 2 * PIECES, 2):
+        bit = 1 << (SIZE * values[i] + values[i + 1] - SIZE - 1)
+        if mask & bit:
+            first = next(j for j in range(0, i, 2) if values[j:j + 2] == values[i:i + 2]) // 2 + 1
+            raise InvalidPuzzleInput(f"pieces {first} and {i // 2 + 1} both stand on row {values[i]},"
+                                     f" column {values[i + 1]}")
+        mask |= bit
+    return signed64(mask)
 
 
 def popcount_of(value: int) -> int:
@@ -236,7 +247,9 @@ class SolitaireJudge(JudgeProblem):
         return cases, None
 
     def answer(self, cases):
-        return [Answer("YES" if reachable(*case.data) is not None else "NO") for case in cases]
+        found = solve_pairs(self.puzzle, np.array([c.data[0] for c in cases], np.int64),
+                            np.array([c.data[1] for c in cases], np.int64), max_depth=WITHIN)
+        return [Answer("YES" if length >= 0 else "NO") for length in found.lengths]
 
 
 PUZZLES = {"solitaire": "Solitaire: 4 indistinguishable pieces on 8x8, steps and single jumps (635,376 states)"}
