@@ -152,6 +152,10 @@ def test_edge_cases():
     check_answer(parse(CORNER), parse(OPPOSITE), answers[5].output, 20)
 
 
+def test_empty_input_has_no_answers():
+    assert judge("") == ([], None) and judge("\n\n") == ([], None)
+
+
 def test_cases_without_empty_lines_or_with_extra_ones_are_read():
     answers, error = judge("\n\n1111\n0000\n1110\n0010\n1010\n0101\n1010\n0101\n\n\n\n  1010 \n0101\n1010\n0101\n\n1010\n0101\n1010\n0101")
     assert error is None and [a.output.split("\n")[0] for a in answers] == ["4", "0"]

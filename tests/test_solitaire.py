@@ -139,6 +139,10 @@ def test_exact_budget_eight_is_yes_and_nine_is_no():
         check_path(a, b, vs.solve("solitaire", text(a), text(b)), 9)
 
 
+def test_empty_input_has_no_answers():
+    assert judge("") == ([], None) and judge("\n  \n") == ([], None)
+
+
 def test_same_set_in_another_order_is_yes_with_no_moves():
     out, _ = judge("4 4 4 5 5 4 6 5\n6 5 5 4 4 5 4 4\n")
     assert out == ["YES"]

@@ -143,7 +143,8 @@ class SolitairePuzzle(Puzzle):
             if popcount_of(int(value)) != PIECES:
                 raise InvalidPuzzleInput(f"solitaire: mask {int(value):#x} does not have exactly {PIECES} bits set")
             return signed64(unsigned64(int(value)))
-        if isinstance(value, (list, tuple)) and len(value) == PIECES and all(len(s) == 2 for s in value):
+        if isinstance(value, (list, tuple)) and len(value) == PIECES and all(
+                isinstance(s, (list, tuple)) and len(s) == 2 for s in value):
             return self.encode(value)
         return super().state(value)
 
