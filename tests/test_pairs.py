@@ -9,7 +9,8 @@ from numba import njit
 import vecsearch as vs
 from reference import bfs_layers, distances, pack_sliding, replay, sliding_neighbours
 from test_engine import random_state
-from test_user_puzzles import LIMIT, climb, climb_expand, climb_neighbours, climb_predecessors
+from test_user_puzzles import (LIMIT, SIDE, climb, climb_expand, climb_neighbours, climb_predecessors, grid_expand,
+                               grid_neighbours)
 from vecsearch.engine import pairs
 from vecsearch.puzzles.sliding import sliding
 
@@ -142,6 +143,22 @@ def test_paths_longer_than_the_depth_tables_are_searched_one_by_one():
     starts, goals = [0, 10, LINE - 1, 600], [LINE - 1, 20, 0, 100]
     result = vs.solve_pairs(puzzle, starts, goals)
     check(result, starts, goals, line_neighbours, [abs(s - g) for s, g in zip(starts, goals)])
+
+
+@njit
+def grid_rank(state, tables):
+    return state[0] * SIDE + state[1]
+
+
+def test_wide_states_with_a_rank(threads):
+    puzzle = vs.Puzzle("grid-ranked", width=2, expand=grid_expand, max_moves=4, rank=grid_rank, rank_size=SIDE * SIDE,
+                       move_names="EWNS")
+    rng = random.Random(6)
+    starts = [(rng.randrange(SIDE), rng.randrange(SIDE)) for _ in range(40)]
+    goals = [(rng.randrange(SIDE), rng.randrange(SIDE)) for _ in range(40)]
+    result = vs.solve_pairs(puzzle, starts, goals, threads=threads)
+    assert result.method == "pairs"
+    check(result, starts, goals, grid_neighbours, [abs(a - c) + abs(b - d) for (a, b), (c, d) in zip(starts, goals)])
 
 
 def test_mismatched_inputs_are_refused():
