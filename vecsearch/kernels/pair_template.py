@@ -7,8 +7,8 @@ Each worker owns two depth tables (``depth_f``/``depth_b`` rows, one byte per ra
 where not reached) and answers the pairs ``w, w + workers, ...`` one after another: a
 bidirectional breadth-first search that grows the smaller frontier, stops at the first state
 both sides hold, and walks both depth tables down to write the moves. Before the next pair the
-worker resets the entries of the states it stored, so the tables are never cleared in full and
-a pair costs only the states it touches.
+worker resets the entries of the ranks it stored beside the states, so the tables are never
+cleared in full and a pair costs only the states it touches.
 """
 
 import numpy as np
@@ -31,8 +31,20 @@ def grow_states(buffer, needed):
 
 
 @state_function  # noqa: F821
-def seed_side(buffer, states, lo, hi, tables, component, depth):
-    """Store the states ``states[lo:hi]`` of ``component`` at depth 0; returns (buffer, count)."""
+def grow_ranks(buffer, needed):
+    """``grow_states`` for a 1-D int64 array."""
+    if needed <= buffer.shape[0]:
+        return buffer
+    bigger = np.empty(max(needed, 2 * buffer.shape[0]), np.int64)
+    for i in range(buffer.shape[0]):
+        bigger[i] = buffer[i]
+    return bigger
+
+
+@state_function  # noqa: F821
+def seed_side(buffer, stored, states, lo, hi, tables, component, depth):
+    """Store the states ``states[lo:hi]`` of ``component`` at depth 0, their ranks in ``stored``;
+    returns ``(buffer, stored, count)``."""
     end = 0
     for i in range(lo, hi):
         if component_state(states[i], tables) != component:  # noqa: F821
@@ -41,16 +53,19 @@ def seed_side(buffer, states, lo, hi, tables, component, depth):
         if depth[r] == UNSEEN:
             depth[r] = 0
             buffer = grow_states(buffer, end + 1)
+            stored = grow_ranks(stored, end + 1)
             buffer[end] = states[i]
+            stored[end] = r
             end += 1
-    return buffer, end
+    return buffer, stored, end
 
 
 @state_function  # noqa: F821
-def grow_side(buffer, lo, hi, tables, backward, depth, other, new_depth, kids, moves, ranks):
+def grow_side(buffer, stored, lo, hi, tables, backward, depth, other, new_depth, kids, moves, ranks):
     """Store the unseen children (predecessors when ``backward``) of ``buffer[lo:hi]`` after it
-    at ``new_depth``. Returns ``(buffer, end, meet)``: ``meet`` is the index of the first stored
-    state that ``other`` holds (the search stops there), or -1."""
+    at ``new_depth``, their ranks in ``stored``. Returns ``(buffer, stored, end, meet)``:
+    ``meet`` is the index of the first stored state that ``other`` holds (the search stops
+    there), or -1."""
     end = hi
     for i in range(lo, hi):
         if backward:
@@ -58,15 +73,17 @@ def grow_side(buffer, lo, hi, tables, backward, depth, other, new_depth, kids, m
         else:
             c = expand_ranked_state(buffer[i], tables, kids, moves, ranks)  # noqa: F821
         buffer = grow_states(buffer, end + c)
+        stored = grow_ranks(stored, end + c)
         for j in range(c):
             r = ranks[j]
             if depth[r] == UNSEEN:
                 depth[r] = new_depth
                 buffer[end] = kids[j]
+                stored[end] = r
                 end += 1
                 if other[r] != UNSEEN:
-                    return buffer, end, end - 1
-    return buffer, end, -1
+                    return buffer, stored, end, end - 1
+    return buffer, stored, end, -1
 
 
 @state_function  # noqa: F821
@@ -97,9 +114,10 @@ def write_path(meet, tables, depth_f, depth_b, a, b, moves_out, kids, moves):
 
 
 @state_function  # noqa: F821
-def forget(buffer, end, tables, depth):
+def forget(stored, end, depth):
+    """Reset the depths of the ranks ``stored[:end]``."""
     for i in range(end):
-        depth[rank_state(buffer[i], tables)] = UNSEEN  # noqa: F821
+        depth[stored[i]] = UNSEEN
 
 
 @parallel_kernel  # noqa: F821
@@ -119,17 +137,19 @@ def pair_searches(starts, start_offsets, goals, goal_offsets, tables, max_forwar
         ranks = np.empty(MAX_MOVES, np.int64)
         forward = new_states(1024, WIDTH)  # noqa: F821
         backward = new_states(1024, WIDTH)  # noqa: F821
+        stored_f = np.empty(1024, np.int64)
+        stored_b = np.empty(1024, np.int64)
         offsets_f = np.zeros(MAX_SIDE_DEPTH + 2, np.int64)
         offsets_b = np.zeros(MAX_SIDE_DEPTH + 2, np.int64)
         dist_f = depth_f[w]
         dist_b = depth_b[w]
         for i in range(w, n, workers):
             component = component_state(starts[start_offsets[i]], tables)  # noqa: F821
-            forward, seeded = seed_side(forward, starts, start_offsets[i], start_offsets[i + 1], tables, component,
-                                        dist_f)
+            forward, stored_f, seeded = seed_side(forward, stored_f, starts, start_offsets[i], start_offsets[i + 1],
+                                                  tables, component, dist_f)
             offsets_f[1] = seeded
-            backward, seeded = seed_side(backward, goals, goal_offsets[i], goal_offsets[i + 1], tables, component,
-                                         dist_b)
+            backward, stored_b, seeded = seed_side(backward, stored_b, goals, goal_offsets[i], goal_offsets[i + 1],
+                                                   tables, component, dist_b)
             offsets_b[1] = seeded
             a = 0
             b = 0
@@ -137,7 +157,7 @@ def pair_searches(starts, start_offsets, goals, goal_offsets, tables, max_forwar
             meet_forward = False
             status = UNREACHABLE if offsets_b[1] == 0 else FOUND_NONE
             for j in range(offsets_b[1]):
-                if dist_f[rank_state(backward[j], tables)] == 0:  # noqa: F821
+                if dist_f[stored_b[j]] == 0:
                     meet = j
                     break
             while meet < 0 and offsets_b[1] > 0:
@@ -153,24 +173,24 @@ def pair_searches(starts, start_offsets, goals, goal_offsets, tables, max_forwar
                     status = TOO_DEEP if room and (a == MAX_SIDE_DEPTH or b == MAX_SIDE_DEPTH) else FOUND_NONE
                     break
                 if grow_f and (not grow_b or size_f <= size_b):
-                    forward, end, meet = grow_side(forward, offsets_f[a], offsets_f[a + 1], tables, False, dist_f,
-                                                   dist_b, a + 1, kids, moves, ranks)
+                    forward, stored_f, end, meet = grow_side(forward, stored_f, offsets_f[a], offsets_f[a + 1], tables,
+                                                             False, dist_f, dist_b, a + 1, kids, moves, ranks)
                     meet_forward = True
                     a += 1
                     offsets_f[a + 1] = end
                 else:
-                    backward, end, meet = grow_side(backward, offsets_b[b], offsets_b[b + 1], tables, True, dist_b,
-                                                    dist_f, b + 1, kids, moves, ranks)
+                    backward, stored_b, end, meet = grow_side(backward, stored_b, offsets_b[b], offsets_b[b + 1],
+                                                              tables, True, dist_b, dist_f, b + 1, kids, moves, ranks)
                     meet_forward = False
                     b += 1
                     offsets_b[b + 1] = end
             if meet >= 0:
                 found = forward[meet:meet + 1].copy() if meet_forward else backward[meet:meet + 1].copy()
-                r = rank_state(found[0], tables)  # noqa: F821
+                r = stored_f[meet] if meet_forward else stored_b[meet]
                 to_start = np.int64(dist_f[r])
                 to_goal = np.int64(dist_b[r])
                 write_path(found, tables, dist_f, dist_b, to_start, to_goal, moves_out[i], kids, moves)
                 status = to_start + to_goal
             lengths[i] = status
-            forget(forward, offsets_f[a + 1], tables, dist_f)
-            forget(backward, offsets_b[b + 1], tables, dist_b)
+            forget(stored_f, offsets_f[a + 1], dist_f)
+            forget(stored_b, offsets_b[b + 1], dist_b)
