@@ -175,7 +175,7 @@ class ChessboardJudge(JudgeProblem):
     def read(self, text: str):
         cases: list[Case] = []
         positions: list[int] = []  # the start position of the current case, once read
-        rows: list[int] = []  # bits of the rows read so far of the current position
+        rows = mask = 0  # rows read so far of the current position, and their bits
         first_row = case_line = 0  # lines where the current position and case begin
 
         def fail(message, line):
@@ -188,20 +188,21 @@ class ChessboardJudge(JudgeProblem):
             if not line:
                 if rows:
                     where = "at the end of the input" if number > len(lines) else f"before the empty line {number}"
-                    return fail(f"the {which} position has only {len(rows)} row(s) (from line {first_row}) {where};"
+                    return fail(f"the {which} position has only {rows} row(s) (from line {first_row}) {where};"
                                 f" expected {SIZE} rows of {SIZE} characters 0/1", number - 1)
                 continue
             try:
                 bits = row_bits(line)
             except InvalidPuzzleInput as error:
-                return fail(f"{which} position, row {len(rows) + 1}: {error.message}", number)
+                return fail(f"{which} position, row {rows + 1}: {error.message}", number)
             if not rows:
                 first_row = number
                 case_line = case_line if positions else number
-            rows.append(bits)
-            if len(rows) == SIZE:
-                positions.append(sum(b << (SIZE * r) for r, b in enumerate(rows)))
-                rows = []
+            mask |= bits << (SIZE * rows)
+            rows += 1
+            if rows == SIZE:
+                positions.append(mask)
+                rows = mask = 0
                 if len(positions) == 2:
                     cases.append(Case(len(cases) + 1, case_line, tuple(positions)))
                     positions = []
@@ -228,6 +229,8 @@ class ChessboardJudge(JudgeProblem):
 
 def row_bits(row: str) -> int:
     """Bits of one row (column 1 in bit 0); raises naming the bad character or length."""
+    if len(row) == SIZE and not row.strip("01"):
+        return int(row[::-1], 2)
     if len(row) != SIZE:
         raise InvalidPuzzleInput(f"{row!r} has {len(row)} characters; expected {SIZE} characters 0/1")
     for c, char in enumerate(row):
