@@ -61,11 +61,12 @@ def seed_side(buffer, stored, states, lo, hi, tables, component, depth):
 
 
 @state_function  # noqa: F821
-def grow_side(buffer, stored, lo, hi, tables, backward, depth, other, new_depth, kids, moves, ranks):
+def grow_side(buffer, stored, lo, hi, tables, backward, depth, other, new_depth, last, kids, moves, ranks):
     """Store the unseen children (predecessors when ``backward``) of ``buffer[lo:hi]`` after it
     at ``new_depth``, their ranks in ``stored``. Returns ``(buffer, stored, end, meet)``:
     ``meet`` is the index of the first stored state that ``other`` holds (the search stops
-    there), or -1."""
+    there), or -1. The ``last`` layer the budget allows is only looked up in ``other``: of its
+    states just the meeting one is stored."""
     end = hi
     for i in range(lo, hi):
         if backward:
@@ -76,7 +77,7 @@ def grow_side(buffer, stored, lo, hi, tables, backward, depth, other, new_depth,
         stored = grow_ranks(stored, end + c)
         for j in range(c):
             r = ranks[j]
-            if depth[r] == UNSEEN:
+            if depth[r] == UNSEEN and (not last or other[r] != UNSEEN):
                 depth[r] = new_depth
                 buffer[end] = kids[j]
                 stored[end] = r
@@ -172,18 +173,22 @@ def pair_searches(starts, start_offsets, goals, goal_offsets, tables, max_forwar
                 if not grow_f and not grow_b:
                     status = TOO_DEEP if room and (a == MAX_SIDE_DEPTH or b == MAX_SIDE_DEPTH) else FOUND_NONE
                     break
+                last = a + b + 1 == max_depth
                 if grow_f and (not grow_b or size_f <= size_b):
                     forward, stored_f, end, meet = grow_side(forward, stored_f, offsets_f[a], offsets_f[a + 1], tables,
-                                                             False, dist_f, dist_b, a + 1, kids, moves, ranks)
+                                                             False, dist_f, dist_b, a + 1, last, kids, moves, ranks)
                     meet_forward = True
                     a += 1
                     offsets_f[a + 1] = end
                 else:
                     backward, stored_b, end, meet = grow_side(backward, stored_b, offsets_b[b], offsets_b[b + 1],
-                                                              tables, True, dist_b, dist_f, b + 1, kids, moves, ranks)
+                                                              tables, True, dist_b, dist_f, b + 1, last, kids, moves,
+                                                              ranks)
                     meet_forward = False
                     b += 1
                     offsets_b[b + 1] = end
+                if last and meet < 0:
+                    break  # status stays FOUND_NONE: the budget is spent
             if meet >= 0:
                 found = forward[meet:meet + 1].copy() if meet_forward else backward[meet:meet + 1].copy()
                 r = stored_f[meet] if meet_forward else stored_b[meet]
