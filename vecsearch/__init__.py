@@ -12,6 +12,7 @@ Module map:
   cli                the ``vecsearch`` command
   engine/search      ``bfs``, ``bidirectional``, ``SearchResult``
   engine/solve       ``solve`` (one instance), ``solve_many`` (many, shared goal)
+  engine/pairs       ``solve_pairs`` (many instances, each with its own goal, in one kernel call)
   engine/tables      ``DistanceTable``: one backward BFS, answers by descent
   engine/idastar     IDA* (one instance, or many in parallel); engine/astar: A*
   engine/heuristic   ``Heuristic``: an admissible bound and its tables; search kernels per heuristic
@@ -23,11 +24,13 @@ Module map:
   engine/solution    ``Solution``: states and moves
   engine/codegen     per-puzzle kernel modules generated from the template (cached by numba)
   engine/jit         compile time kept apart from search time
-  kernels/*          numba building blocks: layer / heuristic / pdb templates, intrinsics, ranks, nibbles
+  kernels/*          numba building blocks: layer / pair / heuristic / pdb templates, intrinsics, ranks,
+                     state words, nibbles
   puzzles/*          one module per puzzle family (rules, encoding, judge format)
 """
 
 from vecsearch.engine.heuristic import Heuristic
+from vecsearch.engine.pairs import solve_pairs
 from vecsearch.engine.profile import BoundRecord, LayerRecord, Profile
 from vecsearch.engine.search import SearchResult, bfs, bidirectional
 from vecsearch.engine.solution import Solution
@@ -47,6 +50,6 @@ from vecsearch.registry import get_problem, get_puzzle
 __all__ = [
     "BoundRecord", "DistanceTable", "Heuristic", "InvalidPuzzleInput", "LayerRecord", "ManySolutions", "MemoryLimitError", "NoSolution",
     "Profile", "Puzzle", "PuzzleDefinitionError", "SearchResult", "Solution", "UnknownPuzzle", "VecsearchError",
-    "bfs", "bidirectional", "distance_table", "get_problem", "get_puzzle", "solve", "solve_many",
+    "bfs", "bidirectional", "distance_table", "get_problem", "get_puzzle", "solve", "solve_many", "solve_pairs",
 ]
 __version__ = "0.1.0"

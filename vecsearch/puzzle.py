@@ -231,6 +231,16 @@ class Puzzle:
         """A move sequence as users write it (space-separated move names by default)."""
         return " ".join(self.move_names[m] for m in moves)
 
+    def move_labels(self, states, moves: Sequence[int]) -> list[str]:
+        """What users call each move of a path, ``states[i]`` being the state move ``i`` is
+        played in: ``move_names[m]`` by default. Puzzles whose moves are best named after the
+        state (the square of an indistinguishable piece) override this and ``format_path``."""
+        return [self.move_names[m] for m in moves]
+
+    def format_path(self, states, moves: Sequence[int]) -> str:
+        """A path's moves as users write them (``format_moves`` by default)."""
+        return self.format_moves(moves)
+
     def state(self, value):
         """One state from text, an int (narrow), or a sequence of words (wide)."""
         if isinstance(value, str):

@@ -18,6 +18,8 @@ from vecsearch.errors import UnknownPuzzle
 
 PUZZLE_MODULES = (
     "vecsearch.puzzles.sliding",
+    "vecsearch.puzzles.solitaire",
+    "vecsearch.puzzles.chessboard",
 )
 
 

@@ -1,8 +1,9 @@
-"""Build a puzzle's layer kernels from ``vecsearch/kernels/layer_template.py``.
+"""Build a puzzle's kernels from the templates ``vecsearch/kernels/layer_template.py`` (layer
+expansion, paths, tables) and ``pair_template.py`` (many pair searches in one call).
 
 numba caches a kernel on disk only if the functions it calls are module-level globals and the
 kernel itself lives in a real file. So for each puzzle we emit a small module: a header binding
-the puzzle's per-state functions to the template's fixed names, then the template text.
+the puzzle's per-state functions to the templates' fixed names, then the templates' text.
 
 - Puzzle functions defined in an importable module (every built-in, and a user's ``.py`` file):
   the module is written to the kernel cache directory (only when its text changes, so numba's
@@ -32,7 +33,8 @@ import vecsearch
 import vecsearch._numba as nb_options
 from vecsearch.kernels import state_words
 
-TEMPLATE_PATH = Path(vecsearch.__file__).parent / "kernels" / "layer_template.py"
+KERNEL_DIR = Path(vecsearch.__file__).parent / "kernels"
+LAYER_TEMPLATES = (KERNEL_DIR / "layer_template.py", KERNEL_DIR / "pair_template.py")
 ROLES = ("expand_state", "predecessors_state", "rank_state", "component_state")
 OPTIONAL_ROLES = ("expand_ranked_state", "predecessors_ranked_state")  # None: the template's default
 
@@ -118,17 +120,17 @@ def serial_twins(template: str) -> str:
     return "\n\n\n" + "\n\n\n".join(twins) + "\n"
 
 
-def build_kernels(functions: dict, width: int, max_moves: int, label: str, *, template_path: Path = TEMPLATE_PATH,
+def build_kernels(functions: dict, width: int, max_moves: int, label: str, *, templates=LAYER_TEMPLATES,
                   roles=ROLES, optional_roles=OPTIONAL_ROLES) -> types.ModuleType:
     """The kernel module for a puzzle given its per-state functions by role: the layer kernels by
-    default, or another template's (e.g. ``heuristic_template.py``, which adds ``heuristic_state``)."""
+    default, or other templates' (e.g. ``heuristic_template.py``, which adds ``heuristic_state``)."""
     missing = set(roles) - {role for role, f in functions.items() if f is not None}
     if missing or set(functions) - set(roles) - set(optional_roles):
         raise ValueError(f"kernel roles missing: {sorted(missing)}")
-    template = template_path.read_text()
+    template = "\n\n".join(path.read_text() for path in templates)
     template += serial_twins(template)
-    if template_path != TEMPLATE_PATH:
-        label = f"{label}_{template_path.stem}"
+    if tuple(templates) != LAYER_TEMPLATES:
+        label = "_".join([label, *(path.stem for path in templates)])
     if all(_importable_name(f) for f in functions.values() if f is not None):
         try:
             return _cached_module(functions, width, max_moves, label, template)

@@ -13,10 +13,10 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from vecsearch.engine import jit
-from vecsearch.engine.codegen import TEMPLATE_PATH, build_kernels
+from vecsearch.engine.codegen import KERNEL_DIR, build_kernels
 from vecsearch.errors import VecsearchError
 
-HEURISTIC_TEMPLATE = TEMPLATE_PATH.parent / "heuristic_template.py"
+HEURISTIC_TEMPLATE = KERNEL_DIR / "heuristic_template.py"
 ROLES = ("expand_state", "heuristic_state")
 
 _kernels: dict[tuple, object] = {}
@@ -64,7 +64,7 @@ def search_kernels(puzzle, function):
     if key not in _kernels:
         functions = {"expand_state": puzzle.expand_function, "heuristic_state": function}
         _kernels[key] = build_kernels(functions, puzzle.width, puzzle.max_moves, puzzle.kernel_label,
-                                      template_path=HEURISTIC_TEMPLATE, roles=ROLES, optional_roles=())
+                                      templates=(HEURISTIC_TEMPLATE,), roles=ROLES, optional_roles=())
     return _kernels[key]
 
 

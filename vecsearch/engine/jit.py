@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import time
 
+import numpy as np
+
 _called: set = set()
 _compile_seconds = 0.0
 
@@ -34,8 +36,8 @@ def call(kernel, *args):
 
 
 def _type_key(value):
-    if hasattr(value, "dtype") and hasattr(value, "ndim"):
-        return (value.dtype.str, value.ndim)
+    if isinstance(value, np.ndarray):
+        return (value.dtype, value.ndim)
     if isinstance(value, tuple):
-        return tuple(_type_key(v) for v in value)
+        return tuple(map(_type_key, value))
     return type(value)

@@ -17,10 +17,9 @@ from vecsearch.engine.layers import Layer
 def move_between(puzzle, state: np.ndarray, target: np.ndarray) -> int | None:
     """Index of a move taking ``state[0]`` to ``target[0]``, or None."""
     children, moves = jit.call(puzzle.kernels.neighbours, state, puzzle.tables, False)
-    for child, move in zip(children, moves):
-        if np.array_equal(child, target[0]):
-            return int(move)
-    return None
+    same = children == target[0]
+    hits = np.flatnonzero(same if same.ndim == 1 else same.all(axis=1))
+    return int(moves[hits[0]]) if len(hits) else None
 
 
 def _member(puzzle, layer: Layer, candidates: np.ndarray) -> int:

@@ -25,13 +25,13 @@ from pathlib import Path
 import numpy as np
 
 from vecsearch.engine import jit
-from vecsearch.engine.codegen import TEMPLATE_PATH, build_kernels, cache_dir
+from vecsearch.engine.codegen import KERNEL_DIR, build_kernels, cache_dir
 from vecsearch.engine.profile import LayerRecord, Profile
 from vecsearch.engine.search import _threads
 from vecsearch.engine.visited import BLOCK, ROUND, pick
 from vecsearch.errors import VecsearchError
 
-PDB_TEMPLATE = TEMPLATE_PATH.parent / "pdb_template.py"
+PDB_TEMPLATE = KERNEL_DIR / "pdb_template.py"
 UNREACHED = 255
 
 
@@ -60,7 +60,7 @@ def enumerate_distances(abstraction: Abstraction, *, threads=None, on_layer=None
         raise VecsearchError(f"{puzzle.name}: rank_size {puzzle.rank_size} is not a multiple of group {abstraction.group}")
     kernels = build_kernels(
         {"expand_state": puzzle.expand_function, "rank_state": puzzle.rank_function}, puzzle.width,
-        puzzle.max_moves, puzzle.kernel_label, template_path=PDB_TEMPLATE, roles=("expand_state", "rank_state"),
+        puzzle.max_moves, puzzle.kernel_label, templates=(PDB_TEMPLATE,), roles=("expand_state", "rank_state"),
         optional_roles=(),
     )
     costs = np.ones(puzzle.max_moves, dtype=np.int64)

@@ -25,7 +25,7 @@ class Solution:
 
     @property
     def move_names(self) -> list[str]:
-        return [self.puzzle.move_names[m] for m in self.moves]
+        return self.puzzle.move_labels(self.states, self.moves)
 
     @property
     def start(self):
@@ -47,7 +47,7 @@ class Solution:
         return True
 
     def __str__(self) -> str:
-        return self.puzzle.format_moves(self.moves)
+        return self.puzzle.format_path(self.states, self.moves)
 
     def __repr__(self) -> str:
         return f"<Solution of {len(self)} moves on {self.puzzle.name}: {str(self)[:60]!r}>"
