@@ -60,12 +60,7 @@ def _importable_name(function) -> str | None:
 
 def _shape_bindings(width: int) -> dict[str, str]:
     family = "narrow" if width == 1 else "wide"
-    return {
-        "first_word": f"{family}_first_word",
-        "state_hash": f"{family}_hash",
-        "states_equal": f"{family}_equal",
-        "new_states": f"{family}_new_states",
-    }
+    return {name: f"{family}_{name}" for name in ("empty_at", "hash_at", "equal_at", "copy_at", "new_states")}
 
 
 def _source_hash(paths) -> str:

@@ -90,6 +90,7 @@ class _Side:
         self.visited = make_visited(puzzle, kind)
         self.frontier = Layer.of(self.visited.add(starts), puzzle.width)
         self.layers = [self.frontier]
+        self.layer_bytes = self.frontier.nbytes
         self.depth = 0
         self._record(len(starts), 0, time.perf_counter() - began - (jit.compile_seconds() - compiled))
 
@@ -99,7 +100,7 @@ class _Side:
 
     @property
     def nbytes(self) -> int:
-        return self.visited.nbytes + sum(layer.nbytes for layer in self.layers)
+        return self.visited.nbytes + self.layer_bytes
 
     def step(self, other) -> int:
         """Grow one layer; returns how many of its states ``other`` holds."""
@@ -111,6 +112,7 @@ class _Side:
         self.frontier = layer
         if len(layer):  # an empty layer only says the side is exhausted
             self.layers = self.layers + [layer] if self.keep_layers else [layer]
+            self.layer_bytes = layer.nbytes + (self.layer_bytes if self.keep_layers else 0)
         self._record(frontier, generated, time.perf_counter() - began - (jit.compile_seconds() - compiled))
         return meets
 

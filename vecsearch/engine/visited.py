@@ -87,7 +87,7 @@ class BitsetVisited(_Visited):
         other_bits = other.bits if other is not None else np.zeros(1, np.uint64)
         check = other is not None
         expand_claim = pick(k, "expand_claim", len(frontier))
-        jit.call(expand_claim, empty_states(self.width), self.tables, backward, self.bits,
+        jit.warm(expand_claim, empty_states(self.width), self.tables, backward, self.bits,
                  other_bits, check, scratch[:0], BLOCK)
         builder = LayerBuilder(self.width, len(frontier) * self.puzzle.max_moves)
         generated = meets = 0
@@ -109,29 +109,34 @@ class BitsetVisited(_Visited):
         return None
 
     def release(self, layers) -> None:
-        """Hand the bitset back for reuse, cleared via the stored ``layers`` if that is cheaper
-        than allocating a fresh one."""
-        stored = sum(len(layer) for layer in layers)
-        if stored != self.count or stored * 16 > len(self.bits):
-            return
+        """Hand the bitset back for reuse by a later search (up to ``POOL_BYTES`` in all).
+
+        It is cleared bit by bit via the stored ``layers`` when they hold every state and are
+        few, else wholesale; either is cheaper than a fresh allocation, whose pages the kernel
+        must fault in and zero again on first touch."""
         pool = _bitset_pool.setdefault(self._pool_key, [])
         if sum(len(b) for p in _bitset_pool.values() for b in p) * 8 + self.bits.nbytes > POOL_BYTES:
             return
-        for layer in layers:
-            for chunk in layer.chunks:
-                jit.call(self.kernels.clear_ranks, chunk, self.tables, self.bits)
+        stored = sum(len(layer) for layer in layers)
+        if stored == self.count and stored * 16 <= len(self.bits):
+            for layer in layers:
+                for chunk in layer.chunks:
+                    jit.call(self.kernels.clear_ranks, chunk, self.tables, self.bits)
+        else:
+            self.bits.fill(0)
         pool.append(self.bits)
         self.bits = None
 
 
 class HashVisited(_Visited):
-    """Open addressing over whole states, kept at most half full."""
+    """Open addressing over whole states, kept at most half full (at least an eighth)."""
 
     kind = "hash"
 
     def __init__(self, puzzle):
         super().__init__(puzzle)
         self.keys = self._empty_table(1024)
+        self._no_table = self._empty_table(1)  # stands for "no other side" in hash_claim
         self.count = 0
 
     def _empty_table(self, capacity: int) -> np.ndarray:
@@ -146,7 +151,7 @@ class HashVisited(_Visited):
     def _reserve(self, incoming: int) -> None:
         capacity = len(self.keys)
         while 2 * (self.count + incoming) > capacity:
-            capacity *= 2
+            capacity *= 4  # rather than 2: a third of the rehashing, for at most twice the slots
         if capacity != len(self.keys):
             grown = self._empty_table(capacity)
             jit.call(self.kernels.hash_rehash, self.keys, grown)
@@ -154,7 +159,7 @@ class HashVisited(_Visited):
 
     def _claim(self, states: np.ndarray, count: int, other) -> tuple[int, int]:
         self._reserve(count)
-        other_keys = other.keys if other is not None else self._empty_table(1)
+        other_keys = other.keys if other is not None else self._no_table
         new, meets = jit.call(self.kernels.hash_claim, states, count, self.keys, other_keys, other is not None)
         self.count += new
         return new, meets
@@ -167,7 +172,7 @@ class HashVisited(_Visited):
     def expand(self, frontier: Layer, backward: bool, other) -> tuple[Layer, int, int]:
         scratch = self.scratch_for(len(frontier))
         expand_all = pick(self.kernels, "expand_all", len(frontier))
-        jit.call(expand_all, empty_states(self.width), self.tables, backward, scratch[:0], BLOCK)
+        jit.warm(expand_all, empty_states(self.width), self.tables, backward, scratch[:0], BLOCK)
         builder = LayerBuilder(self.width, len(frontier) * self.puzzle.max_moves)
         generated = meets = 0
         for part in self.rounds(frontier):
