@@ -22,10 +22,11 @@ from vecsearch.engine import jit, paths
 from vecsearch.engine.layers import Layer
 from vecsearch.engine.profile import LayerRecord, Profile
 from vecsearch.engine.solution import Solution
-from vecsearch.engine.visited import make_visited
+from vecsearch.engine.visited import PARALLEL_FROM, make_visited
 from vecsearch.errors import InvalidPuzzleInput, MemoryLimitError, VecsearchError
 
 STRATEGIES = ("smaller", "alternate", "forward")
+UNLIMITED = 1 << 30  # "no depth limit" as a layer count
 
 
 @dataclass
@@ -102,18 +103,26 @@ class _Side:
     def nbytes(self) -> int:
         return self.visited.nbytes + self.layer_bytes
 
-    def step(self, other) -> int:
-        """Grow one layer; returns how many of its states ``other`` holds."""
+    def step(self, other, max_layers: int = 1) -> int:
+        """Grow one layer, or up to ``max_layers`` while they stay small (see
+        ``visited.grow``; such layers share the kernel call's time in proportion to their
+        children); returns how many states of the last one ``other`` holds."""
         began = time.perf_counter()
         compiled = jit.compile_seconds()
-        layer, generated, meets = self.visited.expand(self.frontier, self.backward, other)
-        frontier = len(self.frontier)
-        self.depth += 1
-        self.frontier = layer
-        if len(layer):  # an empty layer only says the side is exhausted
-            self.layers = self.layers + [layer] if self.keep_layers else [layer]
-            self.layer_bytes = layer.nbytes + (self.layer_bytes if self.keep_layers else 0)
-        self._record(frontier, generated, time.perf_counter() - began - (jit.compile_seconds() - compiled))
+        if max_layers > 1 and len(self.frontier) < PARALLEL_FROM:
+            grown = self.visited.grow(self.frontier, self.backward, other, max_layers)
+        else:
+            grown = [self.visited.expand(self.frontier, self.backward, other)]
+        seconds = time.perf_counter() - began - (jit.compile_seconds() - compiled)
+        children = sum(generated for _, generated, _ in grown)
+        for layer, generated, meets in grown:
+            frontier = len(self.frontier)
+            self.depth += 1
+            self.frontier = layer
+            if len(layer):  # an empty layer only says the side is exhausted
+                self.layers = self.layers + [layer] if self.keep_layers else [layer]
+                self.layer_bytes = layer.nbytes + (self.layer_bytes if self.keep_layers else 0)
+            self._record(frontier, generated, seconds * (generated / children if children else 1 / len(grown)))
         return meets
 
     def _record(self, frontier, generated, seconds):
@@ -206,7 +215,7 @@ def bfs(puzzle, start=None, goal=None, *, max_depth=None, keep_layers=None, back
         side = _Side(puzzle, "backward" if backward else "forward", backward, profile.visited, starts,
                      bool(keep_layers), max_depth, profile, on_layer, _layer_sink)
         while not side.exhausted and (max_depth is None or side.depth < max_depth):
-            side.step(None)
+            side.step(None, UNLIMITED if max_depth is None else max_depth - side.depth)
     profile.compile_seconds = jit.compile_seconds() - compiled
     side.visited.release([])
     return SearchResult(puzzle, profile, None, side.exhausted, side.layers, side.name)
@@ -244,12 +253,12 @@ def bidirectional(puzzle, start=None, goal=None, *, max_depth=None, max_forward=
         complete = meet is not None
         turn = 0
         while meet is None:
-            side = _next_side(forward, back, max_depth, strategy, turn)
+            side, room = _next_side(forward, back, max_depth, strategy, turn)
             if side is None:
                 break
             turn += 1
             other = back if side is forward else forward
-            if side.step(other.visited):
+            if side.step(other.visited, room):
                 meet = other.visited.first_member(side.frontier)
                 complete = True
             elif side.exhausted:
@@ -267,17 +276,21 @@ def bidirectional(puzzle, start=None, goal=None, *, max_depth=None, max_forward=
 
 
 def _next_side(forward, back, max_depth, strategy, turn):
-    def can_grow(side, other):
-        return (not side.exhausted
-                and (side.limit is None or side.depth < side.limit)
-                and (max_depth is None or side.depth + other.depth < max_depth))
+    """The side to grow and how many layers it may grow before the choice is made again (all
+    it is allowed when the other side cannot grow any more)."""
+    def room(side, other):
+        if side.exhausted:
+            return 0
+        left = UNLIMITED if side.limit is None else side.limit - side.depth
+        return min(left, UNLIMITED if max_depth is None else max_depth - side.depth - other.depth)
 
-    options = [s for s, o in ((forward, back), (back, forward)) if can_grow(s, o)]
+    rooms = {forward: room(forward, back), back: room(back, forward)}
+    options = [s for s in (forward, back) if rooms[s] > 0]
     if len(options) < 2:
-        return options[0] if options else None
+        return (options[0], rooms[options[0]]) if options else (None, 0)
     if strategy == "alternate":
-        return options[turn % 2]
-    return forward if len(forward.frontier) <= len(back.frontier) else back
+        return options[turn % 2], 1
+    return (forward if len(forward.frontier) <= len(back.frontier) else back), 1
 
 
 def _resolve(puzzle):

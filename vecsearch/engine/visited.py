@@ -6,7 +6,9 @@
   rank (wide states included). Children are generated in parallel, then inserted serially.
 
 Both expand a frontier in rounds of ``ROUND`` states so the scratch buffer stays bounded, and
-count how many new states the *other* side (or the goal set) already holds: a meeting.
+count how many new states the *other* side (or the goal set) already holds: a meeting. A
+frontier below ``PARALLEL_FROM`` states may instead ``grow`` several layers in one serial kernel
+call, which saves the per-layer round trip to Python that dominates searches of small layers.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ ROUND = 1 << 16  # frontier states per kernel call
 BLOCK = 2048  # frontier states per parallel task
 PARALLEL_FROM = 4 * BLOCK  # smaller frontiers run the serial twin of a parallel kernel
 POOL_BYTES = 256 << 20  # zeroed bitsets kept for reuse by later searches
+GROW_LAYERS = 256  # most layers one ``grow`` call returns
 
 _bitset_pool: dict[tuple, list[np.ndarray]] = {}
 
@@ -54,6 +57,23 @@ class _Visited:
         for chunk in frontier.chunks:
             for lo in range(0, len(chunk), ROUND):
                 yield chunk[lo:lo + ROUND]
+
+    def grow(self, frontier: Layer, backward: bool, other, max_layers: int) -> list[tuple[Layer, int, int]]:
+        """Up to ``max_layers`` layers after a small ``frontier`` (at least one), each with its
+        children generated and meetings with ``other``; stops after a meeting or an empty layer,
+        and before a frontier of ``PARALLEL_FROM`` states."""
+        n = len(frontier)
+        buffer = empty_states(self.width, n + max(8 * n * self.puzzle.max_moves, 4096))
+        buffer[:n] = frontier.states
+        stats = np.empty((min(max_layers, GROW_LAYERS), 3), dtype=np.int64)
+        grown = self._grow(buffer, n, backward, other, stats)
+        kept = buffer[n:n + int(stats[:grown, 1].sum())].copy()
+        out, at = [], 0
+        for generated, new, meets in stats[:grown].tolist():
+            out.append((Layer.of(kept[at:at + new], self.width), generated, meets))
+            at += new
+        self.count += at
+        return out
 
 
 class BitsetVisited(_Visited):
@@ -99,6 +119,12 @@ class BitsetVisited(_Visited):
         layer = builder.finish()
         self.count += len(layer)
         return layer, generated, meets
+
+    def _grow(self, buffer, n, backward, other, stats) -> int:
+        check = other is not None
+        other_bits = other.bits if check else np.zeros(1, np.uint64)
+        args = (self.tables, backward, self.bits, other_bits, check, len(stats), PARALLEL_FROM, stats)
+        return jit.call(self.kernels.bitset_grow, buffer, 0, n, *args)
 
     def first_member(self, layer: Layer):
         """A state of ``layer`` that this set holds, or None."""
@@ -183,6 +209,13 @@ class HashVisited(_Visited):
             meets += m
         layer = builder.finish()
         return layer, generated, meets
+
+    def _grow(self, buffer, n, backward, other, stats) -> int:
+        self._reserve(n * self.puzzle.max_moves)
+        other_keys = other.keys if other is not None else self._no_table
+        args = (self.tables, backward, self.keys, self.count, other_keys, other is not None, len(stats),
+                PARALLEL_FROM, stats)
+        return jit.call(self.kernels.hash_grow, buffer, 0, n, *args)
 
     def first_member(self, layer: Layer):
         for chunk in layer.chunks:

@@ -133,6 +133,77 @@ def expand_all(frontier, tables, backward, scratch, block):
 
 
 @kernel  # noqa: F821
+def bitset_grow(buffer, lo, hi, tables, backward, bits, other, check_other, max_layers, small, stats):
+    """Grow up to ``max_layers`` layers after the frontier ``buffer[lo:hi]``, serially and in
+    place: each new layer lands right after the previous one. For small frontiers, where a
+    round trip to Python per layer costs more than the layer itself.
+
+    Stops before a frontier of ``small`` states or more, or one whose children might not fit in
+    ``buffer``; after a layer that is empty or meets ``other``. ``stats[k]`` gets layer k's
+    (children generated, new states, meetings). Returns the number of layers grown.
+    """
+    kids = new_states(MAX_MOVES, WIDTH)
+    moves = np.empty(MAX_MOVES, np.int64)
+    ranks = np.empty(MAX_MOVES, np.int64)
+    grown = 0
+    while grown < max_layers and hi - lo < small and hi + (hi - lo) * MAX_MOVES <= buffer.shape[0]:
+        out = hi
+        generated = 0
+        meets = 0
+        for i in range(lo, hi):
+            if backward:
+                c = predecessors_ranked_state(buffer[i], tables, kids, moves, ranks)
+            else:
+                c = expand_ranked_state(buffer[i], tables, kids, moves, ranks)
+            generated += c
+            for j in range(c):
+                r = ranks[j]
+                word = r >> 6
+                bit = np.uint64(1) << np.uint64(r & 63)
+                if bits[word] & bit == 0:
+                    bits[word] |= bit
+                    copy_at(buffer, out, kids, j)
+                    out += 1
+                    if check_other and other[word] & bit != 0:
+                        meets += 1
+        stats[grown, 0] = generated
+        stats[grown, 1] = out - hi
+        stats[grown, 2] = meets
+        grown += 1
+        lo, hi = hi, out
+        if lo == hi or meets > 0:
+            break
+    return grown
+
+
+@kernel  # noqa: F821
+def hash_grow(buffer, lo, hi, tables, backward, keys, count, other, check_other, max_layers, small, stats):
+    """``bitset_grow`` for a hash table ``keys`` holding ``count`` states; also stops before a
+    layer whose children could fill the table past half."""
+    moves = np.empty(MAX_MOVES, np.int64)
+    half = keys.shape[0] // 2
+    grown = 0
+    while (grown < max_layers and hi - lo < small and hi + (hi - lo) * MAX_MOVES <= buffer.shape[0]
+           and count + (hi - lo) * MAX_MOVES <= half):
+        out = hi
+        for i in range(lo, hi):
+            if backward:
+                out += predecessors_state(buffer[i], tables, buffer[out:], moves)
+            else:
+                out += expand_state(buffer[i], tables, buffer[out:], moves)
+        new, meets = hash_claim(buffer[hi:out], out - hi, keys, other, check_other)
+        count += new
+        stats[grown, 0] = out - hi
+        stats[grown, 1] = new
+        stats[grown, 2] = meets
+        grown += 1
+        lo, hi = hi, hi + new
+        if new == 0 or meets > 0:
+            break
+    return grown
+
+
+@kernel  # noqa: F821
 def claim_ranks(states, tables, bits):
     """Set the rank bits of ``states``; keeps the first copy of each state not yet in ``bits``
     at the front of ``states`` and returns how many there are."""
