@@ -16,6 +16,8 @@ from vecsearch.errors import UnknownPuzzle
 
 PUZZLE_MODULES = (
     "vecsearch.puzzles.sliding",
+    "vecsearch.puzzles.cubes",
+    "vecsearch.puzzles.gap",
 )
 
 
