@@ -89,3 +89,14 @@ def test_pooled_bitsets_come_back_clear():
         start = random_state(3, 3, rng, moves=200)
         assert vs.bidirectional(puzzle, pack_sliding(start), strategy="forward").distance == dist[start]
     assert vs.bfs(puzzle).total_states == 181_440
+
+
+def test_distance_only_searches_skip_the_path():
+    puzzle = sliding(3, 3)
+    full = vs.bidirectional(puzzle, "8 6 7 2 5 4 3 x 1")
+    bare = vs.bidirectional(puzzle, "8 6 7 2 5 4 3 x 1", path=False)
+    assert bare.solution is None and bare.found and bare.length == full.length == len(full.solution) == 31
+    assert vs.bfs(puzzle, "1 2 3 4 5 6 7 x 8", "1 2 3 4 5 6 7 8 x", path=False).length == 1
+    table = vs.DistanceTable(puzzle, max_depth=10)
+    assert table.search(["8 6 7 2 5 4 3 x 1"], path=False).length == 31
+    assert table.search(["8 6 7 2 5 4 3 x 1"], max_depth=30, path=False).length is None

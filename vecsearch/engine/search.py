@@ -33,8 +33,10 @@ UNLIMITED = 1 << 30  # "no depth limit" as a layer count
 class SearchResult:
     """What a search found: a shortest ``solution`` (or None) and the ``profile`` of every layer.
 
-    ``complete`` is True when the answer is definitive: a path was found, or a side ran out of
-    states (the goal is unreachable). It is False when a depth limit stopped the search.
+    ``length`` is the shortest distance found (None: no path); the ``solution`` is rebuilt
+    unless the search was asked for the distance only (``path=False``). ``complete`` is True
+    when the answer is definitive: a path was found, or a side ran out of states (the goal is
+    unreachable). It is False when a depth limit stopped the search.
     ``layers`` are the layers kept of the ``side`` searched from the starts (all of them when a
     path may be needed; otherwise the last one, whose states are the farthest from the start).
     """
@@ -45,14 +47,15 @@ class SearchResult:
     complete: bool = False
     layers: list[Layer] = field(default_factory=list)
     side: str = "forward"
+    length: int | None = None
 
     @property
     def found(self) -> bool:
-        return self.solution is not None
+        return self.length is not None
 
     @property
     def distance(self) -> int | None:
-        return None if self.solution is None else len(self.solution)
+        return self.length
 
     @property
     def layer_sizes(self) -> list[int]:
@@ -193,7 +196,7 @@ def _prepare(puzzle, start, goal, need_goal):
 
 
 def bfs(puzzle, start=None, goal=None, *, max_depth=None, keep_layers=None, backward=False,
-        visited="auto", threads=None, on_layer=None, _layer_sink=None) -> SearchResult:
+        visited="auto", threads=None, on_layer=None, path=True, _layer_sink=None) -> SearchResult:
     """Breadth-first search from ``start`` (one state or many; default: the puzzle's start).
 
     With ``goal`` (a state or a set), stops at the first layer that reaches it and returns a
@@ -205,7 +208,7 @@ def bfs(puzzle, start=None, goal=None, *, max_depth=None, keep_layers=None, back
         if backward:
             raise ValueError("backward search towards a goal: swap start and goal instead")
         return bidirectional(puzzle, start, goal, max_depth=max_depth, max_backward=0, visited=visited,
-                             threads=threads, on_layer=on_layer, strategy="forward")
+                             threads=threads, on_layer=on_layer, strategy="forward", path=path)
     if backward and not puzzle.searchable_backward:
         raise VecsearchError(f"{puzzle.name} is directed and has no predecessor function: it can only search forwards")
     starts, _ = _prepare(puzzle, start, None, need_goal=False)
@@ -222,14 +225,15 @@ def bfs(puzzle, start=None, goal=None, *, max_depth=None, keep_layers=None, back
 
 
 def bidirectional(puzzle, start=None, goal=None, *, max_depth=None, max_forward=None, max_backward=None,
-                  strategy="smaller", visited="auto", threads=None, on_layer=None) -> SearchResult:
+                  strategy="smaller", visited="auto", threads=None, on_layer=None, path=True) -> SearchResult:
     """Shortest path from ``start`` to ``goal`` (a state or a set; default: the puzzle's goal).
 
     Grows a forward side from the starts and a backward side from the goals until a new layer
     meets the other side. ``max_forward`` / ``max_backward`` cap each side's depth and
     ``max_depth`` their sum (the longest path looked for). ``strategy`` picks the side to grow:
     ``"smaller"`` (default) the smaller frontier, ``"alternate"`` each in turn, ``"forward"``
-    only forward (a plain BFS towards the goal set).
+    only forward (a plain BFS towards the goal set). ``path=False`` finds the distance only
+    (``SearchResult.length``), skipping the rebuild of the path.
     """
     puzzle = _resolve(puzzle)
     if strategy not in STRATEGIES:
@@ -265,14 +269,15 @@ def bidirectional(puzzle, start=None, goal=None, *, max_depth=None, max_forward=
                 complete = True
                 break
         solution = None
-        if meet is not None:
+        length = None if meet is None else forward.depth + back.depth
+        if meet is not None and path:
             halves = (paths.forward_half(puzzle, forward.layers, meet), paths.backward_half(puzzle, back.layers, meet))
             states, moves = paths.join(puzzle, *halves)
             solution = Solution(puzzle, states, moves, profile)
     profile.compile_seconds = jit.compile_seconds() - compiled
     forward.visited.release(forward.layers)
     back.visited.release(back.layers)
-    return SearchResult(puzzle, profile, solution, complete, forward.layers)
+    return SearchResult(puzzle, profile, solution, complete, forward.layers, length=length)
 
 
 def _next_side(forward, back, max_depth, strategy, turn):

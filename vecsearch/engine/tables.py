@@ -93,14 +93,15 @@ class DistanceTable:
             path.append(children[np.flatnonzero(child_moves == move)[:1]])
         return Solution(self.puzzle, np.concatenate(path), moves[0, :lengths[0]].tolist(), self.profile)
 
-    def search(self, starts, *, max_depth=None, threads=None, on_layer=None) -> SearchResult:
+    def search(self, starts, *, max_depth=None, threads=None, on_layer=None, path=True) -> SearchResult:
         """Shortest path from any of ``starts`` (one component) to the goal, meeting the table.
 
         A BFS from the starts stops at its first layer ``b`` holding states the table knows; the
         nearest of them gives the distance ``b + d``, exact because no state closer to the
         starts is within the table's radius. Without a meeting, a complete table proves the goal
         unreachable; a ball of radius ``r`` proves every path longer than ``b + r``, so the
-        search stops once that passes ``max_depth`` (then ``complete`` is False).
+        search stops once that passes ``max_depth`` (then ``complete`` is False). ``path=False``
+        finds the distance only (``length``).
         """
         puzzle = self.puzzle
         starts = puzzle.states(starts)
@@ -112,14 +113,16 @@ class DistanceTable:
         nearest = puzzle.kernels.nearest_in_table
         with _threads(threads):
             side = _Side(puzzle, "forward", False, "bitset", starts, True, None, profile, on_layer, None)
-            solution = None
+            solution = length = None
             complete = True
             while True:
                 hit = self._nearest(nearest, side.frontier)
                 if hit is not None:
                     meet, distance = hit
                     if max_depth is None or side.depth + distance <= max_depth:
-                        solution = self._join(paths.forward_half(puzzle, side.layers, meet), meet, profile)
+                        length = side.depth + distance
+                        if path:
+                            solution = self._join(paths.forward_half(puzzle, side.layers, meet), meet, profile)
                     else:
                         complete = False
                     break
@@ -133,7 +136,7 @@ class DistanceTable:
                     break
         profile.compile_seconds = jit.compile_seconds() - compiled
         side.visited.release(side.layers)
-        return SearchResult(puzzle, profile, solution, complete, side.layers)
+        return SearchResult(puzzle, profile, solution, complete, side.layers, length=length)
 
     def _nearest(self, kernel, layer):
         """The state of ``layer`` nearest the goal by the table, and its distance; or None."""

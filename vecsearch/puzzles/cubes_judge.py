@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from vecsearch.errors import InvalidPuzzleInput
 from vecsearch.judge import Answer, Case, JudgeProblem, Lines
-from vecsearch.puzzles.cubes import JUDGE_LIMIT, Dataset, cubic_puzzle, solve_many
+from vecsearch.puzzles.cubes import JUDGE_LIMIT, Dataset, cubic_puzzle, distances
 
 PATTERN_TOKENS = ("W", "B", "R", "E")
 
@@ -36,8 +36,8 @@ class CubesJudge(JudgeProblem):
             cases.append(Case(number, first, dataset))
 
     def answer(self, cases):
-        solutions = solve_many([case.data for case in cases], max_depth=JUDGE_LIMIT)
-        return [Answer(str(len(s)) if s is not None else "-1") for s in solutions]
+        found = distances([case.data for case in cases], max_depth=JUDGE_LIMIT)
+        return [Answer(str(d) if d is not None else "-1") for d in found]
 
 
 def read_dataset(lines: Lines) -> Dataset | None:
