@@ -13,6 +13,7 @@ EXAMPLES = """\
 examples:
   vecsearch solve eight --sample            solve the bundled POJ 1077 sample
   vecsearch solve eight puzzles.txt         one shortest move string per line
+  vecsearch solve cubes --sample            Cubic Eight-Puzzle (POJ 3131); also: gap (POJ 2046)
   vecsearch bfs sliding-3x4 --csv           layer sizes of the whole 3x4 space, as CSV
   vecsearch bfs eight --start "1 2 3 4 x 5 6 7 8" --max-depth 10
   vecsearch list                            the built-in puzzles and problems

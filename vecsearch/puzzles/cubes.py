@@ -225,10 +225,14 @@ def start_state(x: int, y: int) -> int:
 
 
 def goal_states(pattern: str) -> np.ndarray:
-    """The 256 states whose top colours show ``pattern`` (9 letters W/B/R/E, blanks ignored)."""
+    """The 256 states whose top colours show ``pattern`` (9 letters W/B/R/E, blanks ignored):
+    each cube has the two orientations with that top colour."""
     cells = pattern.replace(" ", "").replace("\n", "")
-    options = [[EMPTY] if c == "E" else [2 * COLOURS.index(c), 2 * COLOURS.index(c) + 1] for c in cells]
-    return np.array([pack(choice) for choice in itertools.product(*options)], dtype=np.int64)
+    states = np.array([cells.index("E") << EMPTY_SHIFT], dtype=np.int64)
+    for c, colour in enumerate(cells):
+        codes = [EMPTY] if colour == "E" else [2 * COLOURS.index(colour), 2 * COLOURS.index(colour) + 1]
+        states = (states[:, None] | (np.array(codes, dtype=np.int64) << (3 * c))[None, :]).ravel()
+    return states
 
 
 # --- the board's symmetries -------------------------------------------------------------------
