@@ -193,6 +193,15 @@ def test_bad_input_names_case_line_and_token(bad, line, message):
     assert str(error).startswith(f"case 2, line {line}: {message}")
 
 
+def test_goal_sets_are_the_256_orientation_choices():
+    for pattern in ["WBRWBRWBE", "EWWWWWWWW", "RRRBWBRRE"]:
+        goals = cubes.goal_states(pattern)
+        assert len(set(goals.tolist())) == 256
+        assert {PUZZLE.tops(g).replace("\n", "").replace(" ", "") for g in goals.tolist()} == {pattern}
+    with pytest.raises(vs.InvalidPuzzleInput, match="exactly one E"):
+        cubes.goal_states("WWWWWWWWW")
+
+
 def test_text_form_errors():
     with pytest.raises(vs.InvalidPuzzleInput, match="expected 9 cells"):
         PUZZLE.parse_state("WBR E")

@@ -228,6 +228,8 @@ def goal_states(pattern: str) -> np.ndarray:
     """The 256 states whose top colours show ``pattern`` (9 letters W/B/R/E, blanks ignored):
     each cube has the two orientations with that top colour."""
     cells = pattern.replace(" ", "").replace("\n", "")
+    if len(cells) != CELLS or set(cells) - set("WBRE") or cells.count("E") != 1:
+        raise InvalidPuzzleInput(f"pattern {pattern!r}: expected 9 of W, B, R, E with exactly one E")
     states = np.array([cells.index("E") << EMPTY_SHIFT], dtype=np.int64)
     for c, colour in enumerate(cells):
         codes = [EMPTY] if colour == "E" else [2 * COLOURS.index(colour), 2 * COLOURS.index(colour) + 1]
