@@ -100,3 +100,23 @@ def test_distance_only_searches_skip_the_path():
     table = vs.DistanceTable(puzzle, max_depth=10)
     assert table.search(["8 6 7 2 5 4 3 x 1"], path=False).length == 31
     assert table.search(["8 6 7 2 5 4 3 x 1"], max_depth=30, path=False).length is None
+
+
+@pytest.mark.parametrize("visited", ["bitset", "hash"])
+def test_forward_only_searches_grow_many_layers_per_call_within_limits(visited):
+    """One-sided searches grow small layers several at a time; limits and meetings must still
+    fall on the right layer."""
+    puzzle = sliding(3, 3)
+    neighbours = sliding_neighbours(3, 3)
+    dist = distances([sliding_goal(3, 3)], neighbours)
+    rng = random.Random(8)
+    for _ in range(10):
+        start = random_state(3, 3, rng, moves=rng.randint(5, 60))
+        d = dist[start]
+        short = vs.bidirectional(puzzle, pack_sliding(start), strategy="forward", max_depth=d - 1, visited=visited)
+        assert short.length is None and not short.complete
+        assert short.profile.side("forward")[-1].depth == d - 1
+        found = vs.bidirectional(puzzle, pack_sliding(start), strategy="forward", max_depth=d, visited=visited)
+        assert found.length == d and replay(start, found.solution.move_names, neighbours) == sliding_goal(3, 3)
+    layers = vs.bfs(puzzle, "1 2 3 4 5 6 7 8 x", max_depth=12, visited=visited).layer_sizes
+    assert layers == [1, 2, 4, 8, 16, 20, 39, 62, 116, 152, 286, 396, 748]  # OEIS A089473
