@@ -15,6 +15,7 @@ examples:
   vecsearch solve eight puzzles.txt         one shortest move string per line
   vecsearch solve sliding-4x4 --goal korf korf100.txt
                                             15-puzzles (0 = blank, goal blank first), IDA* + pattern databases
+  vecsearch solve cubes --sample            Cubic Eight-Puzzle (POJ 3131); also: solitaire, chessboard, gap
   vecsearch bfs sliding-3x4 --csv           layer sizes of the whole 3x4 space, as CSV
   vecsearch bfs eight --start "1 2 3 4 x 5 6 7 8" --max-depth 10
   vecsearch list                            the built-in puzzles and problems

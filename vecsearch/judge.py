@@ -69,3 +69,30 @@ def line_cases(text: str, parse) -> tuple[list[Case], InvalidPuzzleInput | None]
         except InvalidPuzzleInput as error:
             return cases, error.located(line=number, case=len(cases) + 1)
     return cases, None
+
+
+class Lines:
+    """The non-blank lines of an input, taken one at a time with their 1-based line numbers,
+    for formats whose cases span several lines. ``take`` at the end of the input raises an
+    ``InvalidPuzzleInput`` located just past the last line."""
+
+    def __init__(self, text: str):
+        self._lines = [(n, line.split()) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
+        self._next = 0
+        self._end = len(text.splitlines()) + 1
+
+    @property
+    def at_end(self) -> bool:
+        return self._next == len(self._lines)
+
+    @property
+    def line(self) -> int:
+        """Number of the line ``take`` returns next (past the end: one after the last line)."""
+        return self._lines[self._next][0] if not self.at_end else self._end
+
+    def take(self, expected: str) -> tuple[int, list[str]]:
+        """The next line's number and tokens."""
+        if self.at_end:
+            raise InvalidPuzzleInput(f"reached the end of the input; expected {expected}", line=self._end)
+        self._next += 1
+        return self._lines[self._next - 1]

@@ -20,6 +20,8 @@ PUZZLE_MODULES = (
     "vecsearch.puzzles.sliding",
     "vecsearch.puzzles.solitaire",
     "vecsearch.puzzles.chessboard",
+    "vecsearch.puzzles.cubes",
+    "vecsearch.puzzles.gap",
 )
 
 

@@ -60,14 +60,13 @@ def _importable_name(function) -> str | None:
     return f"{module_name}:{py_func.__name__}"
 
 
+_SHAPE_HELPERS = ("empty_at", "hash_at", "equal_at", "copy_at", "new_states", "first_word", "state_hash",
+                  "states_equal")
+
+
 def _shape_bindings(width: int) -> dict[str, str]:
     family = "narrow" if width == 1 else "wide"
-    return {
-        "first_word": f"{family}_first_word",
-        "state_hash": f"{family}_hash",
-        "states_equal": f"{family}_equal",
-        "new_states": f"{family}_new_states",
-    }
+    return {name: f"{family}_{name}" for name in _SHAPE_HELPERS}
 
 
 def _source_hash(paths) -> str:

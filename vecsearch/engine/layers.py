@@ -21,22 +21,20 @@ def empty_states(width: int, n: int = 0) -> np.ndarray:
 class Layer:
     """States first reached at one depth (in no particular order)."""
 
-    __slots__ = ("chunks", "width")
+    __slots__ = ("chunks", "width", "_size", "nbytes")
 
     def __init__(self, chunks, width: int):
         self.width = width
         self.chunks = [c for c in chunks if len(c)]
+        self._size = sum(len(c) for c in self.chunks)
+        self.nbytes = sum(c.nbytes for c in self.chunks)
 
     @classmethod
     def of(cls, states: np.ndarray, width: int) -> "Layer":
         return cls([states], width)
 
     def __len__(self) -> int:
-        return sum(len(c) for c in self.chunks)
-
-    @property
-    def nbytes(self) -> int:
-        return sum(c.nbytes for c in self.chunks)
+        return self._size
 
     @property
     def states(self) -> np.ndarray:

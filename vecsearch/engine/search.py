@@ -22,18 +22,21 @@ from vecsearch.engine import jit, paths
 from vecsearch.engine.layers import Layer
 from vecsearch.engine.profile import LayerRecord, Profile
 from vecsearch.engine.solution import Solution
-from vecsearch.engine.visited import make_visited
+from vecsearch.engine.visited import PARALLEL_FROM, make_visited
 from vecsearch.errors import InvalidPuzzleInput, MemoryLimitError, VecsearchError
 
 STRATEGIES = ("smaller", "alternate", "forward")
+UNLIMITED = 1 << 30  # "no depth limit" as a layer count
 
 
 @dataclass
 class SearchResult:
     """What a search found: a shortest ``solution`` (or None) and the ``profile`` of every layer.
 
-    ``complete`` is True when the answer is definitive: a path was found, or a side ran out of
-    states (the goal is unreachable). It is False when a depth limit stopped the search.
+    ``length`` is the shortest distance found (None: no path); the ``solution`` is rebuilt
+    unless the search was asked for the distance only (``path=False``). ``complete`` is True
+    when the answer is definitive: a path was found, or a side ran out of states (the goal is
+    unreachable). It is False when a depth limit stopped the search.
     ``layers`` are the layers kept of the ``side`` searched from the starts (all of them when a
     path may be needed; otherwise the last one, whose states are the farthest from the start).
     """
@@ -44,14 +47,15 @@ class SearchResult:
     complete: bool = False
     layers: list[Layer] = field(default_factory=list)
     side: str = "forward"
+    length: int | None = None
 
     @property
     def found(self) -> bool:
-        return self.solution is not None
+        return self.length is not None
 
     @property
     def distance(self) -> int | None:
-        return None if self.solution is None else len(self.solution)
+        return self.length
 
     @property
     def layer_sizes(self) -> list[int]:
@@ -90,6 +94,7 @@ class _Side:
         self.visited = make_visited(puzzle, kind)
         self.frontier = Layer.of(self.visited.add(starts), puzzle.width)
         self.layers = [self.frontier]
+        self.layer_bytes = self.frontier.nbytes
         self.depth = 0
         self._record(len(starts), 0, time.perf_counter() - began - (jit.compile_seconds() - compiled))
 
@@ -99,19 +104,28 @@ class _Side:
 
     @property
     def nbytes(self) -> int:
-        return self.visited.nbytes + sum(layer.nbytes for layer in self.layers)
+        return self.visited.nbytes + self.layer_bytes
 
-    def step(self, other) -> int:
-        """Grow one layer; returns how many of its states ``other`` holds."""
+    def step(self, other, max_layers: int = 1) -> int:
+        """Grow one layer, or up to ``max_layers`` while they stay small (see
+        ``visited.grow``; such layers share the kernel call's time in proportion to their
+        children); returns how many states of the last one ``other`` holds."""
         began = time.perf_counter()
         compiled = jit.compile_seconds()
-        layer, generated, meets = self.visited.expand(self.frontier, self.backward, other)
-        frontier = len(self.frontier)
-        self.depth += 1
-        self.frontier = layer
-        if len(layer):  # an empty layer only says the side is exhausted
-            self.layers = self.layers + [layer] if self.keep_layers else [layer]
-        self._record(frontier, generated, time.perf_counter() - began - (jit.compile_seconds() - compiled))
+        if max_layers > 1 and len(self.frontier) < PARALLEL_FROM:
+            grown = self.visited.grow(self.frontier, self.backward, other, max_layers)
+        else:
+            grown = [self.visited.expand(self.frontier, self.backward, other)]
+        seconds = time.perf_counter() - began - (jit.compile_seconds() - compiled)
+        children = sum(generated for _, generated, _ in grown)
+        for layer, generated, meets in grown:
+            frontier = len(self.frontier)
+            self.depth += 1
+            self.frontier = layer
+            if len(layer):  # an empty layer only says the side is exhausted
+                self.layers = self.layers + [layer] if self.keep_layers else [layer]
+                self.layer_bytes = layer.nbytes + (self.layer_bytes if self.keep_layers else 0)
+            self._record(frontier, generated, seconds * (generated / children if children else 1 / len(grown)))
         return meets
 
     def _record(self, frontier, generated, seconds):
@@ -182,7 +196,7 @@ def _prepare(puzzle, start, goal, need_goal):
 
 
 def bfs(puzzle, start=None, goal=None, *, max_depth=None, keep_layers=None, backward=False,
-        visited="auto", threads=None, on_layer=None, _layer_sink=None) -> SearchResult:
+        visited="auto", threads=None, on_layer=None, path=True, _layer_sink=None) -> SearchResult:
     """Breadth-first search from ``start`` (one state or many; default: the puzzle's start).
 
     With ``goal`` (a state or a set), stops at the first layer that reaches it and returns a
@@ -194,7 +208,7 @@ def bfs(puzzle, start=None, goal=None, *, max_depth=None, keep_layers=None, back
         if backward:
             raise ValueError("backward search towards a goal: swap start and goal instead")
         return bidirectional(puzzle, start, goal, max_depth=max_depth, max_backward=0, visited=visited,
-                             threads=threads, on_layer=on_layer, strategy="forward")
+                             threads=threads, on_layer=on_layer, strategy="forward", path=path)
     if backward and not puzzle.searchable_backward:
         raise VecsearchError(f"{puzzle.name} is directed and has no predecessor function: it can only search forwards")
     starts, _ = _prepare(puzzle, start, None, need_goal=False)
@@ -204,21 +218,22 @@ def bfs(puzzle, start=None, goal=None, *, max_depth=None, keep_layers=None, back
         side = _Side(puzzle, "backward" if backward else "forward", backward, profile.visited, starts,
                      bool(keep_layers), max_depth, profile, on_layer, _layer_sink)
         while not side.exhausted and (max_depth is None or side.depth < max_depth):
-            side.step(None)
+            side.step(None, UNLIMITED if max_depth is None else max_depth - side.depth)
     profile.compile_seconds = jit.compile_seconds() - compiled
     side.visited.release([])
     return SearchResult(puzzle, profile, None, side.exhausted, side.layers, side.name)
 
 
 def bidirectional(puzzle, start=None, goal=None, *, max_depth=None, max_forward=None, max_backward=None,
-                  strategy="smaller", visited="auto", threads=None, on_layer=None) -> SearchResult:
+                  strategy="smaller", visited="auto", threads=None, on_layer=None, path=True) -> SearchResult:
     """Shortest path from ``start`` to ``goal`` (a state or a set; default: the puzzle's goal).
 
     Grows a forward side from the starts and a backward side from the goals until a new layer
     meets the other side. ``max_forward`` / ``max_backward`` cap each side's depth and
     ``max_depth`` their sum (the longest path looked for). ``strategy`` picks the side to grow:
     ``"smaller"`` (default) the smaller frontier, ``"alternate"`` each in turn, ``"forward"``
-    only forward (a plain BFS towards the goal set).
+    only forward (a plain BFS towards the goal set). ``path=False`` finds the distance only
+    (``SearchResult.length``), skipping the rebuild of the path.
     """
     puzzle = _resolve(puzzle)
     if strategy not in STRATEGIES:
@@ -242,40 +257,45 @@ def bidirectional(puzzle, start=None, goal=None, *, max_depth=None, max_forward=
         complete = meet is not None
         turn = 0
         while meet is None:
-            side = _next_side(forward, back, max_depth, strategy, turn)
+            side, room = _next_side(forward, back, max_depth, strategy, turn)
             if side is None:
                 break
             turn += 1
             other = back if side is forward else forward
-            if side.step(other.visited):
+            if side.step(other.visited, room):
                 meet = other.visited.first_member(side.frontier)
                 complete = True
             elif side.exhausted:
                 complete = True
                 break
         solution = None
-        if meet is not None:
+        length = None if meet is None else forward.depth + back.depth
+        if meet is not None and path:
             halves = (paths.forward_half(puzzle, forward.layers, meet), paths.backward_half(puzzle, back.layers, meet))
             states, moves = paths.join(puzzle, *halves)
             solution = Solution(puzzle, states, moves, profile)
     profile.compile_seconds = jit.compile_seconds() - compiled
     forward.visited.release(forward.layers)
     back.visited.release(back.layers)
-    return SearchResult(puzzle, profile, solution, complete, forward.layers)
+    return SearchResult(puzzle, profile, solution, complete, forward.layers, length=length)
 
 
 def _next_side(forward, back, max_depth, strategy, turn):
-    def can_grow(side, other):
-        return (not side.exhausted
-                and (side.limit is None or side.depth < side.limit)
-                and (max_depth is None or side.depth + other.depth < max_depth))
+    """The side to grow and how many layers it may grow before the choice is made again (all
+    it is allowed when the other side cannot grow any more)."""
+    def room(side, other):
+        if side.exhausted:
+            return 0
+        left = UNLIMITED if side.limit is None else side.limit - side.depth
+        return min(left, UNLIMITED if max_depth is None else max_depth - side.depth - other.depth)
 
-    options = [s for s, o in ((forward, back), (back, forward)) if can_grow(s, o)]
+    rooms = {forward: room(forward, back), back: room(back, forward)}
+    options = [s for s in (forward, back) if rooms[s] > 0]
     if len(options) < 2:
-        return options[0] if options else None
+        return (options[0], rooms[options[0]]) if options else (None, 0)
     if strategy == "alternate":
-        return options[turn % 2]
-    return forward if len(forward.frontier) <= len(back.frontier) else back
+        return options[turn % 2], 1
+    return (forward if len(forward.frontier) <= len(back.frontier) else back), 1
 
 
 def _resolve(puzzle):

@@ -46,6 +46,16 @@ class Solution:
                 raise VecsearchError(f"step {i}: move {name!r} does not lead from state {i} to state {i + 1}")
         return True
 
+    def reversed(self) -> "Solution":
+        """The same path walked from its end to its start (reversible puzzles only)."""
+        if not self.puzzle.reversible:
+            raise VecsearchError(f"{self.puzzle.name} is directed: its paths cannot be walked backwards")
+        from vecsearch.engine.paths import move_between
+
+        states = self.states[::-1].copy()
+        moves = [move_between(self.puzzle, states[i:i + 1], states[i + 1:i + 2]) for i in range(len(self.moves))]
+        return Solution(self.puzzle, states, moves, self.profile)
+
     def __str__(self) -> str:
         return self.puzzle.format_path(self.states, self.moves)
 

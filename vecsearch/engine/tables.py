@@ -5,23 +5,33 @@
 descent: from the start, repeatedly take the first move (in move order) that lowers the
 distance by one. Starts are solved in parallel, and a start in another component answers
 "unreachable" in the same pass.
+
+A table may stop at a ``max_depth`` (a *ball* of that radius around the goal). ``search`` then
+meets it in the middle: a BFS from the starts stops at its first layer that touches the ball,
+so one ball serves every instance with that goal and each instance pays only for its own side.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from vecsearch.engine import jit
-from vecsearch.engine.search import _resolve, bfs
+from vecsearch.engine import jit, paths
+from vecsearch.engine.profile import Profile
+from vecsearch.engine.search import SearchResult, _Side, _resolve, _threads, bfs
 from vecsearch.engine.solution import Solution
 from vecsearch.engine.visited import pick
 from vecsearch.errors import InvalidPuzzleInput, VecsearchError
 
 
 class DistanceTable:
-    """Distances to ``goal`` (a state or a set in one component; default: the puzzle's goal)."""
+    """Distances to ``goal`` (a state or a set in one component; default: the puzzle's goal).
 
-    def __init__(self, puzzle, goal=None, *, threads=None, on_layer=None):
+    With ``max_depth`` only states within that many moves are recorded (``radius``); others
+    read as unknown, so ``solve_many`` answers -1 for them: use ``search`` for those.
+    ``complete`` tells whether the table holds the goal's whole component.
+    """
+
+    def __init__(self, puzzle, goal=None, *, max_depth=None, threads=None, on_layer=None):
         puzzle = _resolve(puzzle)
         if not puzzle.has_rank:
             raise VecsearchError(f"{puzzle.name} has no rank: a distance table needs one")
@@ -35,10 +45,12 @@ class DistanceTable:
                                      " build one table per component")
         self.component = components.pop()
         self.distances = np.full(puzzle.rank_size, np.iinfo(np.uint8).max, dtype=np.uint8)
-        result = bfs(puzzle, goals, backward=True, visited="bitset", threads=threads, on_layer=on_layer,
-                     _layer_sink=self._record_layer)
+        result = bfs(puzzle, goals, backward=True, max_depth=max_depth, visited="bitset", threads=threads,
+                     on_layer=on_layer, _layer_sink=self._record_layer)
         self.profile = result.profile
         self.max_distance = result.depth
+        self.complete = result.complete
+        self.radius = None if result.complete else max_depth
 
     @property
     def unknown(self) -> int:
@@ -80,3 +92,63 @@ class DistanceTable:
             children, child_moves = jit.call(self.puzzle.kernels.neighbours, path[-1], self.puzzle.tables, False)
             path.append(children[np.flatnonzero(child_moves == move)[:1]])
         return Solution(self.puzzle, np.concatenate(path), moves[0, :lengths[0]].tolist(), self.profile)
+
+    def search(self, starts, *, max_depth=None, threads=None, on_layer=None, path=True) -> SearchResult:
+        """Shortest path from any of ``starts`` (one component) to the goal, meeting the table.
+
+        A BFS from the starts stops at its first layer ``b`` holding states the table knows; the
+        nearest of them gives the distance ``b + d``, exact because no state closer to the
+        starts is within the table's radius. Without a meeting, a complete table proves the goal
+        unreachable; a ball of radius ``r`` proves every path longer than ``b + r``, so the
+        search stops once that passes ``max_depth`` (then ``complete`` is False). ``path=False``
+        finds the distance only (``length``).
+        """
+        puzzle = self.puzzle
+        starts = puzzle.states(starts)
+        starts = starts[jit.call(puzzle.kernels.components, starts, puzzle.tables) == self.component]
+        profile = Profile(visited="bitset")
+        if len(starts) == 0:
+            return SearchResult(puzzle, profile, None, True, [])
+        compiled = jit.compile_seconds()
+        nearest = puzzle.kernels.nearest_in_table
+        with _threads(threads):
+            side = _Side(puzzle, "forward", False, "bitset", starts, True, None, profile, on_layer, None)
+            solution = length = None
+            complete = True
+            while True:
+                hit = self._nearest(nearest, side.frontier)
+                if hit is not None:
+                    meet, distance = hit
+                    if max_depth is None or side.depth + distance <= max_depth:
+                        length = side.depth + distance
+                        if path:
+                            solution = self._join(paths.forward_half(puzzle, side.layers, meet), meet, profile)
+                    else:
+                        complete = False
+                    break
+                if self.radius is None:
+                    break  # the table holds the whole component: the starts cannot reach the goal
+                if max_depth is not None and side.depth + 1 + self.radius > max_depth:
+                    complete = False
+                    break
+                side.step(None)
+                if side.exhausted:
+                    break
+        profile.compile_seconds = jit.compile_seconds() - compiled
+        side.visited.release(side.layers)
+        return SearchResult(puzzle, profile, solution, complete, side.layers, length=length)
+
+    def _nearest(self, kernel, layer):
+        """The state of ``layer`` nearest the goal by the table, and its distance; or None."""
+        best = None
+        for chunk in layer.chunks:
+            i, distance = jit.call(kernel, chunk, self.puzzle.tables, self.distances, self.unknown)
+            if i >= 0 and (best is None or distance < best[1]):
+                best = (chunk[i:i + 1].copy(), int(distance))
+        return best
+
+    def _join(self, forward, meet, profile) -> Solution:
+        down = self.solution(meet)
+        moves = [paths.move_between(self.puzzle, a, b) for a, b in zip(forward, forward[1:])]
+        states = np.concatenate(forward + [down.states[1:]])
+        return Solution(self.puzzle, states, moves + list(down.moves), profile)

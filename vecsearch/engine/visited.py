@@ -6,7 +6,9 @@
   rank (wide states included). Children are generated in parallel, then inserted serially.
 
 Both expand a frontier in rounds of ``ROUND`` states so the scratch buffer stays bounded, and
-count how many new states the *other* side (or the goal set) already holds: a meeting.
+count how many new states the *other* side (or the goal set) already holds: a meeting. A
+frontier below ``PARALLEL_FROM`` states may instead ``grow`` several layers in one serial kernel
+call, which saves the per-layer round trip to Python that dominates searches of small layers.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ ROUND = 1 << 16  # frontier states per kernel call
 BLOCK = 2048  # frontier states per parallel task
 PARALLEL_FROM = 4 * BLOCK  # smaller frontiers run the serial twin of a parallel kernel
 POOL_BYTES = 256 << 20  # zeroed bitsets kept for reuse by later searches
+GROW_LAYERS = 256  # most layers one ``grow`` call returns
 
 _bitset_pool: dict[tuple, list[np.ndarray]] = {}
 
@@ -55,6 +58,23 @@ class _Visited:
             for lo in range(0, len(chunk), ROUND):
                 yield chunk[lo:lo + ROUND]
 
+    def grow(self, frontier: Layer, backward: bool, other, max_layers: int) -> list[tuple[Layer, int, int]]:
+        """Up to ``max_layers`` layers after a small ``frontier`` (at least one), each with its
+        children generated and meetings with ``other``; stops after a meeting or an empty layer,
+        and before a frontier of ``PARALLEL_FROM`` states."""
+        n = len(frontier)
+        buffer = empty_states(self.width, n + max(8 * n * self.puzzle.max_moves, 4096))
+        buffer[:n] = frontier.states
+        stats = np.empty((min(max_layers, GROW_LAYERS), 3), dtype=np.int64)
+        grown = self._grow(buffer, n, backward, other, stats)
+        kept = buffer[n:n + int(stats[:grown, 1].sum())].copy()
+        out, at = [], 0
+        for generated, new, meets in stats[:grown].tolist():
+            out.append((Layer.of(kept[at:at + new], self.width), generated, meets))
+            at += new
+        self.count += at
+        return out
+
 
 class BitsetVisited(_Visited):
     """One bit per rank; memory ``rank_size / 8`` bytes."""
@@ -87,7 +107,7 @@ class BitsetVisited(_Visited):
         other_bits = other.bits if other is not None else np.zeros(1, np.uint64)
         check = other is not None
         expand_claim = pick(k, "expand_claim", len(frontier))
-        jit.call(expand_claim, empty_states(self.width), self.tables, backward, self.bits,
+        jit.warm(expand_claim, empty_states(self.width), self.tables, backward, self.bits,
                  other_bits, check, scratch[:0], BLOCK)
         builder = LayerBuilder(self.width, len(frontier) * self.puzzle.max_moves)
         generated = meets = 0
@@ -100,6 +120,12 @@ class BitsetVisited(_Visited):
         self.count += len(layer)
         return layer, generated, meets
 
+    def _grow(self, buffer, n, backward, other, stats) -> int:
+        check = other is not None
+        other_bits = other.bits if check else np.zeros(1, np.uint64)
+        args = (self.tables, backward, self.bits, other_bits, check, len(stats), PARALLEL_FROM, stats)
+        return jit.call(self.kernels.bitset_grow, buffer, 0, n, *args)
+
     def first_member(self, layer: Layer):
         """A state of ``layer`` that this set holds, or None."""
         for chunk in layer.chunks:
@@ -109,29 +135,34 @@ class BitsetVisited(_Visited):
         return None
 
     def release(self, layers) -> None:
-        """Hand the bitset back for reuse, cleared via the stored ``layers`` if that is cheaper
-        than allocating a fresh one."""
-        stored = sum(len(layer) for layer in layers)
-        if stored != self.count or stored * 16 > len(self.bits):
-            return
+        """Hand the bitset back for reuse by a later search (up to ``POOL_BYTES`` in all).
+
+        It is cleared bit by bit via the stored ``layers`` when they hold every state and are
+        few, else wholesale; either is cheaper than a fresh allocation, whose pages the kernel
+        must fault in and zero again on first touch."""
         pool = _bitset_pool.setdefault(self._pool_key, [])
         if sum(len(b) for p in _bitset_pool.values() for b in p) * 8 + self.bits.nbytes > POOL_BYTES:
             return
-        for layer in layers:
-            for chunk in layer.chunks:
-                jit.call(self.kernels.clear_ranks, chunk, self.tables, self.bits)
+        stored = sum(len(layer) for layer in layers)
+        if stored == self.count and stored * 16 <= len(self.bits):
+            for layer in layers:
+                for chunk in layer.chunks:
+                    jit.call(self.kernels.clear_ranks, chunk, self.tables, self.bits)
+        else:
+            self.bits.fill(0)
         pool.append(self.bits)
         self.bits = None
 
 
 class HashVisited(_Visited):
-    """Open addressing over whole states, kept at most half full."""
+    """Open addressing over whole states, kept at most half full (at least an eighth)."""
 
     kind = "hash"
 
     def __init__(self, puzzle):
         super().__init__(puzzle)
         self.keys = self._empty_table(1024)
+        self._no_table = self._empty_table(1)  # stands for "no other side" in hash_claim
         self.count = 0
 
     def _empty_table(self, capacity: int) -> np.ndarray:
@@ -146,7 +177,7 @@ class HashVisited(_Visited):
     def _reserve(self, incoming: int) -> None:
         capacity = len(self.keys)
         while 2 * (self.count + incoming) > capacity:
-            capacity *= 2
+            capacity *= 4  # rather than 2: a third of the rehashing, for at most twice the slots
         if capacity != len(self.keys):
             grown = self._empty_table(capacity)
             jit.call(self.kernels.hash_rehash, self.keys, grown)
@@ -154,7 +185,7 @@ class HashVisited(_Visited):
 
     def _claim(self, states: np.ndarray, count: int, other) -> tuple[int, int]:
         self._reserve(count)
-        other_keys = other.keys if other is not None else self._empty_table(1)
+        other_keys = other.keys if other is not None else self._no_table
         new, meets = jit.call(self.kernels.hash_claim, states, count, self.keys, other_keys, other is not None)
         self.count += new
         return new, meets
@@ -167,7 +198,7 @@ class HashVisited(_Visited):
     def expand(self, frontier: Layer, backward: bool, other) -> tuple[Layer, int, int]:
         scratch = self.scratch_for(len(frontier))
         expand_all = pick(self.kernels, "expand_all", len(frontier))
-        jit.call(expand_all, empty_states(self.width), self.tables, backward, scratch[:0], BLOCK)
+        jit.warm(expand_all, empty_states(self.width), self.tables, backward, scratch[:0], BLOCK)
         builder = LayerBuilder(self.width, len(frontier) * self.puzzle.max_moves)
         generated = meets = 0
         for part in self.rounds(frontier):
@@ -178,6 +209,13 @@ class HashVisited(_Visited):
             meets += m
         layer = builder.finish()
         return layer, generated, meets
+
+    def _grow(self, buffer, n, backward, other, stats) -> int:
+        self._reserve(n * self.puzzle.max_moves)
+        other_keys = other.keys if other is not None else self._no_table
+        args = (self.tables, backward, self.keys, self.count, other_keys, other is not None, len(stats),
+                PARALLEL_FROM, stats)
+        return jit.call(self.kernels.hash_grow, buffer, 0, n, *args)
 
     def first_member(self, layer: Layer):
         for chunk in layer.chunks:

@@ -13,7 +13,8 @@ Names the header provides:
   component_state(s, tables)            -> invariant class of s (0 when the puzzle has none)
   expand_ranked_state(s, tables, kids, moves, ranks), predecessors_ranked_state(...)
                                         children and their ranks; None: expand, then rank each
-  first_word, state_hash, states_equal, new_states   (see vecsearch.kernels.state_words)
+  empty_at, hash_at, equal_at, copy_at, new_states   states addressed as (array, index) pairs;
+                                        value forms too (see vecsearch.kernels.state_words)
   kernel, parallel_kernel, state_function   numba decorators (cached, or uncached for user code)
 
 Layers are int64 arrays: 1-D of states (WIDTH == 1) or 2-D ``(n, WIDTH)``. Bitsets are uint64
@@ -91,7 +92,7 @@ def expand_claim(frontier, tables, backward, bits, other, check_other, scratch, 
                 word = r >> 6
                 bit = np.uint64(1) << np.uint64(r & 63)
                 if bits[word] & bit == 0 and atomic_or(bits, word, bit) & bit == 0:
-                    scratch[out + k] = kids[j]
+                    copy_at(scratch, out + k, kids, j)
                     k += 1
                     if check_other and other[word] & bit != 0:
                         meets[b] += 1
@@ -99,8 +100,9 @@ def expand_claim(frontier, tables, backward, bits, other, check_other, scratch, 
     total = 0
     for b in range(nblocks):
         src = b * block * MAX_MOVES
-        for j in range(new_counts[b]):
-            scratch[total + j] = scratch[src + j]
+        if src != total:
+            for j in range(new_counts[b]):
+                copy_at(scratch, total + j, scratch, src + j)
         total += new_counts[b]
     return generated.sum(), total, meets.sum()
 
@@ -123,10 +125,82 @@ def expand_all(frontier, tables, backward, scratch, block):
     total = 0
     for b in range(nblocks):
         src = b * block * MAX_MOVES
-        for j in range(counts[b]):
-            scratch[total + j] = scratch[src + j]
+        if src != total:
+            for j in range(counts[b]):
+                copy_at(scratch, total + j, scratch, src + j)
         total += counts[b]
     return total
+
+
+@kernel  # noqa: F821
+def bitset_grow(buffer, lo, hi, tables, backward, bits, other, check_other, max_layers, small, stats):
+    """Grow up to ``max_layers`` layers after the frontier ``buffer[lo:hi]``, serially and in
+    place: each new layer lands right after the previous one. For small frontiers, where a
+    round trip to Python per layer costs more than the layer itself.
+
+    Stops before a frontier of ``small`` states or more, or one whose children might not fit in
+    ``buffer``; after a layer that is empty or meets ``other``. ``stats[k]`` gets layer k's
+    (children generated, new states, meetings). Returns the number of layers grown.
+    """
+    kids = new_states(MAX_MOVES, WIDTH)
+    moves = np.empty(MAX_MOVES, np.int64)
+    ranks = np.empty(MAX_MOVES, np.int64)
+    grown = 0
+    while grown < max_layers and hi - lo < small and hi + (hi - lo) * MAX_MOVES <= buffer.shape[0]:
+        out = hi
+        generated = 0
+        meets = 0
+        for i in range(lo, hi):
+            if backward:
+                c = predecessors_ranked_state(buffer[i], tables, kids, moves, ranks)
+            else:
+                c = expand_ranked_state(buffer[i], tables, kids, moves, ranks)
+            generated += c
+            for j in range(c):
+                r = ranks[j]
+                word = r >> 6
+                bit = np.uint64(1) << np.uint64(r & 63)
+                if bits[word] & bit == 0:
+                    bits[word] |= bit
+                    copy_at(buffer, out, kids, j)
+                    out += 1
+                    if check_other and other[word] & bit != 0:
+                        meets += 1
+        stats[grown, 0] = generated
+        stats[grown, 1] = out - hi
+        stats[grown, 2] = meets
+        grown += 1
+        lo, hi = hi, out
+        if lo == hi or meets > 0:
+            break
+    return grown
+
+
+@kernel  # noqa: F821
+def hash_grow(buffer, lo, hi, tables, backward, keys, count, other, check_other, max_layers, small, stats):
+    """``bitset_grow`` for a hash table ``keys`` holding ``count`` states; also stops before a
+    layer whose children could fill the table past half."""
+    moves = np.empty(MAX_MOVES, np.int64)
+    half = keys.shape[0] // 2
+    grown = 0
+    while (grown < max_layers and hi - lo < small and hi + (hi - lo) * MAX_MOVES <= buffer.shape[0]
+           and count + (hi - lo) * MAX_MOVES <= half):
+        out = hi
+        for i in range(lo, hi):
+            if backward:
+                out += predecessors_state(buffer[i], tables, buffer[out:], moves)
+            else:
+                out += expand_state(buffer[i], tables, buffer[out:], moves)
+        new, meets = hash_claim(buffer[hi:out], out - hi, keys, other, check_other)
+        count += new
+        stats[grown, 0] = out - hi
+        stats[grown, 1] = new
+        stats[grown, 2] = meets
+        grown += 1
+        lo, hi = hi, hi + new
+        if new == 0 or meets > 0:
+            break
+    return grown
 
 
 @kernel  # noqa: F821
@@ -163,33 +237,64 @@ def first_in_bits(states, tables, bits):
     return -1
 
 
-@kernel  # noqa: F821
-def hash_slot(keys, state):
-    """Slot of ``state`` in the table, or of the empty slot where it would go."""
+@state_function  # noqa: F821
+def hash_insert_from(keys, slot, states, i):
+    """Insert ``states[i]`` into the table ``keys``, probing from ``slot``; True if it was not
+    there. (The insert sits inside the probe loop: a slot-finding loop followed by a second
+    test compiled 4x slower for wide states.)"""
     mask = keys.shape[0] - 1
-    slot = state_hash(state) & mask
-    while first_word(keys[slot]) != -1 and not states_equal(keys[slot], state):
+    while True:
+        if empty_at(keys, slot):
+            copy_at(keys, slot, states, i)
+            return True
+        if equal_at(keys, slot, states, i):
+            return False
         slot = (slot + 1) & mask
-    return slot
+
+
+@state_function  # noqa: F821
+def hash_insert(keys, states, i):
+    return hash_insert_from(keys, hash_at(states, i) & (keys.shape[0] - 1), states, i)
+
+
+@state_function  # noqa: F821
+def hash_contains(keys, states, i):
+    """Whether ``states[i]`` is in the table ``keys``."""
+    mask = keys.shape[0] - 1
+    slot = hash_at(states, i) & mask
+    while True:
+        if empty_at(keys, slot):
+            return False
+        if equal_at(keys, slot, states, i):
+            return True
+        slot = (slot + 1) & mask
 
 
 @kernel  # noqa: F821
 def hash_claim(states, count, keys, other, check_other):
     """Insert ``states[:count]`` into the table ``keys`` (kept at most half full by the caller).
 
-    New states are compacted to the front of ``states``; ``meets`` counts new states present in
-    the table ``other``. Returns ``(new, meets)``.
+    States go in batches: hash a batch and prefetch its home slots, then insert (1.5x once the
+    table outgrows the L2 cache). New states are compacted to the front of ``states``;
+    ``meets`` counts new states present in the table ``other``. Returns ``(new, meets)``.
     """
+    mask = keys.shape[0] - 1
+    words = keys.reshape(-1)
+    slots = np.empty(PREFETCH_BATCH, np.int64)
     new = 0
     meets = 0
-    for i in range(count):
-        slot = hash_slot(keys, states[i])
-        if first_word(keys[slot]) == -1:
-            keys[slot] = states[i]
-            if check_other and first_word(other[hash_slot(other, states[i])]) != -1:
-                meets += 1
-            states[new] = states[i]
-            new += 1
+    for lo in range(0, count, PREFETCH_BATCH):
+        hi = min(count, lo + PREFETCH_BATCH)
+        for i in range(lo, hi):
+            slot = hash_at(states, i) & mask
+            slots[i - lo] = slot
+            prefetch(words, slot * WIDTH)
+        for i in range(lo, hi):
+            if hash_insert_from(keys, slots[i - lo], states, i):
+                if check_other and hash_contains(other, states, i):
+                    meets += 1
+                copy_at(states, new, states, i)
+                new += 1
     return new, meets
 
 
@@ -197,15 +302,15 @@ def hash_claim(states, count, keys, other, check_other):
 def hash_rehash(old, new):
     """Insert every key of the table ``old`` into the empty table ``new``."""
     for i in range(old.shape[0]):
-        if first_word(old[i]) != -1:
-            new[hash_slot(new, old[i])] = old[i]
+        if not empty_at(old, i):
+            hash_insert(new, old, i)
 
 
 @kernel  # noqa: F821
 def first_in_hash(states, keys):
     """Index of the first state present in the table ``keys``, or -1."""
     for i in range(states.shape[0]):
-        if first_word(keys[hash_slot(keys, states[i])]) != -1:
+        if hash_contains(keys, states, i):
             return i
     return -1
 
@@ -227,7 +332,7 @@ def find_member(layer, candidates):
     """Index of the first candidate that occurs in ``layer``, or -1 (a linear scan)."""
     for i in range(layer.shape[0]):
         for j in range(candidates.shape[0]):
-            if states_equal(layer[i], candidates[j]):
+            if equal_at(layer, i, candidates, j):
                 return j
     return -1
 
@@ -241,7 +346,7 @@ def find_parent(layer, tables, target):
     for i in range(layer.shape[0]):
         c = expand_state(layer[i], tables, kids, moves)
         for j in range(c):
-            if states_equal(kids[j], target[0]):
+            if equal_at(kids, j, target, 0):
                 return i
     return -1
 
@@ -269,6 +374,20 @@ def record_distances(layer, tables, distances, depth):
     """``distances[rank(s)] = depth`` for every state of the layer."""
     for i in range(layer.shape[0]):
         distances[rank_state(layer[i], tables)] = depth
+
+
+@kernel  # noqa: F821
+def nearest_in_table(layer, tables, distances, unknown):
+    """Index of the state of ``layer`` with the smallest known distance, and that distance;
+    ``(-1, unknown)`` when the table knows none of them."""
+    best = -1
+    best_distance = unknown
+    for i in range(layer.shape[0]):
+        d = distances[rank_state(layer[i], tables)]
+        if d < best_distance:
+            best = i
+            best_distance = d
+    return best, best_distance
 
 
 @parallel_kernel  # noqa: F821

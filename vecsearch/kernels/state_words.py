@@ -3,8 +3,10 @@
 A *narrow* state is one int64 word: a layer is a 1-D int64 array and a state is a scalar.
 A *wide* state is ``width`` int64 words: a layer is a 2-D ``(n, width)`` array and a state is a
 row of it. The generated kernel module binds one of the two families below under the neutral
-names ``first_word``, ``state_hash``, ``states_equal`` and ``new_states``. The first word of
-every valid state is never -1: hash tables use -1 to mark an empty slot.
+names ``empty_at``, ``hash_at``, ``equal_at``, ``copy_at`` and ``new_states`` (indexed forms, for
+hot loops over layers and tables) and ``first_word``, ``state_hash`` and ``states_equal`` (value
+forms, for code that holds one state: a scalar, or a row). The first word of every valid state
+is never -1: hash tables use -1 to mark an empty slot.
 """
 
 import numpy as np
@@ -24,19 +26,27 @@ def mix64(x):
     return np.int64(z)
 
 
-@state_function
-def narrow_first_word(state):
-    return state
-
+# Helpers take (array, index) rather than a row view: a view of a 2-D row costs a reference
+# count per use, which made wide hash-set inserts 7x slower in the probe loop.
 
 @state_function
-def narrow_hash(state):
-    return mix64(state)
+def narrow_empty_at(states, i):
+    return states[i] == EMPTY
 
 
 @state_function
-def narrow_equal(a, b):
-    return a == b
+def narrow_hash_at(states, i):
+    return mix64(states[i])
+
+
+@state_function
+def narrow_equal_at(a, i, b, j):
+    return a[i] == b[j]
+
+
+@state_function
+def narrow_copy_at(dst, i, src, j):
+    dst[i] = src[j]
 
 
 @state_function
@@ -45,12 +55,59 @@ def narrow_new_states(n, width):
 
 
 @state_function
+def narrow_first_word(state):
+    return state
+
+
+@state_function
+def narrow_state_hash(state):
+    return mix64(state)
+
+
+@state_function
+def narrow_states_equal(a, b):
+    return a == b
+
+
+@state_function
+def wide_empty_at(states, i):
+    return states[i, 0] == EMPTY
+
+
+@state_function
+def wide_hash_at(states, i):
+    h = np.int64(0)
+    for k in range(states.shape[1]):
+        h = mix64(h ^ states[i, k])
+    return h
+
+
+@state_function
+def wide_equal_at(a, i, b, j):
+    for k in range(a.shape[1]):
+        if a[i, k] != b[j, k]:
+            return False
+    return True
+
+
+@state_function
+def wide_copy_at(dst, i, src, j):
+    for k in range(dst.shape[1]):
+        dst[i, k] = src[j, k]
+
+
+@state_function
+def wide_new_states(n, width):
+    return np.empty((n, width), np.int64)
+
+
+@state_function
 def wide_first_word(state):
     return state[0]
 
 
 @state_function
-def wide_hash(state):
+def wide_state_hash(state):
     h = np.int64(0)
     for k in range(state.shape[0]):
         h = mix64(h ^ state[k])
@@ -58,13 +115,8 @@ def wide_hash(state):
 
 
 @state_function
-def wide_equal(a, b):
+def wide_states_equal(a, b):
     for k in range(a.shape[0]):
         if a[k] != b[k]:
             return False
     return True
-
-
-@state_function
-def wide_new_states(n, width):
-    return np.empty((n, width), np.int64)
