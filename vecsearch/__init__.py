@@ -10,6 +10,10 @@ Module map:
   judge              contest input/output formats on top of puzzles
   errors             the exceptions users meet
   cli                the ``vecsearch`` command
+  validation         ``Puzzle.validate()``: probes a puzzle's functions, precise errors
+  svg                pictures of states and solutions (puzzles supply ``draw(state)``)
+  plots              matplotlib pictures of one or several profiles (lazy import)
+  optional           lazy imports of optional dependencies, errors naming the extra
   engine/search      ``bfs``, ``bidirectional``, ``SearchResult``
   engine/solve       ``solve`` (one instance), ``solve_many`` (many, shared goal)
   engine/pairs       ``solve_pairs`` (many instances, each with its own goal, in one kernel call)
@@ -20,7 +24,8 @@ Module map:
   engine/paths       path reconstruction from stored layers
   engine/visited     bitset and hash-set visited sets, layer expansion
   engine/layers      layers as chunked arrays
-  engine/profile     per-layer records and their table
+  engine/profile     per-layer records: data, table, HTML, DataFrame, plot
+  engine/progress    tqdm progress bar fed by the per-layer callback
   engine/solution    ``Solution``: states and moves
   engine/codegen     per-puzzle kernel modules generated from the template (cached by numba)
   engine/jit         compile time kept apart from search time
@@ -44,12 +49,13 @@ from vecsearch.errors import (
     UnknownPuzzle,
     VecsearchError,
 )
+from vecsearch.plots import plot_profiles
 from vecsearch.puzzle import Puzzle
 from vecsearch.registry import get_problem, get_puzzle
 
 __all__ = [
     "BoundRecord", "DistanceTable", "Heuristic", "InvalidPuzzleInput", "LayerRecord", "ManySolutions", "MemoryLimitError", "NoSolution",
     "Profile", "Puzzle", "PuzzleDefinitionError", "SearchResult", "Solution", "UnknownPuzzle", "VecsearchError",
-    "bfs", "bidirectional", "distance_table", "get_problem", "get_puzzle", "solve", "solve_many", "solve_pairs",
+    "bfs", "bidirectional", "distance_table", "get_problem", "get_puzzle", "plot_profiles", "solve", "solve_many", "solve_pairs",
 ]
 __version__ = "0.1.0"

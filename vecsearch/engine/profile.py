@@ -6,11 +6,15 @@ A record describes how one layer came to be: the ``frontier`` (previous layer) w
 
 Heuristic searches record ``BoundRecord``s instead: per f-bound of IDA* (one depth-first
 iteration) or per f-value of A* (the nodes expanded with that f).
+
+As data (``to_records``, ``to_csv``, ``to_pandas``), text (``str``, ``table``), HTML in notebooks,
+and a picture (``plot``; several profiles side by side: ``vecsearch.plots.plot_profiles``).
 """
 
 from __future__ import annotations
 
 import csv
+import html
 import io
 from dataclasses import astuple, dataclass, field, fields
 
@@ -95,6 +99,37 @@ class Profile:
             writer.writerow(astuple(r))
         return out.getvalue()
 
+    def to_pandas(self):
+        """The records as a ``pandas.DataFrame`` (one row per record; needs pandas)."""
+        from vecsearch.optional import require
+
+        pandas = require("pandas", "Profile.to_pandas()")
+        return pandas.DataFrame(self.to_records(), columns=list(self.columns))
+
+    def plot(self, axes=None, *, label: str | None = None):
+        """Plot the profile with matplotlib (layer sizes per side on a log scale, new vs
+        duplicate children, effective branching factor, seconds and MiB per layer); returns the
+        figure. ``axes``: four matplotlib axes to draw into. See ``vecsearch.plots``."""
+        from vecsearch.plots import plot_profiles
+
+        return plot_profiles([self], labels=None if label is None else [label], axes=axes)
+
+    def table(self) -> str:
+        """The per-layer table, as ``print(profile)`` shows it."""
+        return str(self)
+
+    def _repr_html_(self) -> str:
+        columns = [c for c in self.columns if c != "bytes"] + ["MiB"]
+        head = "".join(f"<th>{html.escape(c)}</th>" for c in columns)
+        rows = []
+        for record in self.to_records():
+            record["MiB"] = record.pop("bytes") / 2**20
+            cells = "".join(f"<td>{html.escape(_html_value(record[c], c))}</td>" for c in columns)
+            rows.append(f"<tr>{cells}</tr>")
+        total = html.escape(str(self).rsplit("\n", 1)[-1])
+        return (f"<table class=\"vecsearch-profile\"><thead><tr>{head}</tr></thead>"
+                f"<tbody>{''.join(rows)}</tbody><caption style=\"caption-side: bottom\">{total}</caption></table>")
+
     def __str__(self) -> str:
         if self.records and isinstance(self.records[0], BoundRecord):
             return self._bounds_table()
@@ -119,3 +154,11 @@ class Profile:
         lines.append(f"total {self.expanded:,} nodes expanded in {self.seconds:.4f} s search"
                      f" + {self.compile_seconds:.3f} s compile")
         return "\n".join(lines)
+
+
+def _html_value(value, column: str) -> str:
+    if isinstance(value, float):
+        return f"{value:.1f}" if column == "MiB" else f"{value:.4f}"
+    if isinstance(value, int) and column not in ("depth", "bound"):
+        return f"{value:,}"
+    return str(value)

@@ -21,6 +21,7 @@ import numpy as np
 from vecsearch.engine import jit, paths
 from vecsearch.engine.layers import Layer
 from vecsearch.engine.profile import LayerRecord, Profile
+from vecsearch.engine.progress import layer_progress
 from vecsearch.engine.solution import Solution
 from vecsearch.engine.visited import PARALLEL_FROM, make_visited
 from vecsearch.errors import InvalidPuzzleInput, MemoryLimitError, VecsearchError
@@ -196,25 +197,27 @@ def _prepare(puzzle, start, goal, need_goal):
 
 
 def bfs(puzzle, start=None, goal=None, *, max_depth=None, keep_layers=None, backward=False,
-        visited="auto", threads=None, on_layer=None, path=True, _layer_sink=None) -> SearchResult:
+        visited="auto", threads=None, on_layer=None, path=True, progress=False, _layer_sink=None) -> SearchResult:
     """Breadth-first search from ``start`` (one state or many; default: the puzzle's start).
 
     With ``goal`` (a state or a set), stops at the first layer that reaches it and returns a
     shortest path; without, enumerates every state reachable within ``max_depth`` moves (all of
     them by default). ``backward=True`` searches over predecessors (distances *to* the starts).
+    ``on_layer(record)`` is called with each ``LayerRecord`` as it is made; ``progress=True``
+    shows a tqdm progress bar.
     """
     puzzle = _resolve(puzzle)
     if goal is not None:
         if backward:
             raise ValueError("backward search towards a goal: swap start and goal instead")
         return bidirectional(puzzle, start, goal, max_depth=max_depth, max_backward=0, visited=visited,
-                             threads=threads, on_layer=on_layer, strategy="forward", path=path)
+                             threads=threads, on_layer=on_layer, strategy="forward", path=path, progress=progress)
     if backward and not puzzle.searchable_backward:
         raise VecsearchError(f"{puzzle.name} is directed and has no predecessor function: it can only search forwards")
     starts, _ = _prepare(puzzle, start, None, need_goal=False)
     profile = Profile(visited=choose_visited(puzzle, visited))
     compiled = jit.compile_seconds()
-    with _threads(threads):
+    with _threads(threads), layer_progress(progress, on_layer, f"bfs {puzzle.name}") as on_layer:
         side = _Side(puzzle, "backward" if backward else "forward", backward, profile.visited, starts,
                      bool(keep_layers), max_depth, profile, on_layer, _layer_sink)
         while not side.exhausted and (max_depth is None or side.depth < max_depth):
@@ -225,7 +228,8 @@ def bfs(puzzle, start=None, goal=None, *, max_depth=None, keep_layers=None, back
 
 
 def bidirectional(puzzle, start=None, goal=None, *, max_depth=None, max_forward=None, max_backward=None,
-                  strategy="smaller", visited="auto", threads=None, on_layer=None, path=True) -> SearchResult:
+                  strategy="smaller", visited="auto", threads=None, on_layer=None, path=True,
+                  progress=False) -> SearchResult:
     """Shortest path from ``start`` to ``goal`` (a state or a set; default: the puzzle's goal).
 
     Grows a forward side from the starts and a backward side from the goals until a new layer
@@ -233,7 +237,8 @@ def bidirectional(puzzle, start=None, goal=None, *, max_depth=None, max_forward=
     ``max_depth`` their sum (the longest path looked for). ``strategy`` picks the side to grow:
     ``"smaller"`` (default) the smaller frontier, ``"alternate"`` each in turn, ``"forward"``
     only forward (a plain BFS towards the goal set). ``path=False`` finds the distance only
-    (``SearchResult.length``), skipping the rebuild of the path.
+    (``SearchResult.length``), skipping the rebuild of the path. ``on_layer`` and ``progress``
+    as in ``bfs``.
     """
     puzzle = _resolve(puzzle)
     if strategy not in STRATEGIES:
@@ -250,7 +255,7 @@ def bidirectional(puzzle, start=None, goal=None, *, max_depth=None, max_forward=
     compiled = jit.compile_seconds()
     if len(goals) == 0:  # every goal is in another component: unreachable, no search needed
         return SearchResult(puzzle, profile, None, True, [])
-    with _threads(threads):
+    with _threads(threads), layer_progress(progress, on_layer, f"bidirectional {puzzle.name}") as on_layer:
         forward = _Side(puzzle, "forward", False, profile.visited, starts, True, max_forward, profile, on_layer, None)
         back = _Side(puzzle, "backward", True, profile.visited, goals, True, max_backward, profile, on_layer, None)
         meet = back.visited.first_member(forward.frontier)
