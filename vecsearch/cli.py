@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 EXAMPLES = """\
 examples:
@@ -18,6 +19,8 @@ examples:
   vecsearch solve cubes --sample            Cubic Eight-Puzzle (POJ 3131); also: solitaire, chessboard, gap
   vecsearch bfs sliding-3x4 --csv           layer sizes of the whole 3x4 space, as CSV
   vecsearch bfs eight --start "1 2 3 4 x 5 6 7 8" --max-depth 10
+  vecsearch profile cubes --plot cubes.png --csv cubes.csv
+                                            the layer profile as a table, a plot and a CSV file
   vecsearch list                            the built-in puzzles and problems
 """
 
@@ -41,16 +44,30 @@ def build_parser() -> argparse.ArgumentParser:
 
     bfs = commands.add_parser("bfs", help="enumerate the states reachable from a start and print the profile",
                               epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
-    bfs.add_argument("puzzle", metavar="PUZZLE", help="puzzle name (see `vecsearch list`)")
-    bfs.add_argument("--start", metavar="TEXT", help="start state in the puzzle's text format (default: its goal)")
-    bfs.add_argument("--max-depth", type=_non_negative, metavar="D", help="stop after depth D")
+    _add_search_arguments(bfs)
     bfs.add_argument("--csv", action="store_true", help="print the profile as CSV")
-    bfs.add_argument("--threads", type=_positive, metavar="N", help="worker threads (default: all cores)")
     bfs.set_defaults(run=run_bfs)
+
+    profile = commands.add_parser("profile", help="enumerate like bfs; print the profile, plot it, save it as CSV",
+                                  epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    _add_search_arguments(profile)
+    profile.add_argument("--plot", metavar="FILE", help="write the profile plot to FILE (.png, .svg, .pdf; needs matplotlib)")
+    profile.add_argument("--csv", metavar="FILE", help="write the profile as CSV to FILE")
+    profile.set_defaults(run=run_profile)
 
     listing = commands.add_parser("list", help="name the built-in puzzles and problems")
     listing.set_defaults(run=run_list)
     return parser
+
+
+def _add_search_arguments(parser) -> None:
+    """The instance options of the enumerating commands (``bfs``, ``profile``)."""
+    parser.add_argument("puzzle", metavar="PUZZLE", help="puzzle name (see `vecsearch list`)")
+    parser.add_argument("--start", metavar="TEXT", help="start state in the puzzle's text format (default: its goal)")
+    parser.add_argument("--max-depth", type=_non_negative, metavar="D", help="stop after depth D")
+    parser.add_argument("--threads", type=_positive, metavar="N", help="worker threads (default: all cores)")
+    parser.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                        help="show a progress bar on stderr (default: when stderr is a terminal; needs tqdm)")
 
 
 def _non_negative(text: str) -> int:
@@ -87,15 +104,58 @@ def run_solve(args) -> int:
     return 0
 
 
-def run_bfs(args) -> int:
+def _enumerate(args):
+    """The ``bfs`` the instance options of ``_add_search_arguments`` ask for."""
     from vecsearch.engine.search import bfs
     from vecsearch.registry import get_puzzle
 
     puzzle = get_puzzle(args.puzzle)
     start = puzzle.state(args.start) if args.start is not None else None
-    result = bfs(puzzle, start, max_depth=args.max_depth, threads=args.threads)
+    return bfs(puzzle, start, max_depth=args.max_depth, threads=args.threads, progress=_progress(args))
+
+
+def _progress(args) -> bool:
+    """The ``--progress`` choice; by default on when stderr is a terminal and tqdm is installed."""
+    if args.progress is not None:
+        return args.progress
+    if not sys.stderr.isatty():
+        return False
+    try:
+        import tqdm  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def run_bfs(args) -> int:
+    result = _enumerate(args)
     print(result.profile.to_csv() if args.csv else result.profile, end="\n" if not args.csv else "")
     return 0
+
+
+def run_profile(args) -> int:
+    if args.plot is not None:  # before the search: a missing matplotlib should not waste it
+        from vecsearch.optional import require
+
+        require("matplotlib", "vecsearch profile --plot")
+    result = _enumerate(args)
+    print(result.profile)
+    if args.csv is not None:
+        _write(args.csv, lambda path: Path(path).write_text(result.profile.to_csv()))
+    if args.plot is not None:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        figure = result.profile.plot(label=result.puzzle.name)
+        _write(args.plot, figure.savefig)
+    return 0
+
+
+def _write(path: str, save) -> None:
+    try:
+        save(path)
+    except (OSError, ValueError) as error:
+        raise InputError(f"cannot write {path}: {getattr(error, 'strerror', None) or error}") from None
 
 
 def run_list(args) -> int:
@@ -111,7 +171,7 @@ def run_list(args) -> int:
 
 
 class InputError(Exception):
-    """An input file that cannot be read."""
+    """An input file that cannot be read, or an output file that cannot be written."""
 
 
 def _read_input(path: str | None) -> str:
@@ -128,11 +188,12 @@ def _read_input(path: str | None) -> str:
 
 def main(argv=None) -> int:
     from vecsearch.errors import VecsearchError
+    from vecsearch.optional import MissingDependency
 
     args = build_parser().parse_args(argv)
     try:
         return args.run(args)
-    except (VecsearchError, InputError) as error:
+    except (VecsearchError, InputError, MissingDependency) as error:
         print(f"vecsearch: error: {error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
