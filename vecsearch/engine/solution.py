@@ -59,5 +59,23 @@ class Solution:
     def __str__(self) -> str:
         return self.puzzle.format_path(self.states, self.moves)
 
+    def _repr_svg_(self) -> str | None:
+        """The states in order, each with the move that led to it (None: the puzzle draws none)."""
+        from vecsearch.svg import solution_svg
+
+        return solution_svg(self.puzzle, self.states, self.move_names)
+
+    def _repr_html_(self) -> str:
+        import html
+
+        from vecsearch.svg import MAX_STATES
+
+        picture = self._repr_svg_()
+        if picture is None:
+            picture = "<pre>" + html.escape("\n".join(self.puzzle.format_state(s) for s in self.states[:MAX_STATES])) + "</pre>"
+        more = f" (the first {MAX_STATES} states drawn)" if len(self.states) > MAX_STATES else ""
+        return (f"<div><p>{len(self)} moves on {html.escape(self.puzzle.name)}{more}:"
+                f" <code>{html.escape(str(self))}</code></p>{picture}</div>")
+
     def __repr__(self) -> str:
         return f"<Solution of {len(self)} moves on {self.puzzle.name}: {str(self)[:60]!r}>"

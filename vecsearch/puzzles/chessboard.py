@@ -37,6 +37,7 @@ from vecsearch.judge import Answer, Case, JudgeProblem
 from vecsearch.kernels.intrinsics import popcount
 from vecsearch.kernels.ranking import binomial_table, subset_unrank
 from vecsearch.puzzle import Puzzle
+from vecsearch.svg import Board, Cell
 
 SIZE = 4
 FIELDS = SIZE * SIZE
@@ -44,6 +45,8 @@ SWAPS = tuple(((r, c), (r, c + 1)) for r in range(SIZE) for c in range(SIZE - 1)
     ((r, c), (r + 1, c)) for r in range(SIZE - 1) for c in range(SIZE))
 MOVE_NAMES = tuple(f"{a[0] + 1} {a[1] + 1} {b[0] + 1} {b[1] + 1}" for a, b in SWAPS)
 SAMPLE = ("1111 0000 1110 0010", "1010 0101 1010 0101")
+SQUARE_COLOURS = ("#e8d9b5", "#b58863")  # picture: light, dark squares
+STONE_COLOURS = ("#ffffff", "#000000")  # picture: stone 0 (white), 1 (black)
 
 
 @state_function
@@ -131,6 +134,12 @@ class ChessboardPuzzle(Puzzle):
     def board(self, state) -> str:
         """The position as the judge writes it: four lines of 0/1."""
         return "\n".join(self.rows(state))
+
+    def draw(self, state) -> Board:
+        """Black and white stones on a checkered board."""
+        cells = [Cell(SQUARE_COLOURS[(i // SIZE + i % SIZE) % 2], piece=STONE_COLOURS[int(state) >> i & 1])
+                 for i in range(FIELDS)]
+        return Board(SIZE, SIZE, tuple(cells))
 
     def format_moves(self, moves) -> str:
         return "\n".join(self.move_names[m] for m in moves)

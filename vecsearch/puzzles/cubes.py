@@ -40,6 +40,7 @@ from vecsearch.engine.solution import Solution
 from vecsearch.engine.solve import distance_table
 from vecsearch.errors import InvalidPuzzleInput
 from vecsearch.puzzle import Puzzle
+from vecsearch.svg import Board, Cell
 
 COLOURS = "WBR"
 ORIENTATIONS = tuple("".join(p) for p in itertools.permutations(COLOURS))  # code -> "WBR", ...
@@ -50,6 +51,7 @@ CELLS = 9
 POW6 = 6 ** np.arange(9, dtype=np.int64)
 RANK_SIZE = 9 * 6 ** 8
 EMPTY_SHIFT = 27
+FACE_COLOURS, EMPTY_COLOUR = ("#ffffff", "#1f5fbf", "#d62728"), "#9e9e9e"  # picture: W, B, R tops; empty
 
 
 @state_function
@@ -191,6 +193,13 @@ class CubicPuzzle(Puzzle):
 
     def format_moves(self, moves) -> str:
         return "".join(MOVE_NAMES[m] for m in moves)
+
+    def draw(self, state) -> Board:
+        """Each cube in its top colour, labelled with its orientation; the empty square grey."""
+        cells = [Cell(EMPTY_COLOUR) if o == EMPTY else
+                 Cell(FACE_COLOURS[o >> 1], ORIENTATIONS[o], ink="#000000" if o >> 1 == 0 else "#ffffff")
+                 for o in unpack(state)]
+        return Board(3, 3, tuple(cells))
 
 
 _puzzle = None

@@ -35,12 +35,14 @@ from vecsearch.errors import InvalidPuzzleInput
 from vecsearch.judge import Answer, Case, JudgeProblem, Lines
 from vecsearch.kernels.intrinsics import popcount
 from vecsearch.puzzle import Puzzle
+from vecsearch.svg import Board, Cell
 
 ROWS, COLUMNS = 4, 7  # movable cells: 4 rows of columns 2..8
 CELLS = ROWS * COLUMNS
 MOVABLE = 24
 PER_WORD = 12
 GAP_TOKEN = "--"
+SUIT_COLOURS, GAP_COLOUR = ("#fde0dd", "#deebf7", "#e5f5e0", "#fff7bc"), "#555555"  # picture colours
 _FIELD_ONES = np.int64(sum(1 << (5 * j) for j in range(PER_WORD)))
 _FIELD_HIGHS = np.int64(sum(16 << (5 * j) for j in range(PER_WORD)))
 _CELL_MASK = np.int64((1 << CELLS) - 1)
@@ -176,6 +178,16 @@ class GapPuzzle(Puzzle):
         """The whole 4x8 grid, aces in column 1."""
         rows = self.format_state(state).splitlines()
         return "\n".join(f"{r + 1}1 {row}" for r, row in enumerate(rows))
+
+    def draw(self, state) -> Board:
+        """The 4x8 grid: aces in column 1, each card tinted by its suit, gaps dark."""
+        cells = unpack(state)
+        grid = []
+        for r in range(ROWS):
+            grid.append(Cell(SUIT_COLOURS[r], f"{r + 1}1"))
+            grid += [Cell(GAP_COLOUR) if c < 0 else Cell(SUIT_COLOURS[c // 6], card_name(c))
+                     for c in cells[r * COLUMNS:(r + 1) * COLUMNS]]
+        return Board(ROWS, COLUMNS + 1, tuple(grid))
 
     def describe(self, solution) -> list[str]:
         """Each move of a solution as ``"card 23 to row 2, column 5"``."""

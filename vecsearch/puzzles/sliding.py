@@ -35,11 +35,13 @@ from vecsearch.judge import Answer, JudgeProblem, line_cases
 from vecsearch.kernels.intrinsics import popcount
 from vecsearch.kernels.ranking import factorial_table, half_unrank
 from vecsearch.puzzle import Puzzle, signed64, unsigned64
+from vecsearch.svg import Board, Cell
 
 MOVE_NAMES = ("u", "d", "l", "r")
 INVERSE_MOVES = (1, 0, 3, 2)
 _STEPS = ((-1, 0), (1, 0), (0, -1), (0, 1))
 NAME = re.compile(r"sliding-(\d+)x(\d+)$")
+TILE, BLANK = "#f3dfb6", "#9e9e9e"  # picture colours
 
 
 _ONES = np.int64(0x1111111111111111)
@@ -266,6 +268,10 @@ class SlidingPuzzle(Puzzle):
         width = len(str(self.cells - 1))
         cells = [str(t).rjust(width) if t else "x".rjust(width) for t in self.tiles(state)]
         return "\n".join(" ".join(cells[r * self.cols:(r + 1) * self.cols]) for r in range(self.rows))
+
+    def draw(self, state) -> Board:
+        """Numbered tiles; the blank is grey."""
+        return Board(self.rows, self.cols, tuple(Cell(TILE, str(t)) if t else Cell(BLANK) for t in self.tiles(state)))
 
 
 def _factorial(n: int) -> int:

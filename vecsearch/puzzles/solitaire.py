@@ -39,6 +39,7 @@ from vecsearch.judge import Answer, Case, JudgeProblem
 from vecsearch.kernels.intrinsics import popcount
 from vecsearch.kernels.ranking import binomial_table, subset_rank, subset_unrank
 from vecsearch.puzzle import Puzzle, signed64, unsigned64
+from vecsearch.svg import Board, Cell
 
 SIZE = 8
 PIECES = 4
@@ -49,6 +50,7 @@ DIRECTIONS = "UDLR"
 _STEPS = ((-1, 0), (1, 0), (0, -1), (0, 1))
 MOVE_NAMES = tuple(f"{k + 1}{d}" for k in range(PIECES) for d in DIRECTIONS)
 SAMPLE = ("4 4 4 5 5 4 6 5", "2 4 3 3 3 6 4 6")
+SQUARE_COLOURS, PIECE_COLOUR = ("#f0f0f0", "#d0d0d0"), "#c0392b"  # picture colours
 
 
 @state_function
@@ -160,6 +162,12 @@ class SolitairePuzzle(Puzzle):
         """Eight lines of ``.`` (empty) and ``o`` (a piece)."""
         mask = unsigned64(int(state))
         return "\n".join("".join("o" if mask >> (r * SIZE + c) & 1 else "." for c in range(SIZE)) for r in range(SIZE))
+
+    def draw(self, state) -> Board:
+        """The pieces on a checkered 8x8 board."""
+        mask = unsigned64(int(state))
+        return Board(SIZE, SIZE, tuple(Cell(SQUARE_COLOURS[(i // SIZE + i % SIZE) % 2],
+                                            piece=PIECE_COLOUR if mask >> i & 1 else None) for i in range(SQUARES)))
 
     def move_labels(self, states, moves) -> list[str]:
         """``"r c D"``: the moving piece's square and its direction."""
