@@ -198,11 +198,21 @@ class Puzzle:
         """Names the generated kernel module; puzzles sharing functions may share it."""
         return self.name
 
+    def validate(self, *, limit: int = 64) -> int:
+        """Probe the functions on up to ``limit`` states near the start and goal (see
+        ``vecsearch.validation``): a broken contract raises ``PuzzleDefinitionError`` saying
+        which function, on which state, did what. Returns the number of states probed."""
+        from vecsearch.validation import validate
+
+        return validate(self, limit=limit)
+
     def warm_up(self) -> float:
-        """Compile (or load from cache) the kernels by a tiny search; returns the seconds taken."""
+        """Validate the puzzle, then compile (or load from cache) its kernels by a tiny search;
+        returns the seconds taken."""
         from vecsearch.engine.search import bfs
 
         started = time.perf_counter()
+        self.validate()
         start = self.start_states()[:1]
         bfs(self, start, goal=start, max_depth=2)
         bfs(self, start, max_depth=2)
@@ -240,6 +250,17 @@ class Puzzle:
     def format_path(self, states, moves: Sequence[int]) -> str:
         """A path's moves as users write them (``format_moves`` by default)."""
         return self.format_moves(moves)
+
+    def draw(self, state):
+        """How to picture ``state``: a ``vecsearch.svg.Board``, or None (shown as its text).
+        Puzzles override this; it is all they supply for ``show`` and solution pictures."""
+        return None
+
+    def show(self, state):
+        """``state`` as notebooks display it (an SVG picture, or its text)."""
+        from vecsearch.svg import StateView
+
+        return StateView(self, self.state(state) if isinstance(state, str) else state)
 
     def state(self, value):
         """One state from text, an int (narrow), or a sequence of words (wide)."""

@@ -1,0 +1,126 @@
+"""A user's puzzle, written as in notebook 02, is probed once: broken contracts give precise errors."""
+
+import numpy as np
+import pytest
+
+import vecsearch as vs
+
+# Lights Out 3x3: pressing a light toggles it and its side neighbours; a state is the 9-bit mask.
+MASKS = np.array([(1 << i) | (1 << i - 3 if i >= 3 else 0) | (1 << i + 3 if i < 6 else 0)
+                  | (1 << i - 1 if i % 3 else 0) | (1 << i + 1 if i % 3 < 2 else 0) for i in range(9)], np.int64)
+
+
+def lights(expand, **options):
+    settings = dict(max_moves=9, tables=(MASKS,), rank=lambda s, t: s, rank_size=512, start=0, goal=511)
+    settings.update(options)
+    return vs.Puzzle("lights-out", expand=expand, **settings)
+
+
+def good_expand(state, tables, children, moves):
+    for m in range(9):
+        children[m] = state ^ tables[0][m]
+        moves[m] = m
+    return 9
+
+
+def test_a_correct_puzzle_validates_and_warms_up():
+    puzzle = lights(good_expand)
+    assert puzzle.validate() == 64
+    assert len(vs.solve(puzzle)) == 5
+
+
+def forgets_return(state, tables, children, moves):
+    for m in range(9):
+        children[m] = state ^ tables[0][m]
+        moves[m] = m
+
+
+def returns_float(state, tables, children, moves):
+    good_expand(state, tables, children, moves)
+    return 9.0
+
+
+def returns_arrays(state, tables, children, moves):
+    good_expand(state, tables, children, moves)
+    return children, moves
+
+
+def writes_wide_children(state, tables, children, moves):
+    for m in range(9):
+        children[m, 0] = state ^ tables[0][m]
+        moves[m] = m
+    return 9
+
+
+def counts_too_many(state, tables, children, moves):
+    good_expand(state, tables, children, moves)
+    return 10
+
+
+def bad_move_index(state, tables, children, moves):
+    for m in range(9):
+        children[m] = state ^ tables[0][m]
+        moves[m] = m + 1
+    return 9
+
+
+def one_way(state, tables, children, moves):
+    children[0] = state | tables[0][0]
+    moves[0] = 0
+    return 1
+
+
+def python_only(state, tables, children, moves):
+    for m in range(9):
+        children[m] = state ^ tables[0][m]
+        moves[m] = m + 0 * int(state).bit_count()  # fine in Python, not in numba
+    return 9
+
+
+@pytest.mark.parametrize("expand,options,message", [
+    (forgets_return, {}, r"lights-out: expand\('0'\) returned None \(NoneType\); expected an int, the number of children"),
+    (returns_float, {}, r"returned 9\.0 \(float\); expected an int"),
+    (returns_arrays, {}, r"returned \(array\(.*\(tuple\); expected an int"),
+    (counts_too_many, {}, r"expand\('0'\) returned 10 children; expected 0\.\.max_moves=9"),
+    (writes_wide_children, {}, r"expand\('0'\) writes outside the children array .*narrow \(width=1\): write children\[k\]"),
+    (good_expand, {"rank_size": 256}, r"rank\('\d+'\) is \d+; expected an int in 0\.\.rank_size-1 = 255"),
+    (bad_move_index, {}, r"child 8 has move 9; expected 0\.\.8"),
+    (one_way, {}, r"expand\('11'\) does not include '0', although move '0' leads there .*reversible=False"),
+    (good_expand, {"start": 1 << 70}, r"the start state is not a state of 1 word\(s\): state word \d+ does not fit"),
+    (python_only, {}, r"numba cannot compile the puzzle's functions"),
+])
+def test_broken_user_puzzles_are_named_precisely(expand, options, message):
+    puzzle = lights(expand, **options)
+    with pytest.raises(vs.PuzzleDefinitionError, match=message):
+        puzzle.validate()
+
+
+def wide_expand(state, tables, children, moves):
+    for m in range(4):
+        children[m, 0] = state[0] + (m == 0) - (m == 1)
+        children[m, 1] = state[1] + (m == 2) - (m == 3)
+        children[m, 2] = 0  # a third word, but the puzzle is two words wide
+        moves[m] = m
+    return 4
+
+
+def test_state_outside_the_declared_width():
+    puzzle = vs.Puzzle("grid", width=2, expand=wide_expand, max_moves=4, start=(0, 0), goal=(3, 3))
+    with pytest.raises(vs.PuzzleDefinitionError,
+                       match=r"grid: expand\('0 0'\) writes outside the children array .*2 words wide: write children\[k, 0\.\.1\]"):
+        puzzle.warm_up()  # warm_up validates first
+
+
+def test_wide_start_with_too_many_words():
+    puzzle = vs.Puzzle("grid", width=2, expand=wide_expand, max_moves=4, start=(0, 0, 0), goal=(3, 3))
+    with pytest.raises(vs.PuzzleDefinitionError, match=r"grid: the start state is not a state of 2 word\(s\)"):
+        puzzle.validate()
+
+
+def test_component_must_be_invariant():
+    def parity(state, tables):
+        return state & 1
+
+    puzzle = lights(good_expand, component=parity)
+    with pytest.raises(vs.PuzzleDefinitionError, match=r"move '0' changes the component from 0 to 1 \('0' -> '11'\)"):
+        puzzle.validate()
