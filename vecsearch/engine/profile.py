@@ -45,7 +45,7 @@ class BoundRecord:
     bytes: int  # memory held by the search (stack or tables) and its heuristic's tables
 
 
-@dataclass
+@dataclass(repr=False)
 class Profile:
     """Per-layer records of a search, with its totals."""
 
@@ -129,6 +129,11 @@ class Profile:
         total = html.escape(str(self).rsplit("\n", 1)[-1])
         return (f"<table class=\"vecsearch-profile\"><thead><tr>{head}</tr></thead>"
                 f"<tbody>{''.join(rows)}</tbody><caption style=\"caption-side: bottom\">{total}</caption></table>")
+
+    def __repr__(self) -> str:
+        what = f"{self.expanded:,} nodes expanded" if self.records and isinstance(self.records[0], BoundRecord) \
+            else f"{self.total_states:,} states"
+        return f"<Profile of {len(self.records)} records: {what} in {self.seconds:.4f} s>"
 
     def __str__(self) -> str:
         if self.records and isinstance(self.records[0], BoundRecord):
