@@ -48,12 +48,11 @@ def validate(puzzle, *, limit: int = 64) -> int:
 
 def _defaults(puzzle) -> list:
     states = []
-    for what, get in (("start", puzzle.start_states), ("goal", puzzle.goal_states)):
+    sources = [("start", puzzle.start_states)] + ([("goal", puzzle.goal_states)] if puzzle._goal is not None else [])
+    for what, get in sources:
         try:
             layer = get()
         except InvalidPuzzleInput as error:
-            if what == "goal" and "no default goal" in str(error):
-                continue
             raise PuzzleDefinitionError(f"{puzzle.name}: the {what} state is not a state of"
                                         f" {puzzle.width} word(s): {error}") from None
         states += [row.copy() if puzzle.width > 1 else row for row in layer]
