@@ -16,6 +16,7 @@ from vecsearch.errors import UnknownPuzzle
 
 PUZZLE_MODULES = (
     "vecsearch.puzzles.sliding",
+    "vecsearch.puzzles.permutation.builtins",
 )
 
 

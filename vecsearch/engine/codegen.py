@@ -33,8 +33,10 @@ import vecsearch._numba as nb_options
 from vecsearch.kernels import state_words
 
 TEMPLATE_PATH = Path(vecsearch.__file__).parent / "kernels" / "layer_template.py"
+RANK_SPACE_TEMPLATE_PATH = TEMPLATE_PATH.with_name("rank_space_template.py")  # appended: two-bit search
 ROLES = ("expand_state", "predecessors_state", "rank_state", "component_state")
-OPTIONAL_ROLES = ("expand_ranked_state", "predecessors_ranked_state")  # None: the template's default
+OPTIONAL_ROLES = ("expand_ranked_state", "predecessors_ranked_state", "unrank_state", "expand_rank_state",
+                  "predecessors_rank_state")  # None: the template's default, or absent
 
 
 def cache_dir() -> Path:
@@ -118,12 +120,19 @@ def serial_twins(template: str) -> str:
     return "\n\n\n" + "\n\n\n".join(twins) + "\n"
 
 
+def move_capacity(max_moves: int) -> int:
+    """``MAX_MOVES`` of the kernels: ``max_moves`` rounded up to a power of two (at least 4), so
+    that puzzles of one family with similar move counts share one compiled module."""
+    return max(4, 1 << (max_moves - 1).bit_length())
+
+
 def build_kernels(functions: dict, width: int, max_moves: int, label: str) -> types.ModuleType:
     """The layer-kernel module for a puzzle given its per-state functions by role."""
+    max_moves = move_capacity(max_moves)
     missing = set(ROLES) - {role for role, f in functions.items() if f is not None}
     if missing or set(functions) - set(ROLES) - set(OPTIONAL_ROLES):
         raise ValueError(f"kernel roles missing: {sorted(missing)}")
-    template = TEMPLATE_PATH.read_text()
+    template = TEMPLATE_PATH.read_text() + "\n\n" + RANK_SPACE_TEMPLATE_PATH.read_text()
     template += serial_twins(template)
     if all(_importable_name(f) for f in functions.values() if f is not None):
         try:

@@ -43,9 +43,10 @@ class _Visited:
         self.tables = puzzle.tables
         self.width = puzzle.width
         self._scratch = empty_states(self.width)
+        self.guard = None  # told the bytes a growing layer or table is about to take; may raise
 
     def scratch_for(self, frontier_size: int) -> np.ndarray:
-        needed = min(frontier_size, ROUND) * self.puzzle.max_moves
+        needed = min(frontier_size, ROUND) * self.kernels.MAX_MOVES  # the kernels' stride per state
         if len(self._scratch) < needed:
             self._scratch = empty_states(self.width, needed)
         return self._scratch
@@ -89,7 +90,7 @@ class BitsetVisited(_Visited):
         expand_claim = pick(k, "expand_claim", len(frontier))
         jit.call(expand_claim, empty_states(self.width), self.tables, backward, self.bits,
                  other_bits, check, scratch[:0], BLOCK)
-        builder = LayerBuilder(self.width, len(frontier) * self.puzzle.max_moves)
+        builder = LayerBuilder(self.width, len(frontier) * self.puzzle.max_moves, self.guard)
         generated = meets = 0
         for part in self.rounds(frontier):
             g, new, m = expand_claim(part, self.tables, backward, self.bits, other_bits, check, scratch, BLOCK)
@@ -99,6 +100,15 @@ class BitsetVisited(_Visited):
         layer = builder.finish()
         self.count += len(layer)
         return layer, generated, meets
+
+    def arrays(self) -> dict:
+        return {"bits": self.bits}
+
+    def restore(self, arrays: dict, count: int) -> None:
+        if arrays["bits"].shape != self.bits.shape:
+            raise ValueError("the checkpoint's bitset does not fit this puzzle's rank space")
+        self.bits = np.ascontiguousarray(arrays["bits"], dtype=np.uint64)
+        self.count = count
 
     def first_member(self, layer: Layer):
         """A state of ``layer`` that this set holds, or None."""
@@ -148,6 +158,8 @@ class HashVisited(_Visited):
         while 2 * (self.count + incoming) > capacity:
             capacity *= 2
         if capacity != len(self.keys):
+            if self.guard is not None:
+                self.guard(8 * self.width * capacity)
             grown = self._empty_table(capacity)
             jit.call(self.kernels.hash_rehash, self.keys, grown)
             self.keys = grown
@@ -168,7 +180,7 @@ class HashVisited(_Visited):
         scratch = self.scratch_for(len(frontier))
         expand_all = pick(self.kernels, "expand_all", len(frontier))
         jit.call(expand_all, empty_states(self.width), self.tables, backward, scratch[:0], BLOCK)
-        builder = LayerBuilder(self.width, len(frontier) * self.puzzle.max_moves)
+        builder = LayerBuilder(self.width, len(frontier) * self.puzzle.max_moves, self.guard)
         generated = meets = 0
         for part in self.rounds(frontier):
             children = expand_all(part, self.tables, backward, scratch, BLOCK)
@@ -178,6 +190,13 @@ class HashVisited(_Visited):
             meets += m
         layer = builder.finish()
         return layer, generated, meets
+
+    def arrays(self) -> dict:
+        return {"keys": self.keys}
+
+    def restore(self, arrays: dict, count: int) -> None:
+        self.keys = np.ascontiguousarray(arrays["keys"], dtype=np.int64)
+        self.count = count
 
     def first_member(self, layer: Layer):
         for chunk in layer.chunks:
