@@ -5,6 +5,7 @@ import math
 
 import numpy as np
 import pytest
+from numba import njit
 
 import vecsearch as vs
 from reference import bfs_layers, pancake_neighbours, permutation_neighbours, replay
@@ -20,6 +21,10 @@ TWO_ORBITS = PermutationDefinition("two-orbits", [Orbit("A", 3, 3), Orbit("B", 3
     "Q": {"A": ((0, 2, 1), (0, 1, 2))},
     "S": {"B": ((0, 2, 1), (1, 0, 0))},
 })
+
+# One orbit with orientations whose sum every move keeps (the pieces form's rank-space moves).
+TWISTED_RING = PermutationDefinition("twisted-ring", [Orbit("R", 5, 3)], {
+    "L": {"R": ((1, 2, 3, 4, 0), (1, 0, 0, 0, 2))}, "X": {"R": ((1, 0, 2, 3, 4), (0, 0, 0, 0, 0))}})
 
 
 def reference_neighbours(puzzle):
@@ -179,6 +184,8 @@ def search_cases():
         (PermutationPuzzle(TWO_ORBITS, representation="pieces"), None),
         (PermutationPuzzle(TWO_ORBITS, "given"), None),  # not closed under inverses: directed
         (PermutationPuzzle(TWO_ORBITS, "given", representation="pieces"), None),
+        (PermutationPuzzle(TWISTED_RING, "htm", representation="pieces"), None),
+        (PermutationPuzzle(TWISTED_RING, "given", representation="pieces"), None),
         (vs.get_puzzle("topspin-6"), None),
         (vs.get_puzzle("lrx-5"), None),
         (vs.get_puzzle("pocket-qtm"), 5),
@@ -242,3 +249,37 @@ def test_moves_given_as_move_objects():
     puzzle = PermutationPuzzle(definition)
     expected = bfs_layers([definition.solved], reference_neighbours(puzzle))
     assert vs.bfs(puzzle).layer_sizes == [len(layer) for layer in expected]
+
+
+# --- rank-space moves agree with unrank, expand, rank ------------------------------------------
+@njit
+def _expanded_ranks(puzzle_tables, rank, component, unrank, expand, rank_of, expand_rank, out_direct, out_via):
+    kids = np.empty(64, np.int64)
+    moves = np.empty(64, np.int64)
+    count = expand(unrank(rank, component, puzzle_tables), puzzle_tables, kids, moves)
+    for j in range(count):
+        out_via[j] = rank_of(kids[j], puzzle_tables)
+    return count, expand_rank(rank, component, puzzle_tables, out_direct)
+
+
+@pytest.mark.parametrize("puzzle", [
+    PermutationPuzzle(pancake_definition(6), "given", representation="pieces"),
+    PermutationPuzzle(ring_definition("topspin-7", 7, 4), "qtm", representation="pieces"),  # parity fixed
+    PermutationPuzzle(TWISTED_RING, "htm", representation="pieces"),  # twist sum fixed
+    PermutationPuzzle(TWISTED_RING, "given", representation="pieces"),  # directed: predecessors too
+], ids=lambda p: f"{p.name}-{p.metric}")
+def test_rank_space_moves_of_one_orbit_puzzles(puzzle):
+    from vecsearch.puzzles.permutation import rank_steps, rules
+
+    f = puzzle._functions
+    packed = puzzle.start_states()
+    component = int(jit.call(puzzle.kernels.components, packed, puzzle.tables)[0])
+    direct, via = np.empty(64, np.int64), np.empty(64, np.int64)
+    pairs = [(f["expand_state"], rank_steps.single_orbit_expand_rank)]
+    if not puzzle.reversible:
+        pairs.append((f["predecessors_state"], rank_steps.single_orbit_predecessors_rank))
+    for expand, expand_rank in pairs:
+        for rank in range(0, puzzle.rank_size, max(1, puzzle.rank_size // 500)):
+            count, again = _expanded_ranks(puzzle.tables, rank, component, rules.pieces_unrank, expand,
+                                           rules.pieces_rank, expand_rank, direct, via)
+            assert count == again and direct[:count].tolist() == via[:count].tolist()

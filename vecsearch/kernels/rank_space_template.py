@@ -133,10 +133,34 @@ def twobit_push(table, lo, hi, last_mask, pattern, newv, component, tables, back
     return expanded.sum(), generated.sum(), new.sum()
 
 
+@state_function  # noqa: F821
+def settle_pulled(table, pending, counts, states, ranks, seek, newv, stash, fill):
+    """For each of ``pending[:states]`` (unreached ranks, their neighbours' ranks one after the
+    other in ``ranks``), set it to ``newv`` if a neighbour's cell is ``seek``. Returns ``(new,
+    neighbours looked at)``."""
+    new = 0
+    looked = 0
+    at = 0
+    for s in range(states):
+        c = counts[s]
+        j = 0
+        while j < c and cell_value(table, ranks[at + j]) != seek:
+            j += 1
+        looked += min(j + 1, c)
+        if j < c:
+            r = pending[s]
+            table[r >> 5] &= ~((3 ^ newv) << ((r & 31) << 1))
+            new += 1
+            stash_rank(stash, fill, r)
+        at += c
+    return new, looked
+
+
 @parallel_kernel  # noqa: F821
 def twobit_pull(table, lo, hi, last_mask, seek, newv, component, tables, backward, stash, fill, block):
     """Set to ``newv`` every unreached rank of words ``[lo, hi)`` with a neighbour one move
     *before* it (a predecessor; a child when ``backward``) whose cell is ``seek`` (the frontier).
+    The neighbours of a batch of unreached ranks are computed and prefetched, then looked at.
     Each block writes only its own words, so plain stores suffice. Returns ``(examined,
     generated, new)``: unreached ranks looked at, neighbours looked at, ranks set."""
     nblocks = (hi - lo + block - 1) // block
@@ -144,35 +168,40 @@ def twobit_pull(table, lo, hi, last_mask, seek, newv, component, tables, backwar
     generated = np.zeros(nblocks, np.int64)
     new = np.zeros(nblocks, np.int64)
     for b in prange(nblocks):
-        kids = new_states(MAX_MOVES, WIDTH)  # noqa: F821
-        moves = np.empty(MAX_MOVES, np.int64)
-        ranks = np.empty(MAX_MOVES, np.int64)
+        kids = new_states(TWOBIT_BATCH + MAX_MOVES, WIDTH)  # noqa: F821
+        moves = np.empty(TWOBIT_BATCH + MAX_MOVES, np.int64)
+        ranks = np.empty(TWOBIT_BATCH + MAX_MOVES, np.int64)
+        pending = np.empty(TWOBIT_BATCH + 1, np.int64)
+        counts = np.empty(TWOBIT_BATCH + 1, np.int64)
+        batch = 0
+        states = 0
         block_examined = 0
         block_generated = 0
         block_new = 0
         for word in range(lo + b * block, min(hi, lo + (b + 1) * block)):
             cells = cells_matching(table, word, 0, last_mask)  # pattern 0 selects value 3
-            if cells == 0:
-                continue
-            updated = table[word]
             while cells != 0:
                 low = cells & -cells
                 cells ^= low
-                shift = popcount(low - 1)
-                c = rank_neighbours((word << 5) | (shift >> 1), component, tables, not backward, kids, moves, ranks)
+                rank = (word << 5) | (popcount(low - 1) >> 1)
+                c = rank_neighbours(rank, component, tables, not backward, kids[batch:], moves[batch:], ranks[batch:])
+                for j in range(batch, batch + c):
+                    prefetch(table, ranks[j] >> 5)
+                pending[states] = rank
+                counts[states] = c
+                states += 1
+                batch += c
                 block_examined += 1
-                j = 0
-                while j < c and cell_value(table, ranks[j]) != seek:
-                    j += 1
-                block_generated += min(j + 1, c)
-                if j < c:
-                    updated &= ~((3 ^ newv) << shift)
-                    block_new += 1
-                    stash_rank(stash, fill, (word << 5) | (shift >> 1))
-            table[word] = updated
+                if batch >= TWOBIT_BATCH or states > TWOBIT_BATCH:
+                    n, g = settle_pulled(table, pending, counts, states, ranks, seek, newv, stash, fill)
+                    block_new += n
+                    block_generated += g
+                    batch = 0
+                    states = 0
+        n, g = settle_pulled(table, pending, counts, states, ranks, seek, newv, stash, fill)
         examined[b] = block_examined
-        generated[b] = block_generated
-        new[b] = block_new
+        generated[b] = block_generated + g
+        new[b] = block_new + n
     return examined.sum(), generated.sum(), new.sum()
 
 

@@ -28,7 +28,7 @@ import numpy as np
 from vecsearch.errors import InvalidPuzzleInput, PuzzleDefinitionError
 from vecsearch.kernels.ranking import factorial_table
 from vecsearch.puzzle import Puzzle, signed64, unsigned64
-from vecsearch.puzzles.permutation import rules
+from vecsearch.puzzles.permutation import rank_steps, rules
 from vecsearch.puzzles.permutation.definition import PermutationDefinition
 
 COORDINATE_TABLE_ENTRIES = 1 << 23  # move-table entries (int32) allowed for the coordinates form
@@ -140,6 +140,12 @@ class PermutationPuzzle(Puzzle):
             functions = dict(expand=rules.pieces_expand, rank=rules.pieces_rank if ranked else None,
                              component=rules.pieces_component, unrank=rules.pieces_unrank if ranked else None,
                              predecessors=None if reversible else rules.pieces_predecessors)
+            orbits = definition.orbits
+            if ranked and len(orbits) == 1 and orbits[0].orientations <= 16:  # fast moves in rank space
+                parts = [m.changes[orbits[0].name] for m in rows]
+                tables += rank_steps.step_tables(parts, len(self.move_list), orbits[0].size, orbits[0].orientations)
+                functions.update(expand_rank=rank_steps.single_orbit_expand_rank,
+                                 predecessors_rank=None if reversible else rank_steps.single_orbit_predecessors_rank)
         super().__init__(
             name or definition.name, max_moves=len(self.move_list), tables=tables, reversible=reversible,
             rank_size=self.layout.rank_size if ranked else None, move_names=[m.name for m in self.move_list],
