@@ -45,10 +45,17 @@ def enumerate_space(puzzle, start=None, *, max_depth=None, keep_layers=None, bac
     header = {"puzzle": puzzle.name, "width": puzzle.width, "rank_size": puzzle.rank_size, "mode": plan.mode,
               "visited": plan.visited, "backward": bool(backward), "keep_layers": bool(keep_layers)}
     runner = None
+    early = []  # the start layer, recorded while the runner is being made
 
     def after_layer(record):
         if plan.mode == "twobit":
             profile.add(record)
+        if runner is None:
+            early.append(record)
+        else:
+            finish_layer(record)
+
+    def finish_layer(record):
         if directory is not None:
             meta, arrays = runner.snapshot()
             checkpoints.save(directory, dict(header, records=profile.to_records(), **meta), dict(arrays, starts=starts))
@@ -64,6 +71,8 @@ def enumerate_space(puzzle, start=None, *, max_depth=None, keep_layers=None, bac
             else:
                 runner = _Layered(puzzle, starts, backward, plan, keep_layers, max_depth, profile, name, after_layer,
                                   layer_sink, saved)
+            for record in early:
+                finish_layer(record)
             while not runner.exhausted and (max_depth is None or runner.depth < max_depth):
                 runner.step()
     except KeyboardInterrupt:

@@ -62,23 +62,25 @@ def claim_cells(table, ranks, count, newv, stash, fill):
 
 
 @state_function  # noqa: F821
-def unrank_then_expand(rank, component, tables, kids, moves, ranks):
-    return expand_ranked_state(unrank_state(rank, component, tables), tables, kids, moves, ranks)  # noqa: F821
+def unrank_then_expand(rank, component, tables, kids, moves, ranks, at):
+    state = unrank_state(rank, component, tables)  # noqa: F821
+    return expand_ranked_state(state, tables, kids[at:], moves[at:], ranks[at:])  # noqa: F821
 
 
 @state_function  # noqa: F821
-def unrank_then_predecessors(rank, component, tables, kids, moves, ranks):
-    return predecessors_ranked_state(unrank_state(rank, component, tables), tables, kids, moves, ranks)  # noqa: F821
+def unrank_then_predecessors(rank, component, tables, kids, moves, ranks, at):
+    state = unrank_state(rank, component, tables)  # noqa: F821
+    return predecessors_ranked_state(state, tables, kids[at:], moves[at:], ranks[at:])  # noqa: F821
 
 
 @state_function  # noqa: F821
-def rank_space_children(rank, component, tables, kids, moves, ranks):
-    return expand_rank_state(rank, component, tables, ranks)  # noqa: F821
+def rank_space_children(rank, component, tables, kids, moves, ranks, at):
+    return expand_rank_state(rank, component, tables, ranks[at:])  # noqa: F821
 
 
 @state_function  # noqa: F821
-def rank_space_predecessors(rank, component, tables, kids, moves, ranks):
-    return predecessors_rank_state(rank, component, tables, ranks)  # noqa: F821
+def rank_space_predecessors(rank, component, tables, kids, moves, ranks, at):
+    return predecessors_rank_state(rank, component, tables, ranks[at:])  # noqa: F821
 
 
 rank_children = unrank_then_expand if expand_rank_state is None else rank_space_children  # noqa: F821
@@ -86,12 +88,13 @@ rank_parents = unrank_then_predecessors if predecessors_rank_state is None else 
 
 
 @state_function  # noqa: F821
-def rank_neighbours(rank, component, tables, backward, kids, moves, ranks):
-    """Ranks of the children (``backward``: predecessors) of the state of ``rank``; the states
-    themselves land in ``kids`` only when the puzzle has no rank-space expansion."""
+def rank_neighbours(rank, component, tables, backward, kids, moves, ranks, at):
+    """Writes the ranks of the children (``backward``: predecessors) of the state of ``rank`` to
+    ``ranks[at:]``; the states land in ``kids[at:]`` only when the puzzle has no rank-space
+    expansion. Returns how many."""
     if backward:
-        return rank_parents(rank, component, tables, kids, moves, ranks)
-    return rank_children(rank, component, tables, kids, moves, ranks)
+        return rank_parents(rank, component, tables, kids, moves, ranks, at)
+    return rank_children(rank, component, tables, kids, moves, ranks, at)
 
 
 @parallel_kernel  # noqa: F821
@@ -118,7 +121,7 @@ def twobit_push(table, lo, hi, last_mask, pattern, newv, component, tables, back
                 low = cells & -cells
                 cells ^= low
                 rank = (word << 5) | (popcount(low - 1) >> 1)
-                c = rank_neighbours(rank, component, tables, backward, kids[batch:], moves[batch:], ranks[batch:])
+                c = rank_neighbours(rank, component, tables, backward, kids, moves, ranks, batch)
                 for j in range(batch, batch + c):
                     prefetch(table, ranks[j] >> 5)
                 batch += c
@@ -184,7 +187,7 @@ def twobit_pull(table, lo, hi, last_mask, seek, newv, component, tables, backwar
                 low = cells & -cells
                 cells ^= low
                 rank = (word << 5) | (popcount(low - 1) >> 1)
-                c = rank_neighbours(rank, component, tables, not backward, kids[batch:], moves[batch:], ranks[batch:])
+                c = rank_neighbours(rank, component, tables, not backward, kids, moves, ranks, batch)
                 for j in range(batch, batch + c):
                     prefetch(table, ranks[j] >> 5)
                 pending[states] = rank
