@@ -50,10 +50,11 @@ def test_an_oversized_search_is_refused_before_it_starts_with_the_estimates():
         vs.bfs("sliding-3x4", mode="layers", visited="bitset", max_memory="20M")
 
 
-def test_auto_picks_the_mode_that_fits():
-    assert vs.bfs("pancake-9", max_memory="10M").profile.visited == "twobit"  # layers could need more
-    result = vs.bfs("pancake-9", max_memory="1G")
-    assert result.profile.visited == "bitset" and result.total_states == 362880
+def test_auto_prefers_the_faster_mode_that_fits():
+    assert vs.bfs("pancake-9").profile.visited == "twobit"  # moves in rank space: two bits first
+    assert vs.bfs("sliding-3x3", max_memory="1G").profile.visited == "bitset"  # cheaper from states: layers
+    small = vs.bfs("sliding-3x3", max_memory="2M")  # the layers might need more than 2 MiB
+    assert small.profile.visited == "twobit" and small.total_states == 181440
 
 
 def test_a_layered_search_that_outgrows_its_limit_stops_before_allocating():

@@ -22,15 +22,16 @@ def test_twobit_equals_layers_on_built_in_dense_puzzles(name, threads):
     assert {int(s) for s in twobit.last_layer.states} == {int(s) for s in layered.last_layer.states}
 
 
-def test_pull_is_used_exactly_when_fewer_states_are_unreached_than_in_the_frontier():
-    puzzle = vs.get_puzzle("pocket-htm")
+@pytest.mark.parametrize("name", ["pocket-htm", "sliding-3x3"])
+def test_pull_is_used_exactly_when_fewer_states_are_unreached_than_a_push_would_expand(name):
+    puzzle = vs.get_puzzle(name)
     records = vs.bfs(puzzle, mode="twobit").profile.records
-    seen = 0
-    for before, record in zip(records, records[1:]):
-        seen += before.states
-        expected = "pull" if puzzle.rank_size - seen < before.states else "push"
+    sizes = [r.states for r in records]
+    for d, record in enumerate(records[1:]):
+        holding = sum(sizes[d::-3])  # ranks whose cell holds the frontier's value: layers d, d-3, ...
+        expected = "pull" if puzzle.rank_size - sum(sizes[:d + 1]) < holding else "push"
         assert record.method == expected, (record.depth, record.method)
-    assert [r.method for r in records[-2:]] == ["pull", "pull"] and records[1].method == "push"
+    assert records[-1].method == "pull" and records[1].method == "push"
 
 
 def test_start_sets_depth_limits_and_backward_search():

@@ -150,6 +150,11 @@ class Puzzle:
         return self._functions["unrank_state"] is not None
 
     @property
+    def steps_in_rank_space(self) -> bool:
+        """Whether the puzzle computes its children's ranks from a rank (``expand_rank``)."""
+        return self._functions["expand_rank_state"] is not None
+
+    @property
     def searchable_backward(self) -> bool:
         return self.reversible or self._functions["predecessors_state"] is not None
 

@@ -10,9 +10,12 @@ states reachable (``N``, or fewer under a depth limit):
   grows) plus the layers: ``56w * S`` bytes; unbounded when ``S`` is unknown.
 
 Each estimate has a ``certain`` part (allocated whatever happens) and a worst-case ``bound``.
-``plan`` prefers a mode whose bound fits under the limit; failing that, one whose certain part
-fits (the search then stops with ``MemoryLimitError`` before it would outgrow the limit: see
-``MemoryBudget``); failing that it refuses, naming each mode's needs and the limit.
+``plan`` takes, in order of preference, a mode whose bound fits under the limit; failing that,
+one whose certain part fits and whose bound is unknown or loose (or that was asked for by name:
+the search then stops with ``MemoryLimitError`` before it would outgrow the limit, see
+``MemoryBudget``); failing that it refuses, naming each mode's needs and the limit. Preference:
+the two-bit search first for puzzles that step in rank space (``expand_rank``: table lookups,
+no states built), else the layers (cheap children from states; no stale layers re-expanded).
 """
 
 from __future__ import annotations
@@ -26,7 +29,6 @@ from vecsearch.errors import MemoryLimitError, VecsearchError
 
 AVAILABLE_FRACTION = 0.8  # default limit: this share of the memory available when the search starts
 SCRATCH_BYTES = 48 << 20  # expansion scratch and layer-building buffers (vecsearch.engine.visited/layers)
-TWOBIT_FROM_RANKS = 1 << 26  # auto: from this many ranks on, the two-bit search is preferred
 MODES = ("auto", "layers", "twobit")
 _UNITS = {"": 1, "b": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}
 
@@ -151,8 +153,8 @@ def plan(puzzle, *, mode="auto", visited="auto", max_memory=None, max_depth=None
                   and not (need_layers and e.mode == "twobit")]
     if not candidates:
         raise VecsearchError(_unavailable(puzzle, mode, visited, need_layers))
-    if mode == "auto" and puzzle.has_rank and puzzle.rank_size < TWOBIT_FROM_RANKS:
-        candidates.sort(key=lambda e: e.mode == "twobit")  # small spaces: layers first
+    if not puzzle.steps_in_rank_space:  # without rank-space moves, layers are faster when they fit
+        candidates.sort(key=lambda e: e.mode == "twobit")
     explicit = mode != "auto" or visited != "auto"
     tests = (lambda e: e.bound is not None and e.bound <= limit,  # surely fits
              lambda e: e.certain <= limit and (e.bound is None or e.loose or explicit))  # may fit: guarded

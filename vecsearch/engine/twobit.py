@@ -7,9 +7,10 @@ children are all reached already, so expanding them again finds nothing new: cor
 while layers grow.) Each layer is found one of two ways, recorded in the profile as ``method``:
 
 - ``push``: expand every frontier rank (unranked to a state) and set its unreached children;
-- ``pull``: when fewer ranks are unreached than the frontier holds, look at each unreached rank
-  and set it if one of its predecessors (its children, for reversible puzzles) is in the
-  frontier. Needs predecessors, so directed puzzles without them always push.
+- ``pull``: when fewer ranks are unreached than hold the frontier's value (layers ``d``,
+  ``d-3``, ...: what a push would expand), look at each unreached rank and set it if one of its
+  predecessors (its children, for reversible puzzles) is in the frontier. Needs predecessors,
+  so directed puzzles without them always push.
 
 A path can still be read off the table: from a state whose cell is ``v``, a neighbour whose
 cell is ``(v - 1) mod 3`` is one move closer (``DistanceTable(storage="mod3")``). The ranks of
@@ -85,7 +86,8 @@ class TwoBitSearch:
         compiled = jit.compile_seconds()
         depth = self.depth
         frontier = self.counts[depth]
-        pull = self.can_pull and self.puzzle.rank_size - self.seen < frontier
+        holding = sum(self.counts[depth::-3])  # cells with the frontier's value: layers d, d-3, d-6...
+        pull = self.can_pull and self.puzzle.rank_size - self.seen < holding
         seek, newv = depth % 3, (depth + 1) % 3
         self.fill[0] = 0
         generated = new = 0

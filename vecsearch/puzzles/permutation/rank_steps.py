@@ -3,8 +3,8 @@
 The two-bit search asks for the ranks of a rank's children. Unranking to a state and ranking each
 child from scratch costs ``n`` divisions and ``n`` Lehmer digits per child. Here, per parent:
 
-- the Lehmer digits come from float reciprocals of the factorials, exact after one correction
-  (ranks stay below 2^53), and the pieces from the list of unused values packed 4 bits each, so
+- the Lehmer digits come from float reciprocals of the factorials (``ranking.quotient``),
+  and the pieces from the list of unused values packed 4 bits each, so
   picking the ``d``-th unused value is a shift, not a scan;
 - a move leaves the slots after its last changed slot ``hi`` alone, and their digits (how many
   smaller pieces lie further on) are the parent's, so a child costs O(hi). The moves are visited
@@ -12,29 +12,15 @@ child from scratch costs ``n`` divisions and ``n`` Lehmer digits per child. Here
 
 Extra tables (after the pieces tables): 9 ``source`` (rows, n): the slot each slot ``<= hi``
 takes its piece from; 10 ``twist`` (rows, n); 11 ``hi`` per row; 12 the rows in decreasing
-``hi``, the moves' then the inverse moves'; 13 ``1/k!`` as float64; 14 powers of the
-orientation count. Orientations are packed 4 bits per slot here, so at most 16 of them.
+``hi``, the moves' then the inverse moves'; 13 powers of the orientation count. Orientations
+are packed 4 bits per slot here, so at most 16 of them.
 """
-
-import math
 
 import numpy as np
 
 from vecsearch._numba import state_function
 from vecsearch.kernels.intrinsics import popcount
-from vecsearch.puzzle import signed64
-
-VALUES = np.int64(signed64(0xFEDCBA9876543210))  # the values 0, 1, ..., 15, 4 bits each
-
-
-@state_function
-def _quotient(rest, weight, reciprocal):
-    """``rest // weight`` by a float multiply and one correction each way."""
-    q = np.int64(rest * reciprocal)
-    q -= np.int64(q * weight > rest)
-    q += np.int64((q + 1) * weight <= rest)
-    return q
-
+from vecsearch.kernels.ranking import FIRST_SIXTEEN, quotient, take_unused
 
 @state_function
 def single_orbit_step(rank, component, tables, ranks, first):
@@ -44,8 +30,7 @@ def single_orbit_step(rank, component, tables, ranks, first):
     twist = tables[10]
     high = tables[11]
     order = tables[12]
-    reciprocals = tables[13]
-    powers = tables[14]
+    powers = tables[13]
     n = orbit[1]
     k = orbit[2]
     half = orbit[5]
@@ -65,18 +50,18 @@ def single_orbit_step(rank, component, tables, ranks, first):
         if kept < n:
             twists |= ((((component >> orbit[8]) & orbit[10]) - total) % k + k) % k << (4 * (n - 1))
     rest = x << half
-    unused = VALUES
+    unused = FIRST_SIXTEEN
     pieces = np.int64(0)
     digits = np.int64(0)
     digit_sum = np.int64(0)
     for i in range(n):
-        d = _quotient(rest, factorials[n - 1 - i], reciprocals[n - 1 - i])
+        d = quotient(rest, factorials[n - 1 - i])
         rest -= d * factorials[n - 1 - i]
         if half == 1 and i == n - 2:  # the dropped digit restores the orbit's parity
             d = ((component >> orbit[7]) - digit_sum) & 1
         digit_sum += d
-        pieces |= ((unused >> (4 * d)) & 15) << (4 * i)
-        unused = (unused & ((np.int64(1) << (4 * d)) - 1)) | (((unused >> (4 * d)) >> 4) << (4 * d))
+        value, unused = take_unused(unused, d)
+        pieces |= value << (4 * i)
         digits |= d << (4 * i)
     at = n
     suffix = np.int64(0)
@@ -119,7 +104,7 @@ def single_orbit_predecessors_rank(rank, component, tables, ranks):
 
 
 def step_tables(rows, nmoves: int, orbit_size: int, orientations: int) -> tuple:
-    """Tables 9..14 for ``rows`` (``(permutation, twist)`` of the moves, then of the inverse
+    """Tables 9..13 for ``rows`` (``(permutation, twist)`` of the moves, then of the inverse
     moves if the puzzle needs them) of a one-orbit puzzle."""
     source = np.zeros((len(rows), orbit_size), np.int64)
     twist = np.zeros((len(rows), orbit_size), np.int64)
@@ -128,6 +113,5 @@ def step_tables(rows, nmoves: int, orbit_size: int, orientations: int) -> tuple:
         high[row] = max(i for i, (p, t) in enumerate(zip(permutation, twists)) if p != i or t)
         source[row], twist[row] = permutation, twists
     order = sorted(range(nmoves), key=lambda r: -high[r]) + sorted(range(nmoves, len(rows)), key=lambda r: -high[r])
-    reciprocals = np.array([1 / math.factorial(i) for i in range(orbit_size + 1)], np.float64)
     powers = np.array([orientations ** i for i in range(orbit_size + 1)], np.int64)
-    return source, twist, high, np.array(order, np.int64), reciprocals, powers
+    return source, twist, high, np.array(order, np.int64), powers

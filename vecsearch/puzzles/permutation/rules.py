@@ -24,7 +24,7 @@ move set is not closed under inverses.
 import numpy as np
 
 from vecsearch._numba import kernel, state_function
-from vecsearch.kernels.ranking import lehmer_digit, nth_unused
+from vecsearch.kernels.ranking import FIRST_SIXTEEN, lehmer_digit, nth_unused, quotient, take_unused
 
 
 # --- coordinates ------------------------------------------------------------------------------
@@ -228,17 +228,16 @@ def pieces_unrank(rank, component, tables):
         k = orbits[j, 2]
         half = orbits[j, 5]
         rest = ((rank // orbits[j, 3]) % (factorials[n] >> half)) << half
-        seen = np.int64(0)
+        unused = FIRST_SIXTEEN  # pieces never exceed 16 slots in one word
         digit_sum = np.int64(0)
         for i in range(n):
             weight = factorials[n - 1 - i]
-            d = rest // weight
+            d = quotient(rest, weight)
             rest -= d * weight
             if half == 1 and i == n - 2:  # the dropped digit restores the orbit's parity
                 d = ((component >> orbits[j, 7]) - digit_sum) & 1
             digit_sum += d
-            v = nth_unused(d, seen, n)
-            seen |= np.int64(1) << v
+            v, unused = take_unused(unused, d)
             state |= v << (field_bits * (start + i))
         if k > 1:
             drop = orbits[j, 6]
