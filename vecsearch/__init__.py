@@ -15,6 +15,10 @@ Module map:
   plots              matplotlib pictures of one or several profiles (lazy import)
   optional           lazy imports of optional dependencies, errors naming the extra
   engine/search      ``bfs``, ``bidirectional``, ``SearchResult``
+  engine/enumeration ``bfs`` without a goal: layered or two-bit, planned, checkpointed, interruptible
+  engine/twobit      two-bit (distance mod 3) search over rank space, push and pull
+  engine/planner     memory estimates per mode, the mode that fits, ``MemoryLimitError``
+  engine/checkpoint  atomic checkpoint directories (JSON manifest and numpy arrays)
   engine/solve       ``solve`` (one instance), ``solve_many`` (many, shared goal)
   engine/pairs       ``solve_pairs`` (many instances, each with its own goal, in one kernel call)
   engine/tables      ``DistanceTable``: one backward BFS, answers by descent
@@ -29,9 +33,11 @@ Module map:
   engine/solution    ``Solution``: states and moves
   engine/codegen     per-puzzle kernel modules generated from the template (cached by numba)
   engine/jit         compile time kept apart from search time
-  kernels/*          numba building blocks: layer / pair / heuristic / pdb templates, intrinsics, ranks,
-                     state words, nibbles
+  kernels/*          numba building blocks: layer / rank-space / pair / heuristic / pdb templates,
+                     intrinsics, ranks, state words, nibbles
   puzzles/*          one module per puzzle family (rules, encoding, judge format)
+  puzzles/permutation  puzzles as data: orbits and move tables (Python or .tws text), pocket cube,
+                     pancakes, TopSpin, LRX
 """
 
 from vecsearch.engine.heuristic import Heuristic
@@ -46,16 +52,20 @@ from vecsearch.errors import (
     MemoryLimitError,
     NoSolution,
     PuzzleDefinitionError,
+    SearchInterrupted,
     UnknownPuzzle,
     VecsearchError,
 )
 from vecsearch.plots import plot_profiles
 from vecsearch.puzzle import Puzzle
+from vecsearch.puzzles.permutation import Orbit, PermutationDefinition, PermutationPuzzle, load_definition
 from vecsearch.registry import get_problem, get_puzzle
 
 __all__ = [
     "BoundRecord", "DistanceTable", "Heuristic", "InvalidPuzzleInput", "LayerRecord", "ManySolutions", "MemoryLimitError", "NoSolution",
-    "Profile", "Puzzle", "PuzzleDefinitionError", "SearchResult", "Solution", "UnknownPuzzle", "VecsearchError",
-    "bfs", "bidirectional", "distance_table", "get_problem", "get_puzzle", "plot_profiles", "solve", "solve_many", "solve_pairs",
+    "Orbit", "PermutationDefinition", "PermutationPuzzle", "Profile", "Puzzle", "PuzzleDefinitionError",
+    "SearchInterrupted", "SearchResult", "Solution", "UnknownPuzzle", "VecsearchError",
+    "bfs", "bidirectional", "distance_table", "get_problem", "get_puzzle", "load_definition", "plot_profiles", "solve", "solve_many",
+    "solve_pairs",
 ]
 __version__ = "0.1.0"

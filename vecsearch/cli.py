@@ -19,6 +19,8 @@ examples:
   vecsearch solve cubes --sample            Cubic Eight-Puzzle (POJ 3131); also: solitaire, chessboard, gap
   vecsearch bfs sliding-3x4 --csv           layer sizes of the whole 3x4 space, as CSV
   vecsearch bfs eight --start "1 2 3 4 x 5 6 7 8" --max-depth 10
+  vecsearch bfs pocket-full --mode twobit --antipodes 3     2 bits per state; three farthest states
+  vecsearch bfs pancake-12 --max-memory 2G --checkpoint ck  Ctrl-C, then --resume ck to continue
   vecsearch profile cubes --plot cubes.png --csv cubes.csv
                                             the layer profile as a table, a plot and a CSV file
   vecsearch list                            the built-in puzzles and problems
@@ -46,6 +48,9 @@ def build_parser() -> argparse.ArgumentParser:
                               epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     _add_search_arguments(bfs)
     bfs.add_argument("--csv", action="store_true", help="print the profile as CSV")
+    bfs.add_argument("--checkpoint", metavar="DIR", help="save the search after every layer in DIR")
+    bfs.add_argument("--resume", metavar="DIR", help="continue the search saved in DIR (and keep saving there)")
+    bfs.add_argument("--antipodes", type=_non_negative, metavar="N", help="print up to N of the farthest states")
     bfs.set_defaults(run=run_bfs)
 
     profile = commands.add_parser("profile", help="enumerate like bfs; print the profile, plot it, save it as CSV",
@@ -66,6 +71,12 @@ def _add_search_arguments(parser) -> None:
     parser.add_argument("--start", metavar="TEXT", help="start state in the puzzle's text format (default: its goal)")
     parser.add_argument("--max-depth", type=_non_negative, metavar="D", help="stop after depth D")
     parser.add_argument("--threads", type=_positive, metavar="N", help="worker threads (default: all cores)")
+    parser.add_argument("--mode", choices=("auto", "layers", "twobit"), default="auto",
+                        help="layers: stored layers and a bitset or hash set; twobit: 2 bits per rank (distance"
+                             " mod 3); auto (default): what fits, two-bit for large rank spaces")
+    parser.add_argument("--max-memory", type=_memory_size, metavar="SIZE",
+                        help="memory the search may use, e.g. 500M or 4G (default: 80%% of the available memory);"
+                             " a search that cannot fit is refused before it starts")
     parser.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                         help="show a progress bar on stderr (default: when stderr is a terminal; needs tqdm)")
 
@@ -75,6 +86,15 @@ def _non_negative(text: str) -> int:
     if value < 0:
         raise argparse.ArgumentTypeError(f"expected a number >= 0, got {text}")
     return value
+
+
+def _memory_size(text: str) -> int:
+    from vecsearch.engine.planner import parse_size
+
+    try:
+        return parse_size(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def _positive(text: str) -> int:
@@ -104,14 +124,15 @@ def run_solve(args) -> int:
     return 0
 
 
-def _enumerate(args):
-    """The ``bfs`` the instance options of ``_add_search_arguments`` ask for."""
+def _enumerate(args, **options):
+    """The puzzle and the ``bfs`` the options of ``_add_search_arguments`` (and ``options``) ask for."""
     from vecsearch.engine.search import bfs
     from vecsearch.registry import get_puzzle
 
     puzzle = get_puzzle(args.puzzle)
     start = puzzle.state(args.start) if args.start is not None else None
-    return bfs(puzzle, start, max_depth=args.max_depth, threads=args.threads, progress=_progress(args))
+    return puzzle, bfs(puzzle, start, max_depth=args.max_depth, threads=args.threads, mode=args.mode,
+                       max_memory=args.max_memory, progress=_progress(args), **options)
 
 
 def _progress(args) -> bool:
@@ -128,9 +149,34 @@ def _progress(args) -> bool:
 
 
 def run_bfs(args) -> int:
-    result = _enumerate(args)
-    print(result.profile.to_csv() if args.csv else result.profile, end="\n" if not args.csv else "")
+    from vecsearch.engine.enumeration import KEEP_FARTHEST
+    from vecsearch.errors import SearchInterrupted
+
+    try:
+        puzzle, result = _enumerate(args, checkpoint=args.checkpoint, resume=args.resume,
+                                    keep_farthest=max(KEEP_FARTHEST, args.antipodes or 0))
+    except SearchInterrupted as stop:
+        _print_profile(stop.result.profile, args.csv)
+        again = f"; continue with --resume {stop.checkpoint}" if stop.checkpoint else ""
+        print(f"vecsearch: interrupted after depth {stop.result.depth}{again}", file=sys.stderr)
+        return 130
+    _print_profile(result.profile, args.csv)
+    if args.antipodes:
+        _print_farthest(puzzle, result, args.antipodes)
     return 0
+
+
+def _print_profile(profile, csv: bool) -> None:
+    print(profile.to_csv() if csv else profile, end="" if csv else "\n", flush=True)
+
+
+def _print_farthest(puzzle, result, count: int) -> None:
+    states = result.last_layer.states if result.last_layer is not None else []
+    where = "the farthest" if result.complete else "where the search stopped"
+    print(f"states at depth {result.depth} ({where}; {result.layer_sizes[-1]:,} in all), {min(count, len(states))}"
+          f" shown:")
+    for state in states[:count]:
+        print(puzzle.format_state(state))
 
 
 def run_profile(args) -> int:
@@ -138,7 +184,7 @@ def run_profile(args) -> int:
         from vecsearch.optional import require
 
         require("matplotlib", "vecsearch profile --plot")
-    result = _enumerate(args)
+    _, result = _enumerate(args)
     print(result.profile)
     if args.csv is not None:
         _write(args.csv, lambda path: Path(path).write_text(result.profile.to_csv()))
