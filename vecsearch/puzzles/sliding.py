@@ -322,6 +322,50 @@ class SlidingJudge(JudgeProblem):
         found = solve_many(self.puzzle, [case.data for case in cases], self.goal_state())
         return [Answer(found.formatted(i) if found.lengths[i] >= 0 else "unsolvable") for i in range(len(cases))]
 
+    def instance(self, data):
+        return data, self.goal_state()
+
+    def output(self, length, moves):
+        return self.puzzle.format_moves(moves) if length >= 0 else "unsolvable"
+
+    def batch_instances(self, data: bytes):
+        """All lines read in one pass (``kernels.text``) and checked in bulk; only the lines that
+        fail are read again one by one, for their message. A bad line does not stop the rest."""
+        from vecsearch.engine.batch import Instances
+        from vecsearch.kernels.text import token_lines
+
+        cells = self.puzzle.cells
+        blank = 1 << 20  # what a letter blank reads as, until checked
+        values, counts, lines = token_lines(data, cells, {t: blank for t in self.blank_tokens if not t.isdigit()})
+        zero_is_blank = "0" in self.blank_tokens
+        tiles = np.where(values == blank, 0, values)
+        ok = ((values >= 0) & ((values < cells) | (values == blank)) & ((values != 0) | zero_is_blank)).all(axis=1)
+        ok &= counts == cells
+        seen = np.bitwise_or.reduce(np.left_shift(1, np.clip(tiles, 0, 62)), axis=1) if len(tiles) else tiles[:, 0]
+        ok &= seen == (1 << cells) - 1
+        states = (tiles << (4 * np.arange(cells, dtype=np.int64))).sum(axis=1)
+        numbers = np.arange(1, len(states) + 1)
+        errors = []
+        if not ok.all():
+            text = data.decode("utf-8", errors="replace").splitlines()
+            for row in np.flatnonzero(~ok).tolist():
+                try:
+                    self.puzzle.parse_state(text[lines[row] - 1], blank_tokens=self.blank_tokens)
+                    message = "unreadable line"
+                except InvalidPuzzleInput as error:
+                    message = str(error.located(line=int(lines[row]), case=int(numbers[row])))
+                errors.append((int(numbers[row]), message))
+        goal = np.array([self.goal_state()], np.int64)
+        return Instances(numbers[ok].tolist(), np.ascontiguousarray(states[ok]), goal), errors
+
+    def batch_output(self, lengths, moves):
+        """The move strings (or ``unsolvable``) of a chunk, built in bulk."""
+        from vecsearch.engine.byterows import join_columns
+
+        letters = np.frombuffer("".join(MOVE_NAMES).encode(), np.uint8)
+        found = lengths >= 0
+        return join_columns(len(lengths), [(letters[moves], np.maximum(lengths, 0)), (b"unsolvable", ~found), b"\n"])
+
 
 PUZZLES = {"sliding-RxC": "R x C sliding-tile puzzle (R, C >= 2, R*C <= 16), e.g. sliding-3x3, sliding-4x4;"
                           " also a problem: `vecsearch solve sliding-4x4 [--goal korf]`, one puzzle per line"}
