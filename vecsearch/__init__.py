@@ -12,6 +12,9 @@ Module map:
   cli                the ``vecsearch`` command
   engine/search      ``bfs``, ``bidirectional``, ``SearchResult``
   engine/solve       ``solve`` (one instance), ``solve_many`` (many, shared goal)
+  engine/batch       ``solve_batch`` (files of many instances: method picked once, chunks, dask)
+  engine/distributed chunks of a batch on a dask.distributed cluster (optional)
+  batch_io           batch files: JSON lines / judge formats in and out, streaming, resuming
   engine/pairs       ``solve_pairs`` (many instances, each with its own goal, in one kernel call)
   engine/tables      ``DistanceTable``: one backward BFS, answers by descent
   engine/idastar     IDA* (one instance, or many in parallel); engine/astar: A*
@@ -25,10 +28,11 @@ Module map:
   engine/codegen     per-puzzle kernel modules generated from the template (cached by numba)
   engine/jit         compile time kept apart from search time
   kernels/*          numba building blocks: layer / pair / heuristic / pdb templates, intrinsics, ranks,
-                     state words, nibbles
+                     state words, nibbles, text (batch lines read and written in bulk)
   puzzles/*          one module per puzzle family (rules, encoding, judge format)
 """
 
+from vecsearch.engine.batch import BatchResult, solve_batch
 from vecsearch.engine.heuristic import Heuristic
 from vecsearch.engine.pairs import solve_pairs
 from vecsearch.engine.profile import BoundRecord, LayerRecord, Profile
@@ -48,8 +52,8 @@ from vecsearch.puzzle import Puzzle
 from vecsearch.registry import get_problem, get_puzzle
 
 __all__ = [
-    "BoundRecord", "DistanceTable", "Heuristic", "InvalidPuzzleInput", "LayerRecord", "ManySolutions", "MemoryLimitError", "NoSolution",
+    "BatchResult", "BoundRecord", "DistanceTable", "Heuristic", "InvalidPuzzleInput", "LayerRecord", "ManySolutions", "MemoryLimitError", "NoSolution",
     "Profile", "Puzzle", "PuzzleDefinitionError", "SearchResult", "Solution", "UnknownPuzzle", "VecsearchError",
-    "bfs", "bidirectional", "distance_table", "get_problem", "get_puzzle", "solve", "solve_many", "solve_pairs",
+    "bfs", "bidirectional", "distance_table", "get_problem", "get_puzzle", "solve", "solve_batch", "solve_many", "solve_pairs",
 ]
 __version__ = "0.1.0"

@@ -22,7 +22,7 @@ import sys
 import numpy as np
 
 from vecsearch.engine.batch import Instances, instances_from, iter_batch
-from vecsearch.engine.byterows import join_columns, number_columns
+from vecsearch.kernels.text import record_lines
 
 # --- reading ------------------------------------------------------------------------------
 
@@ -108,10 +108,11 @@ def jsonl_records(puzzle, chunk, max_depth=None) -> bytes:
     n = len(chunk.lengths)
     seconds = chunk.seconds / max(1, n)
     names = puzzle.move_names
-    if n and all(isinstance(i, (int, np.integer)) and i >= 0 for i in chunk.ids) and all(len(m) == 1 for m in names):
+    ids = chunk.ids
+    if isinstance(ids, np.ndarray) and ids.dtype.kind in "iu" and (ids >= 0).all() and all(len(m) == 1 for m in names):
         return _jsonl_vectorised(chunk, names, seconds, max_depth)
     lines = []
-    for i, identifier in enumerate(chunk.ids):
+    for i, identifier in enumerate(ids.tolist() if isinstance(ids, np.ndarray) else ids):
         length = int(chunk.lengths[i])
         record = {"id": identifier}
         if length >= 0:
@@ -125,19 +126,9 @@ def jsonl_records(puzzle, chunk, max_depth=None) -> bytes:
 
 
 def _jsonl_vectorised(chunk, names, seconds, max_depth) -> bytes:
-    """``jsonl_records`` for integer ids and one-letter moves, built as byte columns in numpy."""
-    ids = np.asarray(chunk.ids, np.int64)
-    lengths = np.asarray(chunk.lengths, np.int64)
-    found = lengths >= 0
-    letters = np.frombuffer("".join(names).encode(), np.uint8)
-    moves = letters[chunk.moves] if chunk.moves.size else np.zeros((len(ids), 0), np.uint8)
-    none = b'null, "unreachable": true' if max_depth is None else f'null, "beyond": {int(max_depth)}'.encode()
-    tail = f', "seconds": {seconds:.9f}}}\n'.encode()
-    digits, widths = number_columns(np.maximum(lengths, 0))
-    return join_columns(len(ids), [
-        b'{"id": ', number_columns(ids), b', "length": ', (digits, np.where(found, widths, 0)),
-        (np.frombuffer(none, np.uint8)[None, :].repeat(len(ids), 0), ~found),
-        (b', "moves": "', found), (moves, np.maximum(lengths, 0)), (b'"', found), tail])
+    """``jsonl_records`` for integer ids and one-letter moves, written by a kernel."""
+    none = 'null, "unreachable": true' if max_depth is None else f'null, "beyond": {int(max_depth)}'
+    return record_lines(chunk.ids, chunk.lengths, chunk.moves, "".join(names), none, f', "seconds": {seconds:.9f}}}\n')
 
 
 def run_jsonl(puzzle, instances, errors, out, *, method="auto", max_depth=None, chunk_size=None, client=None,
@@ -146,7 +137,8 @@ def run_jsonl(puzzle, instances, errors, out, *, method="auto", max_depth=None, 
     records for ``errors`` not yet written. Returns the number of instances answered now."""
     done = answered_ids(out) if out is not None else set()
     if done:
-        keep = np.array([_key(i) not in done for i in instances.ids], bool)
+        ids = instances.ids.tolist() if isinstance(instances.ids, np.ndarray) else instances.ids
+        keep = np.array([_key(i) not in done for i in ids], bool)
         instances = instances.select(np.flatnonzero(keep))
         errors = [(i, m) for i, m in errors if _key(i) not in done]
     handle = open(out, "ab") if out is not None else stream

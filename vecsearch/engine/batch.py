@@ -34,11 +34,11 @@ CHUNK_SIZES = {"table": 1 << 17, "pairs": 1 << 13}  # instances per chunk; other
 
 @dataclass
 class Instances:
-    """Instances in arrays: ``ids`` (a list), ``starts`` (one state each, a layer array) and the
+    """Instances in arrays: ``ids`` (a list, or an integer array), ``starts`` (one state each, a layer array) and the
     goal: ``goals`` shared by all when ``goal_offsets`` is None (None: the puzzle's goal), else
     instance ``i``'s goal set is ``goals[goal_offsets[i]:goal_offsets[i + 1]]``."""
 
-    ids: list
+    ids: list | np.ndarray
     starts: np.ndarray
     goals: np.ndarray | None = None
     goal_offsets: np.ndarray | None = None
@@ -58,7 +58,7 @@ class Instances:
 
     def select(self, keep: np.ndarray) -> "Instances":
         """The instances at the positions ``keep`` (sorted)."""
-        ids = [self.ids[i] for i in keep.tolist()]
+        ids = self.ids[keep] if isinstance(self.ids, np.ndarray) else [self.ids[i] for i in keep.tolist()]
         if self.goal_offsets is None:
             return Instances(ids, self.starts[keep], self.goals)
         sizes = np.diff(self.goal_offsets)[keep]
@@ -234,7 +234,7 @@ def iter_batch(puzzle, instances: Instances, *, method: str = "auto", max_depth=
 def _timed(puzzle, first, chunk, method, max_depth, options) -> BatchChunk:
     began = time.perf_counter()
     lengths, moves = solve_chunk(puzzle, chunk, method, max_depth, options)
-    return BatchChunk(first, list(chunk.ids), lengths, moves, time.perf_counter() - began, method)
+    return BatchChunk(first, chunk.ids, lengths, moves, time.perf_counter() - began, method)
 
 
 def progress_bar(total: int, progress):
@@ -305,4 +305,4 @@ def solve_batch(puzzle, instances, *, goal=None, method: str = "auto", max_depth
     moves = np.zeros((n, max((c.moves.shape[1] for c in parts), default=0)), np.int64)
     for chunk in parts:
         moves[chunk.first:chunk.first + len(chunk.lengths), :chunk.moves.shape[1]] = chunk.moves
-    return BatchResult(puzzle, list(batch.ids), lengths, moves, seconds, used, errors)
+    return BatchResult(puzzle, batch.ids, lengths, moves, seconds, used, errors)

@@ -49,7 +49,7 @@ def map_chunks(client, puzzle, instances, bounds, method, max_depth, options, or
     for future in as_completed(futures):
         lo = futures[future]
         lengths, moves, seconds = future.result()
-        chunk = BatchChunk(lo, list(instances.ids[lo:lo + len(lengths)]), lengths, moves, seconds, method)
+        chunk = BatchChunk(lo, instances.ids[lo:lo + len(lengths)], lengths, moves, seconds, method)
         if not ordered:
             yield chunk
             continue
