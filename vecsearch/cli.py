@@ -26,6 +26,9 @@ examples:
 """
 
 
+BATCH_METHODS = ("auto", "table", "pairs", "idastar", "astar", "bidirectional", "bfs")  # engine.batch.METHODS
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="vecsearch", description="Exhaustive state-space search for combinatorial puzzles.",
@@ -63,8 +66,8 @@ def build_parser() -> argparse.ArgumentParser:
                        help="jsonl: one record per instance (default); judge: the judge output, in input order")
     batch.add_argument("--input", choices=("auto", "jsonl", "judge"), default="auto",
                        help="input format (default: JSON lines if the file starts with '{')")
-    batch.add_argument("--method", default="auto", metavar="M", help="auto (default), table, pairs, idastar, astar,"
-                       " bidirectional or bfs")
+    batch.add_argument("--method", default="auto", choices=BATCH_METHODS, metavar="M",
+                       help=f"{', '.join(BATCH_METHODS)} (default: auto)")
     batch.add_argument("--max-depth", type=_non_negative, metavar="D", help="longer answers count as none")
     batch.add_argument("--chunk-size", type=_positive, metavar="N", help="instances per chunk (default: by method)")
     batch.add_argument("--scheduler", metavar="ADDRESS", help="send chunks to this dask.distributed scheduler"
