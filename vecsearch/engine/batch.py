@@ -248,7 +248,7 @@ def progress_bar(total: int, progress):
         from tqdm import tqdm
     except ImportError:
         return None
-    return tqdm(total=total, unit="inst", unit_scale=True, file=sys.stderr, smoothing=0.1)
+    return tqdm(total=total, unit="inst", file=sys.stderr, smoothing=0.1)
 
 
 @dataclass
