@@ -26,7 +26,7 @@ examples:
 """
 
 
-BATCH_METHODS = ("auto", "table", "pairs", "idastar", "astar", "bidirectional", "bfs")  # engine.batch.METHODS
+BATCH_METHODS = ("auto", "table", "start-tables", "pairs", "idastar", "astar", "bidirectional", "bfs")  # engine.batch.METHODS
 
 
 def build_parser() -> argparse.ArgumentParser:

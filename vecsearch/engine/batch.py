@@ -6,6 +6,10 @@ The front door picks how to answer (``choose_method``):
 - ``"table"``: every instance has the same goal and the puzzle has a rank, predecessors and a
   rank space small enough to hold (``TABLE_AUTO_RANKS``): one backward BFS builds a distance
   table, and each instance is a parallel descent (optimal path included);
+- ``"start-tables"``: goals differ but many instances share a start (Cubic Eight-Puzzle: 9
+  starts, any pattern): one distance table rooted at each start (the puzzle must declare
+  ``inverse_moves``); an instance's length is its nearest goal state's distance, its path the
+  descent from that state, walked backwards;
 - ``"pairs"``: goals differ (or the shared goal's space is too big for a table): every chunk is
   one ``solve_pairs`` kernel call, one bidirectional search per thread;
 - ``"idastar"``: a shared goal in a huge space and a puzzle with a heuristic (``solve_many``);
@@ -24,12 +28,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from vecsearch.engine import jit
 from vecsearch.engine.search import _resolve
 from vecsearch.engine.solve import TABLE_AUTO_RANKS, auto_method, distance_table, solve, solve_many
 from vecsearch.errors import InvalidPuzzleInput, NoSolution
 
-METHODS = ("auto", "table", "pairs", "idastar", "astar", "bidirectional", "bfs")
-CHUNK_SIZES = {"table": 1 << 17, "pairs": 1 << 13}  # instances per chunk; other methods: 256
+METHODS = ("auto", "table", "start-tables", "pairs", "idastar", "astar", "bidirectional", "bfs")
+CHUNK_SIZES = {"table": 1 << 17, "start-tables": 1 << 15, "pairs": 1 << 13}  # per chunk; other methods: 256
+START_TABLE_SHARE = 64  # instances per distinct start from which tables rooted at the starts pay
+START_TABLE_BYTES = 1 << 30  # at most this much memory for them (one byte per rank each)
 
 
 @dataclass
@@ -149,12 +156,27 @@ def choose_method(puzzle, instances: Instances, method: str = "auto") -> str:
         if instances.shared_goal:
             chosen = auto_method(puzzle)
             return "pairs" if chosen == "bidirectional" else chosen
-        return "pairs"
+        return "start-tables" if _starts_shared(puzzle, instances) else "pairs"
     if method == "table" and not instances.shared_goal:
         raise InvalidPuzzleInput("method 'table' needs one goal shared by every instance; these have several")
     if method in ("table", "pairs", "bidirectional") and not backward:
         raise InvalidPuzzleInput(f"{puzzle.name} cannot search backwards: use method 'bfs'")
+    if method == "start-tables" and not _walks_back(puzzle):
+        raise InvalidPuzzleInput(f"method 'start-tables' needs a puzzle with a rank and inverse_moves for every move;"
+                                 f" {puzzle.name} lacks them")
     return method
+
+
+def _walks_back(puzzle) -> bool:
+    return (puzzle.has_rank and puzzle.reversible and puzzle.inverse_moves is not None
+            and min(puzzle.inverse_moves) >= 0)
+
+
+def _starts_shared(puzzle, instances) -> bool:
+    if not _walks_back(puzzle) or puzzle.rank_size > TABLE_AUTO_RANKS or len(instances) == 0:
+        return False
+    distinct = len(np.unique(instances.starts, axis=0))
+    return len(instances) >= START_TABLE_SHARE * distinct and distinct * puzzle.rank_size <= START_TABLE_BYTES
 
 
 def chunk_size_for(method: str, chunk_size: int | None) -> int:
@@ -172,6 +194,8 @@ def solve_chunk(puzzle, chunk: Instances, method: str, max_depth=None, options=N
         if max_depth is not None:
             lengths = np.where(lengths > max_depth, -1, lengths)
         return lengths, moves
+    if method == "start-tables":
+        return _from_start_tables(puzzle, chunk, max_depth)
     if method == "pairs":
         from vecsearch.engine.pairs import solve_pairs
 
@@ -188,6 +212,47 @@ def solve_chunk(puzzle, chunk: Instances, method: str, max_depth=None, options=N
         found = solve_many(puzzle, chunk.starts, chunk.goals, method=method, **options)
         return found.lengths, found.moves
     return _one_by_one(puzzle, chunk, method, max_depth, options)
+
+
+def _from_start_tables(puzzle, chunk, max_depth):
+    """Each instance answered from the distance table rooted at its start (see the module
+    docstring): the nearest goal state by a bulk lookup, its path by descent, reversed."""
+    kernels, tables = puzzle.kernels, puzzle.tables
+    goals = chunk.goals if chunk.goals is not None else puzzle.goal_states()
+    offsets = chunk.goal_offsets if chunk.goal_offsets is not None else np.arange(len(chunk) + 1) * len(goals)
+    if chunk.goal_offsets is None:
+        goals = np.concatenate([goals] * len(chunk))
+    owner = np.repeat(np.arange(len(chunk)), np.diff(offsets))
+    starts, group = np.unique(chunk.starts, axis=0, return_inverse=True)
+    group = group.ravel()
+    far = np.iinfo(np.int64).max
+    distance = np.full(len(goals), far, np.int64)
+    ranks = jit.call(kernels.ranks, goals, tables)
+    components = jit.call(kernels.components, goals, tables)
+    for g in range(len(starts)):
+        table = distance_table(puzzle, starts[g:g + 1])
+        rows = np.flatnonzero((group[owner] == g) & (components == table.component))
+        known = table.distances[ranks[rows]].astype(np.int64)
+        distance[rows] = np.where(known == table.unknown, far, known)
+    order = np.lexsort((distance, owner))
+    best = order[offsets[:-1]]  # each instance's nearest goal state (segments keep their sizes)
+    lengths = np.where(distance[best] == far, -1, distance[best])
+    if max_depth is not None:
+        lengths[lengths > max_depth] = -1
+    width = max(0, int(lengths.max(initial=0)))
+    moves = np.zeros((len(chunk), width), np.int64)
+    inverse = np.array(puzzle.inverse_moves, np.int64)
+    for g in range(len(starts)):
+        members = np.flatnonzero((group == g) & (lengths > 0))
+        if not len(members):
+            continue
+        table = distance_table(puzzle, starts[g:g + 1])
+        down, back = table.solve_many(goals[best[members]])  # goal state -> start
+        steps = np.arange(width)[None, :]
+        source = np.clip(down[:, None] - 1 - steps, 0, None)  # walked backwards: last move first
+        walked = inverse[np.take_along_axis(back, np.minimum(source, back.shape[1] - 1), axis=1)]
+        moves[members] = np.where(steps < down[:, None], walked, 0)[:, :width]
+    return lengths, moves
 
 
 def _one_by_one(puzzle, chunk, method, max_depth, options):
