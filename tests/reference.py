@@ -98,3 +98,32 @@ def pack_sliding(state) -> int:
 def unpack_sliding(value, cells) -> tuple:
     value &= (1 << 64) - 1
     return tuple((value >> (4 * i)) & 15 for i in range(cells))
+
+
+# --- permutation puzzles: a state is a tuple with one (pieces, twists) pair per orbit ---------
+
+def permutation_neighbours(moves, orientations):
+    """``moves``: ``[(name, {orbit index: (permutation, twist)})]``. A move puts the piece of slot
+    ``permutation[i]`` into slot ``i``, its orientation raised by ``twist[i]`` (mod the orbit's
+    ``orientations``); orbits a move does not list stay put."""
+    def neighbours(state):
+        out = []
+        for name, changes in moves:
+            new = list(state)
+            for j, (permutation, twist) in changes.items():
+                pieces, twists = state[j]
+                k = orientations[j]
+                new[j] = (tuple(pieces[p] for p in permutation),
+                          tuple((twists[p] + t) % k for p, t in zip(permutation, twist)))
+            out.append((name, tuple(new)))
+        return out
+
+    return neighbours
+
+
+def pancake_neighbours(n):
+    """A stack as a tuple of sizes, top first; move ``rK`` reverses the top K."""
+    def neighbours(stack):
+        return [(f"r{k}", stack[:k][::-1] + stack[k:]) for k in range(2, n + 1)]
+
+    return neighbours

@@ -263,3 +263,23 @@ def test_progress_bar_counts_instances_on_stderr(capsys):
     assert "30/30" in capsys.readouterr().err
     vs.solve_batch(puzzle, ["1 2 3 4 5 x"] * 30, chunk_size=10)  # default: only on a terminal
     assert capsys.readouterr().err == ""
+
+
+def test_large_rank_spaces_use_two_bit_tables(monkeypatch):
+    """Above TABLE_AUTO_RANKS ranks a shared-goal table stores distances mod 3 (patched down
+    here so that the 2x3 puzzle counts as large); answers still match the reference."""
+    import vecsearch.engine.batch as batch_module
+    from vecsearch.engine.solve import distance_table
+
+    monkeypatch.setattr(batch_module, "TABLE_AUTO_RANKS", 100)
+    puzzle = vs.get_puzzle("sliding-2x3")
+    assert batch_module.table_storage(puzzle) == "mod3"
+    starts = random_sliding(random.Random(8), 2, 3, 40)
+    result = vs.solve_batch(puzzle, [sliding_text(s) for s in starts], method="table")
+    assert distance_table(puzzle, storage="mod3").storage == "mod3"
+    goal = ref.sliding_goal(2, 3)
+    distance = ref.distances([goal], ref.sliding_neighbours(2, 3))
+    for i, start in enumerate(starts):
+        assert result.lengths[i] == distance.get(start, -1)
+        if result.lengths[i] >= 0:
+            assert ref.replay(start, result.formatted(i), ref.sliding_neighbours(2, 3)) == goal

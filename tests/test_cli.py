@@ -101,3 +101,29 @@ def test_goal_flag_errors():
     assert code == 2 and "unknown goal 'nosuch'; choose one of default, korf" in err
     code, _, err = run("solve", "sliding-3x3", "--sample")
     assert code == 2 and "no bundled sample" in err
+def test_bfs_twobit_prints_the_method_and_the_farthest_states():
+    import vecsearch as vs
+
+    code, out, err = run("bfs", "pocket-htm", "--mode", "twobit", "--antipodes", "3")
+    assert code == 0 and err == ""
+    lines = out.splitlines()
+    assert lines[0].split()[-1] == "method" and lines[-6].endswith("pull")
+    assert lines[-4] == "states at depth 11 (the farthest; 2,644 in all), 3 shown:"
+    table = vs.DistanceTable("pocket-htm", storage="mod3")
+    assert [table.distance(vs.get_puzzle("pocket-htm").parse_state(line)) for line in lines[-3:]] == [11, 11, 11]
+
+
+def test_bfs_refuses_a_search_over_its_memory_limit_in_one_line():
+    code, out, err = run("bfs", "sliding-3x4", "--max-memory", "10M")
+    assert code == 2 and out == ""
+    assert "limit of 10.0 MiB" in err and "two-bit table" in err and len(err.strip().splitlines()) == 1
+
+
+def test_bfs_reads_a_puzzle_definition_file(tmp_path):
+    path = tmp_path / "swap.tws"
+    path.write_text("Set S 4 1\nMove X\nS\n2 1 3 4\nEnd\nMove C\nS\n2 3 4 1\nEnd\n")
+    code, out, _ = run("bfs", str(path), "--csv")
+    assert code == 0 and sum(int(row.split(",")[2]) for row in out.splitlines()[1:]) == 24
+    path.write_text("Set S 4 1\nMove X\nS\n2 1 3\nEnd\n")
+    code, out, err = run("bfs", str(path))
+    assert code == 2 and err == "vecsearch: error: line 4: expected 4 slot numbers, got 3 tokens\n"

@@ -11,6 +11,10 @@ Module map:
   errors             the exceptions users meet
   cli                the ``vecsearch`` command
   engine/search      ``bfs``, ``bidirectional``, ``SearchResult``
+  engine/enumeration ``bfs`` without a goal: layered or two-bit, planned, checkpointed, interruptible
+  engine/twobit      two-bit (distance mod 3) search over rank space, push and pull
+  engine/planner     memory estimates per mode, the mode that fits, ``MemoryLimitError``
+  engine/checkpoint  atomic checkpoint directories (JSON manifest and numpy arrays)
   engine/solve       ``solve`` (one instance), ``solve_many`` (many, shared goal)
   engine/batch       ``solve_batch`` (files of many instances: method picked once, chunks, dask)
   engine/distributed chunks of a batch on a dask.distributed cluster (optional)
@@ -27,9 +31,11 @@ Module map:
   engine/solution    ``Solution``: states and moves
   engine/codegen     per-puzzle kernel modules generated from the template (cached by numba)
   engine/jit         compile time kept apart from search time
-  kernels/*          numba building blocks: layer / pair / heuristic / pdb templates, intrinsics, ranks,
-                     state words, nibbles, text (batch lines read and written in bulk)
+  kernels/*          numba building blocks: layer / rank-space / pair / heuristic / pdb templates,
+                     intrinsics, ranks, state words, nibbles, text (batch lines read and written in bulk)
   puzzles/*          one module per puzzle family (rules, encoding, judge format)
+  puzzles/permutation  puzzles as data: orbits and move tables (Python or .tws text), pocket cube,
+                     pancakes, TopSpin, LRX
 """
 
 from vecsearch.engine.batch import BatchResult, solve_batch
@@ -45,15 +51,19 @@ from vecsearch.errors import (
     MemoryLimitError,
     NoSolution,
     PuzzleDefinitionError,
+    SearchInterrupted,
     UnknownPuzzle,
     VecsearchError,
 )
 from vecsearch.puzzle import Puzzle
+from vecsearch.puzzles.permutation import Orbit, PermutationDefinition, PermutationPuzzle, load_definition
 from vecsearch.registry import get_problem, get_puzzle
 
 __all__ = [
     "BatchResult", "BoundRecord", "DistanceTable", "Heuristic", "InvalidPuzzleInput", "LayerRecord", "ManySolutions", "MemoryLimitError", "NoSolution",
-    "Profile", "Puzzle", "PuzzleDefinitionError", "SearchResult", "Solution", "UnknownPuzzle", "VecsearchError",
-    "bfs", "bidirectional", "distance_table", "get_problem", "get_puzzle", "solve", "solve_batch", "solve_many", "solve_pairs",
+    "Orbit", "PermutationDefinition", "PermutationPuzzle", "Profile", "Puzzle", "PuzzleDefinitionError",
+    "SearchInterrupted", "SearchResult", "Solution", "UnknownPuzzle", "VecsearchError",
+    "bfs", "bidirectional", "distance_table", "get_problem", "get_puzzle", "load_definition", "solve", "solve_batch", "solve_many",
+    "solve_pairs",
 ]
 __version__ = "0.1.0"

@@ -18,6 +18,8 @@ examples:
   vecsearch solve cubes --sample            Cubic Eight-Puzzle (POJ 3131); also: solitaire, chessboard, gap
   vecsearch bfs sliding-3x4 --csv           layer sizes of the whole 3x4 space, as CSV
   vecsearch bfs eight --start "1 2 3 4 x 5 6 7 8" --max-depth 10
+  vecsearch bfs pocket-full --mode twobit --antipodes 3     2 bits per state; three farthest states
+  vecsearch bfs pancake-12 --max-memory 2G --checkpoint ck  Ctrl-C, then --resume ck to continue
   vecsearch batch eight many.txt -o out.jsonl
                                             many instances: streamed JSON lines, resumable (re-run to resume)
   vecsearch batch eight many.txt --format judge -o out.txt
@@ -53,6 +55,15 @@ def build_parser() -> argparse.ArgumentParser:
     bfs.add_argument("--max-depth", type=_non_negative, metavar="D", help="stop after depth D")
     bfs.add_argument("--csv", action="store_true", help="print the profile as CSV")
     bfs.add_argument("--threads", type=_positive, metavar="N", help="worker threads (default: all cores)")
+    bfs.add_argument("--mode", choices=("auto", "layers", "twobit"), default="auto",
+                     help="layers: stored layers and a bitset or hash set; twobit: 2 bits per rank (distance"
+                          " mod 3); auto (default): what fits, two-bit for large rank spaces")
+    bfs.add_argument("--max-memory", type=_memory_size, metavar="SIZE",
+                     help="memory the search may use, e.g. 500M or 4G (default: 80%% of the available memory);"
+                          " a search that cannot fit is refused before it starts")
+    bfs.add_argument("--checkpoint", metavar="DIR", help="save the search after every layer in DIR")
+    bfs.add_argument("--resume", metavar="DIR", help="continue the search saved in DIR (and keep saving there)")
+    bfs.add_argument("--antipodes", type=_non_negative, metavar="N", help="print up to N of the farthest states")
     bfs.set_defaults(run=run_bfs)
 
     batch = commands.add_parser("batch", help="solve a file of many instances (streamed, resumable, parallel)",
@@ -88,6 +99,15 @@ def _non_negative(text: str) -> int:
     return value
 
 
+def _memory_size(text: str) -> int:
+    from vecsearch.engine.planner import parse_size
+
+    try:
+        return parse_size(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
 def _positive(text: str) -> int:
     value = int(text)
     if value < 1:
@@ -116,13 +136,25 @@ def run_solve(args) -> int:
 
 
 def run_bfs(args) -> int:
+    from vecsearch.engine.enumeration import KEEP_FARTHEST
     from vecsearch.engine.search import bfs
+    from vecsearch.errors import SearchInterrupted
     from vecsearch.registry import get_puzzle
 
     puzzle = get_puzzle(args.puzzle)
     start = puzzle.state(args.start) if args.start is not None else None
-    result = bfs(puzzle, start, max_depth=args.max_depth, threads=args.threads)
-    print(result.profile.to_csv() if args.csv else result.profile, end="\n" if not args.csv else "")
+    try:
+        result = bfs(puzzle, start, max_depth=args.max_depth, threads=args.threads, mode=args.mode,
+                     max_memory=args.max_memory, checkpoint=args.checkpoint, resume=args.resume,
+                     keep_farthest=max(KEEP_FARTHEST, args.antipodes or 0))
+    except SearchInterrupted as stop:
+        _print_profile(stop.result.profile, args.csv)
+        again = f"; continue with --resume {stop.checkpoint}" if stop.checkpoint else ""
+        print(f"vecsearch: interrupted after depth {stop.result.depth}{again}", file=sys.stderr)
+        return 130
+    _print_profile(result.profile, args.csv)
+    if args.antipodes:
+        _print_farthest(puzzle, result, args.antipodes)
     return 0
 
 
@@ -172,6 +204,19 @@ def _dask_client(address):
     except ImportError:
         raise InputError("--scheduler needs dask.distributed: pip install 'vecsearch[dask]'") from None
     return Client(address)
+
+
+def _print_profile(profile, csv: bool) -> None:
+    print(profile.to_csv() if csv else profile, end="" if csv else "\n", flush=True)
+
+
+def _print_farthest(puzzle, result, count: int) -> None:
+    states = result.last_layer.states if result.last_layer is not None else []
+    where = "the farthest" if result.complete else "where the search stopped"
+    print(f"states at depth {result.depth} ({where}; {result.layer_sizes[-1]:,} in all), {min(count, len(states))}"
+          f" shown:")
+    for state in states[:count]:
+        print(puzzle.format_state(state))
 
 
 def run_list(args) -> int:

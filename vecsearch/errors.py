@@ -57,4 +57,25 @@ class NoSolution(VecsearchError):
 
 
 class MemoryLimitError(VecsearchError, MemoryError):
-    """A search that would not fit in the memory it is allowed to use."""
+    """A search that would not fit in the memory it is allowed to use.
+
+    Raised before anything large is allocated, or between layers; ``result`` is then the search
+    so far (None when it never started).
+    """
+
+    def __init__(self, message: str, result=None):
+        super().__init__(message)
+        self.result = result
+
+
+class SearchInterrupted(KeyboardInterrupt):
+    """Ctrl-C (or a ``KeyboardInterrupt`` from a callback) stopped a search between kernel calls.
+
+    ``result`` is the search up to its last complete layer (profile included); ``checkpoint`` is
+    the directory it can be resumed from, if it was checkpointing.
+    """
+
+    def __init__(self, result, checkpoint=None):
+        super().__init__("search interrupted")
+        self.result = result
+        self.checkpoint = checkpoint

@@ -20,7 +20,12 @@ Conventions (every built-in puzzle states its own instance of these at the top o
 - **component(state, tables) -> int**, optional: an invariant (a parity, a stone count) that no
   move changes. States in different components are never connected, so a search between them
   answers "unreachable" at once, and ``rank`` need only be perfect within one component.
-- **unrank(rank, component, tables) -> state**, optional, inverts ``rank``.
+- **unrank(rank, component, tables) -> state**, optional, inverts ``rank``. With it the engine
+  can search in rank space with two bits per rank (``bfs(mode="twobit")``).
+- **expand_rank(rank, component, tables, ranks) -> count**, optional, and **predecessors_rank**
+  likewise: the ranks of the children (predecessors) of the state ``unrank(rank, component)``,
+  for puzzles that step in rank space directly (move tables over coordinates). The two-bit
+  search uses them instead of ``unrank`` followed by ``expand_ranked``.
 - **expand_ranked(state, tables, children, moves, ranks) -> count**, optional: ``expand`` that
   also writes each child's ``rank`` to ``ranks`` (same values as ``rank``), for puzzles whose
   children's ranks follow cheaply from the parent's. The engine uses it when deduplicating with
@@ -101,6 +106,8 @@ class Puzzle:
         component=None,
         unrank=None,
         expand_ranked=None,
+        expand_rank=None,
+        predecessors_rank=None,
         move_names: Sequence[str] | None = None,
         goal=None,
         start=None,
@@ -128,10 +135,14 @@ class Puzzle:
             "component_state": _jitted(component) if component is not None else None,
             "expand_ranked_state": _jitted(expand_ranked) if expand_ranked is not None else None,
             "predecessors_ranked_state": None,
+            "unrank_state": _jitted(unrank) if unrank is not None else None,
+            "expand_rank_state": _jitted(expand_rank) if expand_rank is not None else None,
+            "predecessors_rank_state": _jitted(predecessors_rank) if predecessors_rank is not None else None,
         }
+        if (expand_rank is not None or predecessors_rank is not None) and unrank is None:
+            raise PuzzleDefinitionError(f"{name}: expand_rank and predecessors_rank need unrank too")
         if expand_ranked is not None and rank is None:
             raise PuzzleDefinitionError(f"{name}: expand_ranked needs rank and rank_size too")
-        self.unrank = _jitted(unrank) if unrank is not None else None
         self._heuristic = _jitted(heuristic) if heuristic is not None else None
         self._heuristic_tables = heuristic_tables
         self.inverse_moves = None if inverse_moves is None else tuple(int(m) for m in inverse_moves)
@@ -139,6 +150,9 @@ class Puzzle:
             len(self.inverse_moves) != self.max_moves or not all(-1 <= m < self.max_moves for m in self.inverse_moves)
         ):
             raise PuzzleDefinitionError(f"{name}: inverse_moves needs one move index (or -1) per move")
+        if unrank is not None and rank is None:
+            raise PuzzleDefinitionError(f"{name}: unrank needs rank and rank_size too")
+        self.unrank = self._functions["unrank_state"]
         self._goal = goal
         self._start = start
         self._kernels = None
@@ -147,6 +161,16 @@ class Puzzle:
     @property
     def has_rank(self) -> bool:
         return self._functions["rank_state"] is not None
+
+    @property
+    def has_unrank(self) -> bool:
+        """Whether states can be rebuilt from ranks (what the two-bit search needs)."""
+        return self._functions["unrank_state"] is not None
+
+    @property
+    def steps_in_rank_space(self) -> bool:
+        """Whether the puzzle computes its children's ranks from a rank (``expand_rank``)."""
+        return self._functions["expand_rank_state"] is not None
 
     @property
     def searchable_backward(self) -> bool:
@@ -164,6 +188,7 @@ class Puzzle:
                 # bound only so the kernels type-check; the engine never searches backwards.
                 functions["predecessors_state"] = functions["expand_state"]
                 functions["predecessors_ranked_state"] = functions["expand_ranked_state"]
+                functions["predecessors_rank_state"] = functions["expand_rank_state"]
             functions["rank_state"] = functions["rank_state"] or no_rank
             functions["component_state"] = functions["component_state"] or single_component
             self._kernels = build_kernels(functions, self.width, self.max_moves, self.kernel_label)

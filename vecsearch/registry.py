@@ -22,6 +22,7 @@ PUZZLE_MODULES = (
     "vecsearch.puzzles.chessboard",
     "vecsearch.puzzles.cubes",
     "vecsearch.puzzles.gap",
+    "vecsearch.puzzles.permutation.builtins",
 )
 
 

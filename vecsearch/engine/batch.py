@@ -3,9 +3,11 @@
 An instance is an id, a start state and a goal (a state or a set; default: the puzzle's goal).
 The front door picks how to answer (``choose_method``):
 
-- ``"table"``: every instance has the same goal and the puzzle has a rank, predecessors and a
-  rank space small enough to hold (``TABLE_AUTO_RANKS``): one backward BFS builds a distance
-  table, and each instance is a parallel descent (optimal path included);
+- ``"table"``: every instance has the same goal and the puzzle has a rank and predecessors:
+  one backward BFS builds a distance table, and each instance is a parallel descent (optimal
+  path included). One byte per rank up to ``TABLE_AUTO_RANKS`` ranks; above, two bits per rank
+  (distance mod 3, ``storage="mod3"``) for reversible puzzles whose table fits the memory, once
+  the batch is large enough to pay for a whole-space BFS (``MOD3_INSTANCES_PER_RANK``);
 - ``"start-tables"``: goals differ but many instances share a start (Cubic Eight-Puzzle: 9
   starts, any pattern): one distance table rooted at each start (the puzzle must declare
   ``inverse_moves``); an instance's length is its nearest goal state's distance, its path the
@@ -35,6 +37,7 @@ from vecsearch.errors import InvalidPuzzleInput, NoSolution
 
 METHODS = ("auto", "table", "start-tables", "pairs", "idastar", "astar", "bidirectional", "bfs")
 CHUNK_SIZES = {"table": 1 << 17, "start-tables": 1 << 15, "pairs": 1 << 13}  # per chunk; other methods: 256
+MOD3_INSTANCES_PER_RANK = 1 / (1 << 20)  # a 3x4 table (239 M ranks) pays from ~230 instances
 START_TABLE_SHARE = 64  # instances per distinct start from which tables rooted at the starts pay
 START_TABLE_BYTES = 1 << 30  # at most this much memory for them (one byte per rank each)
 
@@ -155,6 +158,8 @@ def choose_method(puzzle, instances: Instances, method: str = "auto") -> str:
             return "bfs"
         if instances.shared_goal:
             chosen = auto_method(puzzle)
+            if chosen != "table" and _mod3_fits(puzzle) and len(instances) >= puzzle.rank_size * MOD3_INSTANCES_PER_RANK:
+                return "table"
             return "pairs" if chosen == "bidirectional" else chosen
         return "start-tables" if _starts_shared(puzzle, instances) else "pairs"
     if method == "table" and not instances.shared_goal:
@@ -165,6 +170,19 @@ def choose_method(puzzle, instances: Instances, method: str = "auto") -> str:
         raise InvalidPuzzleInput(f"method 'start-tables' needs a puzzle with a rank and inverse_moves for every move;"
                                  f" {puzzle.name} lacks them")
     return method
+
+
+def table_storage(puzzle) -> str:
+    """How a shared-goal table stores distances: a byte per rank for small rank spaces, else
+    two bits (distance mod 3) where the puzzle allows."""
+    return "mod3" if puzzle.rank_size > TABLE_AUTO_RANKS and _mod3_fits(puzzle) else "bytes"
+
+
+def _mod3_fits(puzzle) -> bool:
+    from vecsearch.engine import planner
+
+    return (puzzle.has_rank and puzzle.reversible and puzzle.unrank is not None
+            and puzzle.rank_size // 4 <= planner.default_limit())
 
 
 def _walks_back(puzzle) -> bool:
@@ -190,7 +208,7 @@ def solve_chunk(puzzle, chunk: Instances, method: str, max_depth=None, options=N
     if len(chunk) == 0:
         return np.zeros(0, np.int64), np.zeros((0, 0), np.int64)
     if method == "table":
-        lengths, moves = distance_table(puzzle, chunk.goals).solve_many(chunk.starts)
+        lengths, moves = distance_table(puzzle, chunk.goals, storage=table_storage(puzzle)).solve_many(chunk.starts)
         if max_depth is not None:
             lengths = np.where(lengths > max_depth, -1, lengths)
         return lengths, moves

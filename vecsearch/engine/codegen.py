@@ -34,9 +34,10 @@ import vecsearch._numba as nb_options
 from vecsearch.kernels import state_words
 
 KERNEL_DIR = Path(vecsearch.__file__).parent / "kernels"
-LAYER_TEMPLATES = (KERNEL_DIR / "layer_template.py", KERNEL_DIR / "pair_template.py")
+LAYER_TEMPLATES = tuple(KERNEL_DIR / f"{name}.py" for name in ("layer_template", "pair_template", "rank_space_template"))
 ROLES = ("expand_state", "predecessors_state", "rank_state", "component_state")
-OPTIONAL_ROLES = ("expand_ranked_state", "predecessors_ranked_state")  # None: the template's default
+OPTIONAL_ROLES = ("expand_ranked_state", "predecessors_ranked_state", "unrank_state", "expand_rank_state",
+                  "predecessors_rank_state")  # None: the template's default, or absent
 
 
 def cache_dir() -> Path:
@@ -119,6 +120,12 @@ def serial_twins(template: str) -> str:
     return "\n\n\n" + "\n\n\n".join(twins) + "\n"
 
 
+def move_capacity(max_moves: int) -> int:
+    """``MAX_MOVES`` of the kernels: ``max_moves`` rounded up to a power of two (at least 4), so
+    that puzzles of one family with similar move counts share one compiled module."""
+    return max(4, 1 << (max_moves - 1).bit_length())
+
+
 def build_kernels(functions: dict, width: int, max_moves: int, label: str, *, templates=LAYER_TEMPLATES,
                   roles=ROLES, optional_roles=OPTIONAL_ROLES) -> types.ModuleType:
     """The kernel module for a puzzle given its per-state functions by role: the layer kernels by
@@ -126,6 +133,7 @@ def build_kernels(functions: dict, width: int, max_moves: int, label: str, *, te
     missing = set(roles) - {role for role, f in functions.items() if f is not None}
     if missing or set(functions) - set(roles) - set(optional_roles):
         raise ValueError(f"kernel roles missing: {sorted(missing)}")
+    max_moves = move_capacity(max_moves)
     template = "\n\n".join(path.read_text() for path in templates)
     template += serial_twins(template)
     if tuple(templates) != LAYER_TEMPLATES:

@@ -50,18 +50,23 @@ class Layer:
 
 
 class LayerBuilder:
-    """Collects the new states of a layer, copying them into bounded buffers."""
+    """Collects the new states of a layer, copying them into bounded buffers. ``guard``, if
+    given, is told the bytes the layer will hold before each buffer is allocated (and may raise
+    ``MemoryLimitError``)."""
 
-    def __init__(self, width: int, expected: int):
+    def __init__(self, width: int, expected: int, guard=None):
         self.width = width
         self._capacity = max(1, min(expected, CHUNK_BYTES // (8 * width)))
         self._chunks: list[np.ndarray] = []
         self._buffer = None
         self._filled = 0
+        self._guard = guard
 
     def append(self, states: np.ndarray) -> None:
         while len(states):
             if self._buffer is None:
+                if self._guard is not None:
+                    self._guard(sum(c.nbytes for c in self._chunks) + 8 * self.width * self._capacity)
                 self._buffer = empty_states(self.width, self._capacity)
                 self._filled = 0
             take = min(len(states), len(self._buffer) - self._filled)

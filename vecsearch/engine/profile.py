@@ -25,7 +25,7 @@ class LayerRecord:
     duplicates: int  # generated children already seen
     seconds: float  # wall time of the expansion (compile time excluded)
     bytes: int  # memory held by this side after the expansion (visited set + stored layers)
-    method: str = "push"  # how the layer was found
+    method: str = "push"  # how the layer was found: "push" (expand the frontier) or "pull" (search the unreached)
 
 
 COLUMNS = tuple(f.name for f in fields(LayerRecord))
@@ -47,7 +47,7 @@ class Profile:
 
     records: list[LayerRecord] = field(default_factory=list)
     compile_seconds: float = 0.0  # JIT compile / cache load during the search, not in `seconds`
-    visited: str = ""  # "bitset" or "hash"
+    visited: str = ""  # "bitset", "hash" or "twobit" (2 bits per rank)
 
     def add(self, record: LayerRecord) -> None:
         self.records.append(record)
@@ -98,12 +98,13 @@ class Profile:
     def __str__(self) -> str:
         if self.records and isinstance(self.records[0], BoundRecord):
             return self._bounds_table()
+        methods = any(r.method != "push" for r in self.records) or self.visited == "twobit"
         header = f"{'side':<8} {'depth':>5} {'states':>13} {'frontier':>13} {'generated':>14} {'dups':>14} {'seconds':>9} {'MiB':>8}"
-        lines = [header]
+        lines = [header + ("  method" if methods else "")]
         for r in self.records:
             lines.append(
                 f"{r.side:<8} {r.depth:>5} {r.states:>13,} {r.frontier:>13,} {r.generated:>14,} "
-                f"{r.duplicates:>14,} {r.seconds:>9.4f} {r.bytes / 2**20:>8.1f}"
+                f"{r.duplicates:>14,} {r.seconds:>9.4f} {r.bytes / 2**20:>8.1f}" + (f"  {r.method}" if methods else "")
             )
         lines.append(
             f"total {self.total_states:,} states in {self.seconds:.4f} s search"

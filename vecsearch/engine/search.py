@@ -78,9 +78,13 @@ class SearchResult:
 
 
 class _Side:
-    """One direction of a search: its visited set, frontier and (optionally) stored layers."""
+    """One direction of a search: its visited set, frontier and (optionally) stored layers.
 
-    def __init__(self, puzzle, name, backward, kind, starts, keep_layers, limit, profile, on_layer, sink):
+    ``budget`` (a ``MemoryBudget``) stops the search before a growing layer or hash table would
+    take it over its memory limit; ``restored`` (from ``snapshot``) continues a checkpoint."""
+
+    def __init__(self, puzzle, name, backward, kind, starts, keep_layers, limit, profile, on_layer, sink,
+                 budget=None, restored=None):
         self.puzzle = puzzle
         self.name = name
         self.backward = backward
@@ -92,6 +96,12 @@ class _Side:
         began = time.perf_counter()
         compiled = jit.compile_seconds()
         self.visited = make_visited(puzzle, kind)
+        self.layers = []
+        if budget is not None:
+            self.visited.guard = lambda extra: budget.check(self.nbytes + extra)
+        if restored is not None:
+            self._restore(*restored)
+            return
         self.frontier = Layer.of(self.visited.add(starts), puzzle.width)
         self.layers = [self.frontier]
         self.layer_bytes = self.frontier.nbytes
@@ -127,6 +137,23 @@ class _Side:
                 self.layer_bytes = layer.nbytes + (self.layer_bytes if self.keep_layers else 0)
             self._record(frontier, generated, seconds * (generated / children if children else 1 / len(grown)))
         return meets
+
+    def snapshot(self) -> tuple[dict, dict]:
+        """What a checkpoint needs: ``(meta, arrays)``."""
+        arrays = {f"visited_{k}": v for k, v in self.visited.arrays().items()}
+        arrays.update({f"layer_{i}": layer.states for i, layer in enumerate(self.layers)})
+        meta = {"depth": self.depth, "count": self.visited.count, "layers": len(self.layers),
+                "frontier_empty": len(self.frontier) == 0}
+        return meta, arrays
+
+    def _restore(self, meta: dict, arrays: dict) -> None:
+        self.visited.restore({k[len("visited_"):]: v for k, v in arrays.items() if k.startswith("visited_")},
+                             meta["count"])
+        self.layers = [Layer.of(arrays[f"layer_{i}"], self.puzzle.width) for i in range(meta["layers"])]
+        self.frontier = Layer.of(self.layers[-1].states[:0], self.puzzle.width) if meta["frontier_empty"] \
+            else self.layers[-1]
+        self.layer_bytes = sum(layer.nbytes for layer in self.layers)
+        self.depth = meta["depth"]
 
     def _record(self, frontier, generated, seconds):
         new = len(self.frontier)
@@ -196,32 +223,37 @@ def _prepare(puzzle, start, goal, need_goal):
 
 
 def bfs(puzzle, start=None, goal=None, *, max_depth=None, keep_layers=None, backward=False,
-        visited="auto", threads=None, on_layer=None, path=True, _layer_sink=None) -> SearchResult:
+        visited="auto", threads=None, on_layer=None, path=True, mode="auto", max_memory=None, checkpoint=None,
+        resume=None, keep_farthest=None, _layer_sink=None) -> SearchResult:
     """Breadth-first search from ``start`` (one state or many; default: the puzzle's start).
 
     With ``goal`` (a state or a set), stops at the first layer that reaches it and returns a
     shortest path; without, enumerates every state reachable within ``max_depth`` moves (all of
     them by default). ``backward=True`` searches over predecessors (distances *to* the starts).
+
+    Enumeration options (``vecsearch.engine.enumeration``): ``mode`` ``"layers"`` (stored
+    layers, a bitset or hash set), ``"twobit"`` (2 bits per rank, distance mod 3; needs rank and
+    unrank) or ``"auto"`` (what the memory planner prefers under ``max_memory``: bytes, or text
+    like ``"2G"``; default most of the available memory); ``checkpoint=DIR`` saves after every
+    layer, ``resume=DIR`` continues such a search; the two-bit mode keeps ``keep_farthest``
+    states of the last layer in ``result.layers``. Ctrl-C raises ``SearchInterrupted``.
     """
     puzzle = _resolve(puzzle)
     if goal is not None:
         if backward:
             raise ValueError("backward search towards a goal: swap start and goal instead")
+        if mode == "twobit" or checkpoint is not None or resume is not None:
+            raise ValueError("a search towards a goal runs in layers, without checkpoints")
         return bidirectional(puzzle, start, goal, max_depth=max_depth, max_backward=0, visited=visited,
                              threads=threads, on_layer=on_layer, strategy="forward", path=path)
-    if backward and not puzzle.searchable_backward:
-        raise VecsearchError(f"{puzzle.name} is directed and has no predecessor function: it can only search forwards")
-    starts, _ = _prepare(puzzle, start, None, need_goal=False)
-    profile = Profile(visited=choose_visited(puzzle, visited))
-    compiled = jit.compile_seconds()
-    with _threads(threads):
-        side = _Side(puzzle, "backward" if backward else "forward", backward, profile.visited, starts,
-                     bool(keep_layers), max_depth, profile, on_layer, _layer_sink)
-        while not side.exhausted and (max_depth is None or side.depth < max_depth):
-            side.step(None, UNLIMITED if max_depth is None else max_depth - side.depth)
-    profile.compile_seconds = jit.compile_seconds() - compiled
-    side.visited.release([])
-    return SearchResult(puzzle, profile, None, side.exhausted, side.layers, side.name)
+    from vecsearch.engine.enumeration import KEEP_FARTHEST, enumerate_space
+
+    return enumerate_space(
+        puzzle, start, max_depth=max_depth, keep_layers=keep_layers, backward=backward, visited=visited,
+        threads=threads, on_layer=on_layer, mode=mode, max_memory=max_memory, checkpoint=checkpoint,
+        resume=resume, keep_farthest=KEEP_FARTHEST if keep_farthest is None else keep_farthest,
+        layer_sink=_layer_sink,
+    )
 
 
 def bidirectional(puzzle, start=None, goal=None, *, max_depth=None, max_forward=None, max_backward=None,

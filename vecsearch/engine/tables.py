@@ -1,10 +1,12 @@
 """Distance tables: one backward BFS from a goal answers every instance with that goal.
 
-``DistanceTable`` stores, for every rank of the goal's component, the distance to the goal
-(one byte per rank; ``UNKNOWN`` where unreached). An instance's shortest path is read off by
-descent: from the start, repeatedly take the first move (in move order) that lowers the
-distance by one. Starts are solved in parallel, and a start in another component answers
-"unreachable" in the same pass.
+``DistanceTable`` stores, for every rank of the goal's component, the distance to the goal:
+one byte per rank (``storage="bytes"``; ``UNKNOWN`` where unreached), or two bits, the distance
+mod 3 (``storage="mod3"``, built by the two-bit search; needs unrank). An instance's shortest
+path is read off by descent: from the start, repeatedly take the first move (in move order) that
+lowers the distance by one; with two bits, a child whose value is one less mod 3 is one move
+closer, and the walk ends at a goal. Starts are solved in parallel, and a start in another
+component answers "unreachable" in the same pass.
 
 A table may stop at a ``max_depth`` (a *ball* of that radius around the goal). ``search`` then
 meets it in the middle: a BFS from the starts stops at its first layer that touches the ball,
@@ -15,23 +17,32 @@ from __future__ import annotations
 
 import numpy as np
 
-from vecsearch.engine import jit, paths
+from vecsearch.engine import jit, paths, planner
 from vecsearch.engine.profile import Profile
-from vecsearch.engine.search import SearchResult, _Side, _resolve, _threads, bfs
+from vecsearch.engine.search import SearchResult, _resolve, _Side, _threads, bfs
 from vecsearch.engine.solution import Solution
+from vecsearch.engine.twobit import TwoBitSearch
 from vecsearch.engine.visited import pick
-from vecsearch.errors import InvalidPuzzleInput, VecsearchError
+from vecsearch.errors import InvalidPuzzleInput, MemoryLimitError, VecsearchError
+
+STORAGES = ("bytes", "mod3")
 
 
 class DistanceTable:
-    """Distances to ``goal`` (a state or a set in one component; default: the puzzle's goal).
+    """Distances to ``goal`` (a state or a set in one component; default: the puzzle's goal),
+    one byte per rank (``storage="bytes"``) or two (``"mod3"``).
 
-    With ``max_depth`` only states within that many moves are recorded (``radius``); others
-    read as unknown, so ``solve_many`` answers -1 for them: use ``search`` for those.
-    ``complete`` tells whether the table holds the goal's whole component.
+    With ``max_depth`` (bytes only) only states within that many moves are recorded
+    (``radius``); others read as unknown, so ``solve_many`` answers -1 for them: use ``search``
+    for those. ``complete`` tells whether the table holds the goal's whole component.
     """
 
-    def __init__(self, puzzle, goal=None, *, max_depth=None, threads=None, on_layer=None):
+    def __init__(self, puzzle, goal=None, *, max_depth=None, threads=None, on_layer=None, storage="bytes",
+                 max_memory=None):
+        if storage not in STORAGES:
+            raise ValueError(f"storage must be one of {', '.join(STORAGES)}, not {storage!r}")
+        if storage == "mod3" and max_depth is not None:
+            raise ValueError("storage='mod3' holds whole components: a ball (max_depth) needs storage='bytes'")
         puzzle = _resolve(puzzle)
         if not puzzle.has_rank:
             raise VecsearchError(f"{puzzle.name} has no rank: a distance table needs one")
@@ -44,13 +55,45 @@ class DistanceTable:
             raise InvalidPuzzleInput(f"{puzzle.name}: the goal states lie in {len(components)} components;"
                                      " build one table per component")
         self.component = components.pop()
+        self.storage = storage
+        if storage == "mod3":
+            self._build_mod3(goals, threads, on_layer, max_memory)
+            return
+        limit = planner.default_limit() if max_memory is None else planner.parse_size(max_memory)
+        if puzzle.rank_size > limit:
+            raise MemoryLimitError(f"{puzzle.name}: a distance table of one byte per rank needs"
+                                   f" {planner.format_size(puzzle.rank_size)}, over the limit of"
+                                   f" {planner.format_size(limit)}; storage='mod3' needs a quarter of that")
         self.distances = np.full(puzzle.rank_size, np.iinfo(np.uint8).max, dtype=np.uint8)
         result = bfs(puzzle, goals, backward=True, max_depth=max_depth, visited="bitset", threads=threads,
-                     on_layer=on_layer, _layer_sink=self._record_layer)
+                     on_layer=on_layer, max_memory=max(limit - puzzle.rank_size, 1), _layer_sink=self._record_layer)
         self.profile = result.profile
         self.max_distance = result.depth
         self.complete = result.complete
         self.radius = None if result.complete else max_depth
+
+    def _build_mod3(self, goals, threads, on_layer, max_memory) -> None:
+        puzzle = self.puzzle
+        if not puzzle.reversible:
+            raise VecsearchError(f"{puzzle.name}: storage='mod3' needs reversible moves (a child's distance mod 3"
+                                 " only tells 'one closer' when moves can be undone); use storage='bytes'")
+        planner.plan(puzzle, mode="twobit", max_memory=max_memory)  # refuses a table that cannot fit
+        search = TwoBitSearch(puzzle, self.component, True, 0, "backward")
+        self.profile = Profile(visited="twobit")
+        with _threads(threads):
+            record = search.seed(goals)
+            while True:
+                self.profile.add(record)
+                if on_layer is not None:
+                    on_layer(record)
+                if search.exhausted:
+                    break
+                record = search.step()
+        self.mod3 = search.table
+        self.goal_ranks = np.unique(jit.call(puzzle.kernels.ranks, goals, puzzle.tables))
+        self.max_distance = search.depth - (search.counts[-1] == 0)
+        self.complete = True
+        self.radius = None
 
     @property
     def unknown(self) -> int:
@@ -70,8 +113,12 @@ class DistanceTable:
         starts = self.puzzle.states(starts)
         lengths = np.empty(len(starts), dtype=np.int64)
         moves = np.zeros((len(starts), self.max_distance), dtype=np.int64)
-        descend = pick(self.puzzle.kernels, "descend", len(starts))
-        fixed = (self.distances, self.unknown)
+        if self.storage == "mod3":
+            descend = pick(self.puzzle.kernels, "descend_mod3", len(starts))
+            fixed = (self.mod3, self.goal_ranks)
+        else:
+            descend = pick(self.puzzle.kernels, "descend", len(starts))
+            fixed = (self.distances, self.unknown)
         jit.call(descend, *fixed, starts[:0], self.puzzle.tables, self.component, moves[:0], lengths[:0])
         descend(*fixed, starts, self.puzzle.tables, self.component, moves, lengths)
         return lengths, moves
@@ -103,6 +150,8 @@ class DistanceTable:
         search stops once that passes ``max_depth`` (then ``complete`` is False). ``path=False``
         finds the distance only (``length``).
         """
+        if self.storage == "mod3":
+            raise VecsearchError("search meets a ball of distances: build the table with storage='bytes'")
         puzzle = self.puzzle
         starts = puzzle.states(starts)
         starts = starts[jit.call(puzzle.kernels.components, starts, puzzle.tables) == self.component]

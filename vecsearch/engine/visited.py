@@ -46,9 +46,10 @@ class _Visited:
         self.tables = puzzle.tables
         self.width = puzzle.width
         self._scratch = empty_states(self.width)
+        self.guard = None  # told the bytes a growing layer or table is about to take; may raise
 
     def scratch_for(self, frontier_size: int) -> np.ndarray:
-        needed = min(frontier_size, ROUND) * self.puzzle.max_moves
+        needed = min(frontier_size, ROUND) * self.kernels.MAX_MOVES  # the kernels' stride per state
         if len(self._scratch) < needed:
             self._scratch = empty_states(self.width, needed)
         return self._scratch
@@ -109,7 +110,7 @@ class BitsetVisited(_Visited):
         expand_claim = pick(k, "expand_claim", len(frontier))
         jit.warm(expand_claim, empty_states(self.width), self.tables, backward, self.bits,
                  other_bits, check, scratch[:0], BLOCK)
-        builder = LayerBuilder(self.width, len(frontier) * self.puzzle.max_moves)
+        builder = LayerBuilder(self.width, len(frontier) * self.puzzle.max_moves, self.guard)
         generated = meets = 0
         for part in self.rounds(frontier):
             g, new, m = expand_claim(part, self.tables, backward, self.bits, other_bits, check, scratch, BLOCK)
@@ -125,6 +126,14 @@ class BitsetVisited(_Visited):
         other_bits = other.bits if check else np.zeros(1, np.uint64)
         args = (self.tables, backward, self.bits, other_bits, check, len(stats), PARALLEL_FROM, stats)
         return jit.call(self.kernels.bitset_grow, buffer, 0, n, *args)
+    def arrays(self) -> dict:
+        return {"bits": self.bits}
+
+    def restore(self, arrays: dict, count: int) -> None:
+        if arrays["bits"].shape != self.bits.shape:
+            raise ValueError("the checkpoint's bitset does not fit this puzzle's rank space")
+        self.bits = np.ascontiguousarray(arrays["bits"], dtype=np.uint64)
+        self.count = count
 
     def first_member(self, layer: Layer):
         """A state of ``layer`` that this set holds, or None."""
@@ -179,6 +188,8 @@ class HashVisited(_Visited):
         while 2 * (self.count + incoming) > capacity:
             capacity *= 4  # rather than 2: a third of the rehashing, for at most twice the slots
         if capacity != len(self.keys):
+            if self.guard is not None:
+                self.guard(8 * self.width * capacity)
             grown = self._empty_table(capacity)
             jit.call(self.kernels.hash_rehash, self.keys, grown)
             self.keys = grown
@@ -199,7 +210,7 @@ class HashVisited(_Visited):
         scratch = self.scratch_for(len(frontier))
         expand_all = pick(self.kernels, "expand_all", len(frontier))
         jit.warm(expand_all, empty_states(self.width), self.tables, backward, scratch[:0], BLOCK)
-        builder = LayerBuilder(self.width, len(frontier) * self.puzzle.max_moves)
+        builder = LayerBuilder(self.width, len(frontier) * self.puzzle.max_moves, self.guard)
         generated = meets = 0
         for part in self.rounds(frontier):
             children = expand_all(part, self.tables, backward, scratch, BLOCK)
@@ -216,6 +227,12 @@ class HashVisited(_Visited):
         args = (self.tables, backward, self.keys, self.count, other_keys, other is not None, len(stats),
                 PARALLEL_FROM, stats)
         return jit.call(self.kernels.hash_grow, buffer, 0, n, *args)
+    def arrays(self) -> dict:
+        return {"keys": self.keys}
+
+    def restore(self, arrays: dict, count: int) -> None:
+        self.keys = np.ascontiguousarray(arrays["keys"], dtype=np.int64)
+        self.count = count
 
     def first_member(self, layer: Layer):
         for chunk in layer.chunks:

@@ -1,4 +1,4 @@
-"""LLVM operations numba does not expose: prefetch, atomic fetch-or, popcount.
+"""LLVM operations numba does not expose: prefetch, atomic read-modify-write, popcount.
 
 Each is a numba ``intrinsic`` and compiles (and caches) like any other njit code.
 
@@ -7,6 +7,10 @@ Each is a numba ``intrinsic`` and compiles (and caches) like any other njit code
   the biggest single lever, 2.1x on the 3x4 sliding puzzle).
 - ``atomic_or(array, index, value)``: ``array[index] |= value`` as one atomic read-modify-write on
   a uint64 array; returns the *old* word, so exactly one thread sees a given bit go from 0 to 1.
+- ``atomic_and(array, index, value)`` / ``atomic_add(array, index, value)``: the same for ``&=`` and
+  ``+=`` on an array of any integer type (value cast to it); both return the old element. The
+  two-bit table clears a state's two bits with ``atomic_and``; ``atomic_add`` hands out slots of
+  a shared buffer.
 - ``popcount(x)``: number of set bits of a 64-bit integer.
 """
 
@@ -50,6 +54,26 @@ def atomic_or(typingctx, array, index, value):
         return builder.atomic_rmw("or", pointer, value, "monotonic")
 
     return sig, codegen
+
+
+def _atomic(operation):
+    def build(typingctx, array, index, value):
+        sig = array.dtype(array, index, array.dtype)
+
+        def codegen(context, builder, signature, args):
+            pointer = _element_pointer(context, builder, signature.args[0], args[0], args[1])
+            operand = context.cast(builder, args[2], signature.args[2], signature.args[0].dtype)
+            return builder.atomic_rmw(operation, pointer, operand, "monotonic")
+
+        return sig, codegen
+
+    return build
+
+
+atomic_and = intrinsic(_atomic("and"))
+atomic_and.__doc__ = "Atomically ``array[index] &= value``; returns the previous element."
+atomic_add = intrinsic(_atomic("add"))
+atomic_add.__doc__ = "Atomically ``array[index] += value``; returns the previous element."
 
 
 @intrinsic

@@ -6,7 +6,8 @@ kernels then call the puzzle's functions as module globals, which numba inlines 
 defined in an importable file) caches on disk.
 
 Names the header provides:
-  WIDTH, MAX_MOVES                      int constants (words per state, moves per state)
+  WIDTH, MAX_MOVES                      int constants (words per state, room for moves per state:
+                                        the puzzle's max_moves rounded up, see codegen.move_capacity)
   expand_state(s, tables, kids, moves)  -> number of children written to kids/moves
   predecessors_state(...)               same contract, states one move *before* s
   rank_state(s, tables)                 -> perfect rank within the component of s

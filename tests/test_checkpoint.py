@@ -1,0 +1,99 @@
+"""Checkpoints: a search stopped at any layer (Ctrl-C, a callback, a depth limit) and resumed
+gives the same counts and farthest states as one that ran straight through."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+import vecsearch as vs
+from vecsearch.engine import checkpoint as checkpoints
+
+
+def stop_at(depth):
+    def on_layer(record):
+        if record.depth == depth:
+            raise KeyboardInterrupt
+
+    return on_layer
+
+
+@pytest.mark.parametrize("name,mode,stops", [
+    ("pocket-htm", "twobit", [0, 4, 10]),
+    ("pocket-htm", "layers", [1, 7]),
+    ("sliding-3x3", "twobit", [5, 29]),
+    ("sliding-3x3", "layers", [0, 12, 30]),
+])
+def test_resume_after_interruptions_at_several_depths(name, mode, stops, tmp_path):
+    straight = vs.bfs(name, mode=mode)
+    directory = tmp_path / "ck"
+    for number, depth in enumerate(stops):
+        options = dict(resume=directory) if number else dict(checkpoint=directory, mode=mode)
+        with pytest.raises(vs.SearchInterrupted) as stop:
+            vs.bfs(name, on_layer=stop_at(depth), **options)
+        assert stop.value.result.depth == depth and stop.value.checkpoint == directory
+        assert stop.value.result.layer_sizes == straight.layer_sizes[:depth + 1]
+    resumed = vs.bfs(name, resume=directory)
+    assert resumed.layer_sizes == straight.layer_sizes and resumed.complete
+    assert [r.depth for r in resumed.profile.records] == [r.depth for r in straight.profile.records]
+    assert {int(s) for s in resumed.last_layer.states} == {int(s) for s in straight.last_layer.states}
+    assert vs.bfs(name, resume=directory).layer_sizes == straight.layer_sizes  # a finished search resumes as is
+
+
+def test_a_depth_limit_then_resume_continues_where_it_stopped(tmp_path):
+    directory = tmp_path / "ck"
+    first = vs.bfs("pancake-8", mode="twobit", max_depth=4, checkpoint=directory)
+    assert not first.complete and first.depth == 4
+    second = vs.bfs("pancake-8", resume=directory, max_depth=7)
+    assert second.depth == 7 and [r.depth for r in second.profile.records] == list(range(8))
+    assert vs.bfs("pancake-8", resume=directory).layer_sizes == vs.bfs("pancake-8").layer_sizes
+
+
+def test_checkpoint_files_are_one_generation_written_atomically(tmp_path):
+    directory = tmp_path / "ck"
+    vs.bfs("pancake-7", mode="twobit", checkpoint=directory)
+    meta = json.loads((directory / checkpoints.MANIFEST).read_text())
+    assert meta["format"] == checkpoints.FORMAT and meta["puzzle"] == "pancake-7" and meta["mode"] == "twobit"
+    assert sorted(os.listdir(directory)) == sorted([checkpoints.MANIFEST] + list(meta["arrays"].values()))
+    assert set(meta["arrays"]) == {"table", "counts", "newest", "starts"}
+    assert [r["states"] for r in meta["records"]] == vs.bfs("pancake-7").layer_sizes
+
+
+def test_resume_refuses_another_puzzle_mode_or_start(tmp_path):
+    directory = tmp_path / "ck"
+    vs.bfs("pancake-6", mode="layers", checkpoint=directory, max_depth=2)
+    with pytest.raises(vs.VecsearchError, match="is for puzzle 'pancake-6', not 'pancake-7'"):
+        vs.bfs("pancake-7", resume=directory)
+    with pytest.raises(vs.VecsearchError, match="continues a layers search, not twobit"):
+        vs.bfs("pancake-6", resume=directory, mode="twobit")
+    with pytest.raises(vs.VecsearchError, match="from other start states"):
+        vs.bfs("pancake-6", "2 1 3 4 5 6", resume=directory)
+    with pytest.raises(vs.VecsearchError, match="no checkpoint in"):
+        vs.bfs("pancake-6", resume=tmp_path / "nothing-here")
+
+
+def test_ctrl_c_stops_the_command_cleanly_and_resume_finishes_it(tmp_path):
+    directory = tmp_path / "ck"
+    command = [sys.executable, "-m", "vecsearch", "bfs", "pancake-10", "--mode", "twobit", "--threads", "1"]
+    process = subprocess.Popen(command + ["--checkpoint", str(directory)], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    manifest = directory / checkpoints.MANIFEST
+    deadline = time.monotonic() + 240
+    while time.monotonic() < deadline and process.poll() is None:
+        if manifest.exists() and json.loads(manifest.read_text())["depth"] >= 6:
+            break
+        time.sleep(0.02)
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=240)
+    assert process.returncode == 130, err
+    assert f"--resume {directory}" in err and "Traceback" not in err
+    stopped = int(err.split("interrupted after depth ")[1].split(";")[0])
+    assert 6 <= stopped < 11 and f"total {sum(vs.bfs('pancake-10', max_depth=stopped).layer_sizes):,} states" in out
+    done = subprocess.run(command + ["--resume", str(directory), "--csv"], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    counts = [int(line.split(",")[2]) for line in done.stdout.splitlines()[1:]]
+    assert counts == vs.bfs("pancake-10", mode="twobit").layer_sizes

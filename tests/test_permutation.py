@@ -1,0 +1,285 @@
+"""Permutation puzzles as data: definitions, the text format, ranks, states, and searches
+against the plain-Python reference (the move tables applied to tuples)."""
+
+import math
+
+import numpy as np
+import pytest
+from numba import njit
+
+import vecsearch as vs
+from reference import bfs_layers, pancake_neighbours, permutation_neighbours, replay
+from vecsearch.engine import jit
+from vecsearch.puzzles.permutation import (Move, Orbit, PermutationDefinition, PermutationPuzzle, format_definition,
+                                           parse_definition)
+from vecsearch.puzzles.permutation.builtins import cube_definition, pancake_definition, ring_definition
+
+# Two orbits, orientations in both, a move that touches one orbit only, and a twist sum that
+# is not kept by every move (the orientation coordinate then keeps every slot).
+TWO_ORBITS = PermutationDefinition("two-orbits", [Orbit("A", 3, 3), Orbit("B", 3, 2)], {
+    "P": {"A": ((1, 2, 0), (1, 2, 0)), "B": ((1, 0, 2), (1, 1, 0))},
+    "Q": {"A": ((0, 2, 1), (0, 1, 2))},
+    "S": {"B": ((0, 2, 1), (1, 0, 0))},
+})
+
+# One orbit with orientations whose sum every move keeps (the pieces form's rank-space moves).
+TWISTED_RING = PermutationDefinition("twisted-ring", [Orbit("R", 5, 3)], {
+    "L": {"R": ((1, 2, 3, 4, 0), (1, 0, 0, 0, 2))}, "X": {"R": ((1, 0, 2, 3, 4), (0, 0, 0, 0, 0))}})
+
+
+def reference_neighbours(puzzle):
+    orbits = puzzle.definition.orbits
+    index = {o.name: j for j, o in enumerate(orbits)}
+    moves = [(m.name, {index[o]: change for o, change in m.changes.items()}) for m in puzzle.move_list]
+    return permutation_neighbours(moves, [o.orientations for o in orbits])
+
+
+def engine_layers(puzzle, result):
+    return [{puzzle.pieces(s) for s in layer.states} for layer in result.layers]
+
+
+# --- definitions -----------------------------------------------------------------------------
+def test_move_convention_slot_i_receives_the_piece_of_slot_p_i():
+    d = PermutationDefinition("t", [Orbit("X", 3, 3)], {"M": {"X": ((2, 0, 1), (1, 0, 2))}},
+                              solved={"X": ((0, 1, 2), (0, 1, 2))})
+    after = d.apply(d.solved, d.moves[0])
+    assert after == (((2, 0, 1), ((2 + 1) % 3, 0, (1 + 2) % 3)),)
+    assert d.apply(after, d.inverse(d.moves[0])) == d.solved
+
+
+def test_powers_are_named_like_twsearch():
+    d = cube_definition()
+    assert [m.name for m in d.move_set("htm")][:3] == ["U", "U2", "U'"]
+    assert [m.name for m in d.move_set("qtm")][:2] == ["U", "U'"]
+    assert [m.name for m in d.move_set("given")] == ["U", "R", "F", "D", "L", "B"]
+    five = PermutationDefinition("c5", [Orbit("X", 5)], {"C": {"X": (1, 2, 3, 4, 0)}})
+    assert [m.name for m in five.move_set("htm")] == ["C", "C2", "C2'", "C'"]
+
+
+def test_restricted_drops_slots_no_move_touches():
+    d = cube_definition().restricted(["U", "R", "F"])
+    assert [(o.name, o.size) for o in d.orbits] == [("CORNERS", 7)]
+    assert all(d.order(m) == 4 for m in d.moves)
+
+
+@pytest.mark.parametrize("build,message", [
+    (lambda: PermutationDefinition("x", [Orbit("A", 3)], {"M": {"A": (0, 0, 1)}}), "is not a permutation"),
+    (lambda: PermutationDefinition("x", [Orbit("A", 3, 2)], {"M": {"A": ((1, 0, 2), (0, 2, 0))}}),
+     "orientation 2 is not in 0..1"),
+    (lambda: PermutationDefinition("x", [Orbit("A", 3)], {"M": {"B": (0, 1, 2)}}), "no orbit named 'B'"),
+    (lambda: PermutationDefinition("x", [Orbit("A", 3)], {"M": {"A": (0, 1, 2)}}), "changes nothing"),
+    (lambda: PermutationDefinition("x", [Orbit("A", 2)], {"A": {"A": (1, 0)}}), "names both a move and an orbit"),
+    (lambda: PermutationDefinition("x", [Orbit("A", 2)], {"M": {"A": (1, 0)}}, solved={"A": (0, 0)}),
+     "identical pieces are not supported"),
+])
+def test_bad_definitions_are_refused_with_the_reason(build, message):
+    with pytest.raises(vs.PuzzleDefinitionError, match=message):
+        build()
+
+
+# --- the text format -------------------------------------------------------------------------
+def test_text_format_round_trip():
+    for definition in (cube_definition(), TWO_ORBITS):
+        again = parse_definition(format_definition(definition))
+        assert [(m.name, dict(m.changes)) for m in again.moves] == [(m.name, dict(m.changes)) for m in definition.moves]
+        assert again.orbits == definition.orbits and again.solved == definition.solved
+
+
+def test_text_format_move_orientations_are_indexed_by_the_slot_a_piece_leaves():
+    text = "Set C 3 3\nMove M\nC\n2 3 1\n1 2 0\nEnd\n"  # slot 1 <- slot 2, slot 2 <- slot 3, slot 3 <- slot 1
+    (move,) = parse_definition(text).moves
+    permutation, twist = move.changes["C"]
+    assert permutation == (1, 2, 0)
+    assert twist == (2, 0, 1)  # the piece arriving in slot 1 left slot 2, which has o = 2
+
+
+@pytest.mark.parametrize("text,message", [
+    ("Set A 3 1\nMove M\nA\n1 2\nEnd\n", "line 4: expected 3 slot numbers, got 2 tokens"),
+    ("Set A 3 1\nMove M\nA\n1 2 9\nEnd\n", "line 4: slot '9' is out of range 1..3"),
+    ("Set A 3 1\nMove M\nA\n1 1 2\nEnd\n", "line 4: A: 1 1 2 is not a permutation of 1..3"),
+    ("Set A 3 2\nMove M\nA\n2 1 3\n0 x 0\nEnd\n", "line 5: token 'x' is not a whole number >= 0"),
+    ("Set A 3 1\nMove M\nB\n", "line 3: expected an orbit name (A) or End, got 'B'"),
+    ("Set A 3 1\nIllegal\n", "line 2: unknown command 'Illegal'; expected one of Name, Set, Solved, Move"),
+    ("Set A 3\n", "line 1: expected `Set NAME SLOTS ORIENTATIONS`"),
+    ("Set A 3 1\nMove M\nA\n2 1 3\n", "line 4: block not closed by End"),
+    ("# nothing\n", "no Set line"),
+])
+def test_text_format_errors_name_the_line_and_token(text, message):
+    with pytest.raises(vs.InvalidPuzzleInput) as error:
+        parse_definition(text)
+    assert str(error.value) == message or message in str(error.value)
+
+
+# --- ranks, components and states ------------------------------------------------------------
+def small_puzzles():
+    return [
+        PermutationPuzzle(TWO_ORBITS, "htm"),
+        PermutationPuzzle(TWO_ORBITS, "htm", representation="pieces"),
+        PermutationPuzzle(ring_definition("topspin-5", 5, 4), "qtm"),  # every move even: parity fixed
+        PermutationPuzzle(ring_definition("topspin-5", 5, 4), "qtm", representation="pieces"),
+        PermutationPuzzle(pancake_definition(5), "given", representation="pieces"),
+    ]
+
+
+@pytest.mark.parametrize("puzzle", small_puzzles(), ids=lambda p: f"{p.name}-{p.representation}")
+def test_rank_is_a_bijection_within_each_component_and_kernels_agree(puzzle):
+    layout = puzzle.layout
+    components = sorted({layout.rank(s)[1] for s in _all_states(puzzle.definition)})
+    seen = set()
+    for component in components:
+        states = [layout.unrank(r, component) for r in range(layout.rank_size)]
+        assert len(set(states)) == layout.rank_size
+        assert all(layout.rank(s) == (r, component) for r, s in enumerate(states))
+        seen |= set(states)
+        packed = np.array([puzzle.encode(s) for s in states], np.int64)
+        assert [puzzle.pieces(p) for p in packed] == states
+        assert jit.call(puzzle.kernels.ranks, packed, puzzle.tables).tolist() == list(range(layout.rank_size))
+        assert set(jit.call(puzzle.kernels.components, packed, puzzle.tables).tolist()) == {component}
+        ranks = np.arange(layout.rank_size, dtype=np.int64)
+        assert jit.call(puzzle.kernels.unrank_many, ranks, component, puzzle.tables).tolist() == packed.tolist()
+    assert seen == set(_all_states(puzzle.definition))
+
+
+def _all_states(definition):
+    import itertools
+
+    per_orbit = [[(p, t) for p in itertools.permutations(range(o.size))
+                  for t in itertools.product(range(o.orientations), repeat=o.size)] for o in definition.orbits]
+    return list(itertools.product(*per_orbit))
+
+
+def test_parity_and_twist_sum_shrink_the_rank_space():
+    assert vs.get_puzzle("pocket-htm").rank_size == math.factorial(7) * 3 ** 6
+    assert vs.get_puzzle("pocket-full").rank_size == math.factorial(8) * 3 ** 7
+    assert PermutationPuzzle(ring_definition("t5", 5, 4), "qtm").rank_size == math.factorial(5) // 2
+    # orbit A: every move keeps its twist sum (last orientation implied); orbit B: S does not
+    assert PermutationPuzzle(TWO_ORBITS).rank_size == math.factorial(3) * 3 ** 2 * math.factorial(3) * 2 ** 3
+
+
+def test_state_text_round_trip_moves_and_errors():
+    pocket = vs.get_puzzle("pocket-htm")
+    solved = pocket.start_states()[0]
+    assert pocket.format_state(solved) == "1 2 3 4 5 6 7 / 0 0 0 0 0 0 0"
+    after = pocket.parse_state("R U")
+    assert pocket.parse_state(pocket.format_state(after)) == after
+    neighbours = reference_neighbours(pocket)
+    assert pocket.pieces(after) == replay(pocket.pieces(solved), ["R", "U"], neighbours)
+    two = PermutationPuzzle(TWO_ORBITS)
+    state = two.parse_state("B 2 1 3 / 1 0 0")  # orbit A left out: solved
+    assert two.format_state(state) == "A 1 2 3 / 0 0 0  B 2 1 3 / 1 0 0"
+    for text, message in [("1 2 3 4 5 6", "expected 7 CORNERS piece numbers"),
+                          ("1 2 3 4 5 6 6", "are not 1..7 each once"),
+                          ("1 2 3 4 5 6 7 / 0 0 0 0 0 0 3", "token 15 is '3'; expected a CORNERS orientation number 0..2"),
+                          ("1 2 3 4 5 6 7 extra", "token 8 is 'extra'; expected an orbit name")]:
+        with pytest.raises(vs.InvalidPuzzleInput, match=message):
+            pocket.parse_state(text)
+    with pytest.raises(vs.InvalidPuzzleInput, match="expected an orbit name .A, B. or move names"):
+        two.parse_state("1 2 3")
+
+
+# --- searches against the reference ----------------------------------------------------------
+def search_cases():
+    return [
+        (PermutationPuzzle(TWO_ORBITS), None),
+        (PermutationPuzzle(TWO_ORBITS, representation="pieces"), None),
+        (PermutationPuzzle(TWO_ORBITS, "given"), None),  # not closed under inverses: directed
+        (PermutationPuzzle(TWO_ORBITS, "given", representation="pieces"), None),
+        (PermutationPuzzle(TWISTED_RING, "htm", representation="pieces"), None),
+        (PermutationPuzzle(TWISTED_RING, "given", representation="pieces"), None),
+        (vs.get_puzzle("topspin-6"), None),
+        (vs.get_puzzle("lrx-5"), None),
+        (vs.get_puzzle("pocket-qtm"), 5),
+    ]
+
+
+@pytest.mark.parametrize("case", range(len(search_cases())))
+@pytest.mark.parametrize("mode", ["layers", "twobit"])
+def test_bfs_equals_the_reference(case, mode, threads):
+    puzzle, depth = search_cases()[case]
+    start = puzzle.definition.solved
+    expected = bfs_layers([start], reference_neighbours(puzzle), max_depth=depth)
+    result = vs.bfs(puzzle, mode=mode, max_depth=depth, keep_layers=mode == "layers", threads=threads)
+    assert result.layer_sizes == [len(layer) for layer in expected]
+    farthest = {puzzle.pieces(s) for s in result.last_layer.states}
+    assert farthest == expected[-1]
+    if mode == "layers":
+        assert engine_layers(puzzle, result) == expected
+
+
+def test_directed_move_sets_search_backwards_over_inverse_moves():
+    puzzle = PermutationPuzzle(TWO_ORBITS, "given")
+    assert not puzzle.reversible and puzzle.searchable_backward
+    start = puzzle.parse_state("P Q S P")
+    solution = vs.DistanceTable(puzzle).solution(start)
+    with pytest.raises(vs.VecsearchError, match="storage='mod3' needs reversible moves"):
+        vs.DistanceTable(puzzle, storage="mod3")
+    forward = bfs_layers([puzzle.pieces(start)], reference_neighbours(puzzle))
+    goal = puzzle.definition.solved
+    assert len(solution) == next(d for d, layer in enumerate(forward) if goal in layer)
+    assert replay(puzzle.pieces(start), solution.move_names, reference_neighbours(puzzle)) == goal
+
+
+@pytest.mark.parametrize("n", [2, 3, 5, 6])
+def test_pancakes_equal_a_reference_on_plain_stacks(n):
+    puzzle = vs.get_puzzle(f"pancake-{n}")
+    result = vs.bfs(puzzle, keep_layers=True)
+    expected = bfs_layers([tuple(range(1, n + 1))], pancake_neighbours(n))
+    assert [{tuple(p + 1 for p in puzzle.pieces(s)[0][0]) for s in layer.states} for layer in result.layers] == expected
+
+
+def test_pieces_and_coordinates_representations_agree_on_the_pocket_cube():
+    pieces = PermutationPuzzle(cube_definition().restricted(["U", "R", "F"]), "htm", name="pocket-pieces",
+                               representation="pieces")
+    assert pieces.representation == "pieces"
+    assert vs.bfs(pieces, mode="twobit").layer_sizes == vs.bfs("pocket-htm", mode="twobit").layer_sizes
+
+
+def test_definition_files_load_by_path(tmp_path):
+    path = tmp_path / "swap3.tws"
+    path.write_text("Name swap3\nSet S 3 1\nMove X\nS\n2 1 3\nEnd\nMove Y\nS\n1 3 2\nEnd\n")
+    puzzle = vs.get_puzzle(str(path))
+    assert puzzle.name == "swap3" and vs.bfs(puzzle).layer_sizes == [1, 2, 2, 1]
+    with pytest.raises(vs.InvalidPuzzleInput, match="no puzzle definition file"):
+        vs.get_puzzle(str(tmp_path / "missing.tws"))
+
+
+def test_moves_given_as_move_objects():
+    definition = PermutationDefinition("flips", [Orbit("S", 4)], [Move("F", {"S": ((3, 2, 1, 0), (0, 0, 0, 0))}),
+                                                                   Move("T", {"S": ((1, 0, 2, 3), (0, 0, 0, 0))})])
+    puzzle = PermutationPuzzle(definition)
+    expected = bfs_layers([definition.solved], reference_neighbours(puzzle))
+    assert vs.bfs(puzzle).layer_sizes == [len(layer) for layer in expected]
+
+
+# --- rank-space moves agree with unrank, expand, rank ------------------------------------------
+@njit
+def _expanded_ranks(puzzle_tables, rank, component, unrank, expand, rank_of, expand_rank, out_direct, out_via):
+    kids = np.empty(64, np.int64)
+    moves = np.empty(64, np.int64)
+    count = expand(unrank(rank, component, puzzle_tables), puzzle_tables, kids, moves)
+    for j in range(count):
+        out_via[j] = rank_of(kids[j], puzzle_tables)
+    return count, expand_rank(rank, component, puzzle_tables, out_direct)
+
+
+@pytest.mark.parametrize("puzzle", [
+    PermutationPuzzle(pancake_definition(6), "given", representation="pieces"),
+    PermutationPuzzle(ring_definition("topspin-7", 7, 4), "qtm", representation="pieces"),  # parity fixed
+    PermutationPuzzle(TWISTED_RING, "htm", representation="pieces"),  # twist sum fixed
+    PermutationPuzzle(TWISTED_RING, "given", representation="pieces"),  # directed: predecessors too
+], ids=lambda p: f"{p.name}-{p.metric}")
+def test_rank_space_moves_of_one_orbit_puzzles(puzzle):
+    from vecsearch.puzzles.permutation import rank_steps, rules
+
+    f = puzzle._functions
+    packed = puzzle.start_states()
+    component = int(jit.call(puzzle.kernels.components, packed, puzzle.tables)[0])
+    direct, via = np.empty(64, np.int64), np.empty(64, np.int64)
+    pairs = [(f["expand_state"], rank_steps.single_orbit_expand_rank)]
+    if not puzzle.reversible:
+        pairs.append((f["predecessors_state"], rank_steps.single_orbit_predecessors_rank))
+    for expand, expand_rank in pairs:
+        for rank in range(0, puzzle.rank_size, max(1, puzzle.rank_size // 500)):
+            count, again = _expanded_ranks(puzzle.tables, rank, component, rules.pieces_unrank, expand,
+                                           rules.pieces_rank, expand_rank, direct, via)
+            assert count == again and direct[:count].tolist() == via[:count].tolist()

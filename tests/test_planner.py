@@ -1,0 +1,95 @@
+"""The memory planner: estimates, the mode it picks under a limit, refusals, guarded runs."""
+
+import numpy as np
+import pytest
+from numba import njit
+
+import vecsearch as vs
+from vecsearch.engine import planner
+from vecsearch.engine.enumeration import KEEP_FARTHEST
+
+
+def test_sizes_are_read_and_written():
+    assert planner.parse_size("512M") == 512 << 20
+    assert planner.parse_size("1.5GiB") == 3 << 29
+    assert planner.parse_size("2g") == 2 << 30
+    assert planner.parse_size(4096) == 4096
+    for bad in ["", "12X", "-1G", "0"]:
+        with pytest.raises(ValueError, match="memory size"):
+            planner.parse_size(bad)
+    assert planner.format_size(3 << 29) == "1.5 GiB" and planner.format_size(100) == "100 B"
+
+
+def test_the_default_limit_is_below_what_is_available():
+    available = planner.available_bytes()
+    assert 0 < planner.default_limit() < available
+
+
+def test_estimates_per_mode():
+    puzzle = vs.get_puzzle("sliding-3x4")
+    n = puzzle.rank_size
+    by_mode = {e.visited: e for e in planner.estimates(puzzle)}
+    assert by_mode["twobit"].certain == by_mode["twobit"].bound == 8 * ((n + 31) // 32)
+    assert by_mode["bitset"].certain == 8 * ((n + 63) // 64)
+    assert by_mode["bitset"].bound >= by_mode["bitset"].certain + 8 * n
+    assert by_mode["hash"].certain == 0 and by_mode["hash"].bound > by_mode["bitset"].bound
+    shallow = {e.visited: e for e in planner.estimates(puzzle, max_depth=3)}
+    assert shallow["hash"].loose and shallow["hash"].bound < 10 * (1 + 4 + 16 + 64) * 8 + planner.SCRATCH_BYTES
+
+
+def test_an_oversized_search_is_refused_before_it_starts_with_the_estimates():
+    with pytest.raises(vs.MemoryLimitError) as error:
+        vs.bfs("sliding-3x4", max_memory="10M")
+    message = str(error.value)
+    n = vs.get_puzzle("sliding-3x4").rank_size
+    table = planner.format_size(8 * ((n + 31) // 32) + 8 * KEEP_FARTHEST)  # the table and the farthest states
+    assert table == "57.6 MiB" and "limit of 10.0 MiB" in message
+    assert f"two-bit table {table}" in message and "bitset + layers 28.6 MiB, up to" in message
+    assert f"nothing fits; the smallest, the two-bit table {table}, needs a limit of {table}" in message
+    with pytest.raises(vs.MemoryLimitError, match=r"limit of 20.0 MiB \(bitset \+ layers 28.6 MiB, up to"):
+        vs.bfs("sliding-3x4", mode="layers", visited="bitset", max_memory="20M")
+
+
+def test_auto_prefers_the_faster_mode_that_fits():
+    assert vs.bfs("pancake-9").profile.visited == "twobit"  # moves in rank space: two bits first
+    assert vs.bfs("sliding-3x3", max_memory="1G").profile.visited == "bitset"  # cheaper from states: layers
+    small = vs.bfs("sliding-3x3", max_memory="2M")  # the layers might need more than 2 MiB
+    assert small.profile.visited == "twobit" and small.total_states == 181440
+
+
+def test_a_layered_search_that_outgrows_its_limit_stops_before_allocating():
+    with pytest.raises(vs.MemoryLimitError) as error:
+        vs.bfs("pancake-9", mode="layers", max_memory=600_000)  # the bitset fits, the layers do not
+    assert "would take the search to" in str(error.value) and "over its memory limit of 585.9 KiB" in str(error.value)
+    partial = error.value.result
+    assert partial is not None and 0 < partial.total_states < 362880
+    assert partial.layer_sizes == vs.bfs("pancake-9").layer_sizes[:len(partial.layer_sizes)]
+
+
+@njit
+def _grid_expand(state, tables, children, moves):
+    k = 0
+    for m in range(4):
+        x = state[0] + (m == 0) - (m == 1)
+        y = state[1] + (m == 2) - (m == 3)
+        if 0 <= x < 400 and 0 <= y < 400:
+            children[k, 0] = x
+            children[k, 1] = y
+            moves[k] = m
+            k += 1
+    return k
+
+
+def test_a_hash_set_search_is_guarded_as_it_grows():
+    grid = vs.Puzzle("grid-400", width=2, expand=_grid_expand, max_moves=4, start=(0, 0))
+    assert vs.bfs(grid, max_depth=20, max_memory="64M").total_states == 231
+    with pytest.raises(vs.MemoryLimitError, match="over its memory limit of 1.0 MiB"):
+        vs.bfs(grid, max_memory="1M")
+
+
+def test_distance_tables_are_planned_too():
+    with pytest.raises(vs.MemoryLimitError, match="storage='mod3' needs a quarter of that"):
+        vs.DistanceTable("pancake-9", max_memory=300_000)
+    table = vs.DistanceTable("pancake-9", storage="mod3", max_memory=300_000)
+    assert table.max_distance == 10
+    assert table.distance(np.int64(vs.get_puzzle("pancake-9").parse_state("2 1 3 4 5 6 7 8 9"))) == 1

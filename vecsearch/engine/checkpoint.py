@@ -1,0 +1,72 @@
+"""Checkpoints: what a breadth-first search needs to continue, written after every layer.
+
+A checkpoint directory holds ``checkpoint.json`` (what was searched, how far it got, the profile
+so far, and which array files belong to it) and numpy ``.npy`` files. Writing is atomic: the
+arrays go to new files first, then ``checkpoint.json`` is replaced by one rename (the commit),
+then the previous generation's files are removed. A stop at any moment leaves either the old
+checkpoint or the new one, never a mix.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import numpy as np
+
+from vecsearch.errors import VecsearchError
+
+FORMAT = "vecsearch-checkpoint-1"
+MANIFEST = "checkpoint.json"
+
+
+def save(directory, meta: dict, arrays: dict[str, np.ndarray]) -> None:
+    """Write ``meta`` (JSON-able) and ``arrays`` as the directory's new checkpoint."""
+    directory = Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    previous = _manifest(directory)
+    generation = previous.get("generation", 0) + 1
+    files = {}
+    for name, array in arrays.items():
+        files[name] = f"{name}-{generation:05d}.npy"
+        _write(directory / files[name], lambda handle, a=array: np.save(handle, a, allow_pickle=False))
+    manifest = dict(meta, format=FORMAT, generation=generation, arrays=files)
+    _write(directory / MANIFEST, lambda handle: handle.write(json.dumps(manifest, indent=1).encode()))
+    for name in set(previous.get("arrays", {}).values()) - set(files.values()):
+        (directory / name).unlink(missing_ok=True)
+
+
+def load(directory) -> tuple[dict, dict[str, np.ndarray]]:
+    """The checkpoint's metadata and arrays."""
+    path = Path(directory) / MANIFEST
+    try:
+        meta = json.loads(path.read_text())
+    except FileNotFoundError:
+        raise VecsearchError(f"no checkpoint in {directory} (no {MANIFEST})") from None
+    except (OSError, ValueError) as error:
+        raise VecsearchError(f"cannot read the checkpoint {path}: {error}") from None
+    if meta.get("format") != FORMAT:
+        raise VecsearchError(f"{path} is not a vecsearch checkpoint of format {FORMAT}")
+    try:
+        arrays = {name: np.load(Path(directory) / file, allow_pickle=False) for name, file in meta["arrays"].items()}
+    except (OSError, ValueError) as error:
+        raise VecsearchError(f"checkpoint {directory} is damaged: {error}") from None
+    return meta, arrays
+
+
+def _manifest(directory: Path) -> dict:
+    try:
+        meta = json.loads((directory / MANIFEST).read_text())
+    except (OSError, ValueError):
+        return {}
+    return meta if meta.get("format") == FORMAT else {}
+
+
+def _write(path: Path, write) -> None:
+    temporary = path.with_name(path.name + ".tmp")
+    with open(temporary, "wb") as handle:
+        write(handle)
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(temporary, path)

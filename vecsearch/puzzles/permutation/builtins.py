@@ -1,0 +1,86 @@
+"""Built-in permutation puzzles, and definition files by path.
+
+- ``pocket-htm`` / ``pocket-qtm``: the 2x2x2 cube with its DBL corner fixed: moves U, R, F in
+  the half-turn metric (U, U2, U') or the quarter-turn metric (U, U'); 3,674,160 states.
+- ``pocket-full``: all six faces turn and no corner is fixed, half-turn metric; 88,179,840
+  states (each position of the cube in space counts apart).
+- ``pancake-N`` (2 <= N <= 16): a stack of N pancakes, slot 1 the top; move ``rK`` reverses
+  the top K (2 <= K <= N). Solved: sizes 1..N from the top.
+- ``topspin-N`` / ``topspin-N-K`` (2 <= K <= N <= 16, default K = 4): N tokens on a ring;
+  ``L`` / ``L'`` turn the ring one slot (slot i takes the token of slot i+1 / i-1) and ``T``
+  reverses the K tokens in the turnstile (slots 1..K).
+- ``lrx-N`` (3 <= N <= 16): a row of N; ``L`` / ``L'`` rotate it, ``X`` swaps slots 1 and 2
+  (the Cayley graph of S_N with those generators).
+- ``PATH.tws``: a definition file in the text format (``textformat``), half-turn metric.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from importlib import resources
+from pathlib import Path
+
+from vecsearch.errors import InvalidPuzzleInput
+from vecsearch.puzzles.permutation.definition import Orbit, PermutationDefinition
+from vecsearch.puzzles.permutation.puzzle import PermutationPuzzle
+from vecsearch.puzzles.permutation.textformat import load_definition, parse_definition
+
+MAX_SLOTS = 16  # one orbit of N distinct pieces without orientation packs into 4N <= 64 bits
+
+PUZZLES = {
+    "pocket-htm": "2x2x2 cube, DBL corner fixed, half-turn metric (3,674,160 states)",
+    "pocket-qtm": "2x2x2 cube, DBL corner fixed, quarter-turn metric",
+    "pocket-full": "2x2x2 cube, all six faces turn, half-turn metric (88,179,840 states)",
+    "pancake-N": "N pancakes (2 <= N <= 16), prefix reversals r2..rN",
+    "topspin-N[-K]": "TopSpin: N tokens on a ring (N <= 16), turnstile of K (default 4)",
+    "lrx-N": "1 x N row: rotate left/right (L, L'), exchange the first two (X)",
+    "FILE.tws": "a permutation puzzle definition file (see README), half-turn metric",
+}
+PROBLEMS = {}
+
+
+def cube_definition() -> PermutationDefinition:
+    """The 2x2x2 cube with all six face turns, from ``vecsearch/data/2x2x2.tws``."""
+    return parse_definition(resources.files("vecsearch").joinpath("data", "2x2x2.tws").read_text())
+
+
+def pancake_definition(n: int) -> PermutationDefinition:
+    moves = {f"r{k}": {"STACK": list(range(k - 1, -1, -1)) + list(range(k, n))} for k in range(2, n + 1)}
+    return PermutationDefinition(f"pancake-{n}", [Orbit("STACK", n)], moves)
+
+
+def ring_definition(name: str, n: int, flip: int) -> PermutationDefinition:
+    """A ring of ``n`` turned by ``L``, with the first ``flip`` slots reversed by ``T`` (``X``
+    when ``flip`` is 2)."""
+    turn = [(i + 1) % n for i in range(n)]
+    reverse = list(range(flip - 1, -1, -1)) + list(range(flip, n))
+    return PermutationDefinition(name, [Orbit("RING", n)], {"L": {"RING": turn}, "T" if flip > 2 else "X": {"RING": reverse}})
+
+
+@cache
+def _builtin(name: str) -> PermutationPuzzle | None:
+    if name in ("pocket-htm", "pocket-qtm"):
+        return PermutationPuzzle(cube_definition().restricted(["U", "R", "F"]), name[-3:], name=name)
+    if name == "pocket-full":
+        return PermutationPuzzle(cube_definition(), "htm", name=name)
+    match = re.fullmatch(r"(pancake|topspin|lrx)-(\d+)(?:-(\d+))?", name)
+    if not match or (match[3] and match[1] != "topspin"):
+        return None
+    family, n = match[1], int(match[2])
+    flip = int(match[3] or 4) if family == "topspin" else 2
+    low = {"pancake": 2, "topspin": flip, "lrx": 3}[family]
+    if not low <= n <= MAX_SLOTS or flip < 2:
+        bounds = f"{low} <= N <= {MAX_SLOTS}" + (", 2 <= K <= N" if family == "topspin" else "")
+        raise InvalidPuzzleInput(f"{name}: need {bounds}")
+    if family == "pancake":
+        return PermutationPuzzle(pancake_definition(n), "given", name=name)
+    return PermutationPuzzle(ring_definition(name, n, flip), "qtm", name=name)
+
+
+def from_name(name: str) -> PermutationPuzzle | None:
+    if name.endswith(".tws"):
+        if not Path(name).is_file():
+            raise InvalidPuzzleInput(f"no puzzle definition file {name}")
+        return PermutationPuzzle(load_definition(name), "htm")
+    return _builtin(name)

@@ -1,0 +1,349 @@
+"""``PermutationPuzzle``: a puzzle made from a ``PermutationDefinition`` (data, no code).
+
+Conventions:
+
+- **Rank**: a mixed-radix number of *coordinates*, most significant first: for each orbit in
+  order, its permutation, then (orientations > 1) its orientations. A permutation coordinate is
+  the Lehmer rank of the pieces (slot 0 most significant), halved when every move permutes the
+  orbit evenly (the parity is then fixed); an orientation coordinate is the base-k number of the
+  slots' orientations (slot 0 most significant), without the last slot when every move keeps
+  the orientation sum mod k (the last orientation is then implied).
+- **Component**: the fixed parities and orientation sums, packed as bit fields in coordinate
+  order. The rank is perfect within a component: every rank is one state of it.
+- **State**: ``rules`` describes the two representations; ``representation="auto"`` picks
+  coordinates when every coordinate's move table is small (fast: a move is a table lookup per
+  coordinate), else pieces packed in one 64-bit word.
+- **Text**: per orbit, the pieces slot by slot (1-based), then ``/`` and their orientations if
+  the orbit has any; several orbits are each preceded by the orbit's name, and orbits left out
+  are solved. A text made only of move names is that sequence applied to the solved state.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from vecsearch.errors import InvalidPuzzleInput, PuzzleDefinitionError
+from vecsearch.kernels.ranking import factorial_table
+from vecsearch.puzzle import Puzzle, signed64, unsigned64
+from vecsearch.puzzles.permutation import rank_steps, rules
+from vecsearch.puzzles.permutation.definition import PermutationDefinition
+
+COORDINATE_TABLE_ENTRIES = 1 << 23  # move-table entries (int32) allowed for the coordinates form
+MAX_RANK = 1 << 62
+REPRESENTATIONS = ("auto", "coordinates", "pieces")
+
+
+@dataclass(frozen=True)
+class Coordinate:
+    orbit: int  # index in definition.orbits
+    kind: str  # "permutation" or "orientation"
+    size: int  # values within one class
+    classes: int  # 2: parity fixed; k: orientation sum fixed; 1: neither
+    weight: int  # place value in the rank
+    class_shift: int  # bit position of its class in the component
+
+
+class Layout:
+    """The coordinates of a definition under a move set, and the rank they make."""
+
+    def __init__(self, definition: PermutationDefinition, moves):
+        self.definition = definition
+        raw = []
+        for j, orbit in enumerate(definition.orbits):
+            parts = [m.changes[orbit.name] for m in moves if orbit.name in m.changes]
+            even = orbit.size >= 2 and all(_parity(p) == 0 for p, _ in parts)
+            raw.append((j, "permutation", math.factorial(orbit.size) >> even, 2 if even else 1))
+            k = orbit.orientations
+            if k > 1:
+                kept = all(sum(t) % k == 0 for _, t in parts)
+                raw.append((j, "orientation", k ** (orbit.size - kept), k if kept else 1))
+        self.rank_size = math.prod(size for _, _, size, _ in raw)
+        self.coordinates, weight, shift = [], self.rank_size, 0
+        for j, kind, size, classes in raw:
+            weight //= size
+            self.coordinates.append(Coordinate(j, kind, size, classes, weight, shift))
+            shift += (classes - 1).bit_length()
+        self.component_bits = shift
+
+    def rank(self, state) -> tuple[int, int]:
+        """``(rank, component)`` of a Python state."""
+        rank = component = 0
+        for c in self.coordinates:
+            pieces, twists = state[c.orbit]
+            if c.kind == "permutation":
+                full = _lehmer(pieces)
+                x, cls = full >> (c.classes == 2), _parity(pieces)
+            else:
+                k = self.definition.orbits[c.orbit].orientations
+                digits = twists[:-1] if c.classes > 1 else twists
+                x, cls = _base(digits, k), sum(twists) % k
+            rank += x * c.weight
+            component |= (cls if c.classes > 1 else 0) << c.class_shift
+        return rank, component
+
+    def unrank(self, rank: int, component: int):
+        """The Python state of ``rank`` in ``component``."""
+        state = [[tuple(range(o.size)), (0,) * o.size] for o in self.definition.orbits]
+        for c in self.coordinates:
+            n = self.definition.orbits[c.orbit].size
+            x = (rank // c.weight) % c.size
+            cls = (component >> c.class_shift) & ((1 << (c.classes - 1).bit_length()) - 1)
+            if c.kind == "permutation":
+                pieces = _unlehmer(2 * x if c.classes == 2 else x, n)
+                if c.classes == 2 and _parity(pieces) != cls:
+                    pieces = _unlehmer(2 * x + 1, n)
+                state[c.orbit][0] = pieces
+            else:
+                k = self.definition.orbits[c.orbit].orientations
+                digits = _digits(x, k, n - (c.classes > 1))
+                if c.classes > 1:
+                    digits.append((cls - sum(digits)) % k)
+                state[c.orbit][1] = tuple(digits)
+        return tuple(tuple(pair) for pair in state)
+
+
+class PermutationPuzzle(Puzzle):
+    """A permutation puzzle: ``PermutationPuzzle(definition, metric="htm")``."""
+
+    def __init__(self, definition: PermutationDefinition, metric: str = "htm", *, name: str | None = None,
+                 representation: str = "auto"):
+        if representation not in REPRESENTATIONS:
+            raise PuzzleDefinitionError(f"representation must be one of {', '.join(REPRESENTATIONS)}")
+        self.definition = definition
+        self.metric = metric
+        self.move_list = definition.move_set(metric)
+        if not self.move_list:
+            raise PuzzleDefinitionError(f"{definition.name}: no moves")
+        self.layout = Layout(definition, self.move_list)
+        changes = [m.changes for m in self.move_list]
+        reversible = all(definition.inverse(m).changes in changes for m in self.move_list)
+        rows = self.move_list if reversible else self.move_list + [definition.inverse(m) for m in self.move_list]
+        sizes = [o.size for o in definition.orbits]
+        self._starts = np.cumsum([0] + sizes[:-1]).tolist()
+        self.piece_bits = max(1, max((n - 1).bit_length() for n in sizes))
+        self.field_bits = self.piece_bits + max((o.orientations - 1).bit_length() for o in definition.orbits)
+        self.rank_bits = max(1, (self.layout.rank_size - 1).bit_length())
+        self.representation = self._choose(representation, len(rows))
+        ranked = self.layout.rank_size < MAX_RANK
+        if self.representation == "coordinates":
+            tables = self._coordinate_tables(rows)
+            functions = dict(expand=rules.coord_expand, expand_ranked=rules.coord_expand_ranked,
+                             rank=rules.coord_rank, component=rules.coord_component, unrank=rules.coord_unrank,
+                             expand_rank=rules.coord_expand_rank,
+                             predecessors=None if reversible else rules.coord_predecessors,
+                             predecessors_rank=None if reversible else rules.coord_predecessors_rank)
+        else:
+            tables = self._pieces_tables(rows)
+            functions = dict(expand=rules.pieces_expand, rank=rules.pieces_rank if ranked else None,
+                             component=rules.pieces_component, unrank=rules.pieces_unrank if ranked else None,
+                             predecessors=None if reversible else rules.pieces_predecessors)
+            orbits = definition.orbits
+            if ranked and len(orbits) == 1 and orbits[0].orientations <= 16:  # fast moves in rank space
+                parts = [m.changes[orbits[0].name] for m in rows]
+                tables += rank_steps.step_tables(parts, len(self.move_list), orbits[0].size, orbits[0].orientations)
+                functions.update(expand_rank=rank_steps.single_orbit_expand_rank,
+                                 predecessors_rank=None if reversible else rank_steps.single_orbit_predecessors_rank)
+        super().__init__(
+            name or definition.name, max_moves=len(self.move_list), tables=tables, reversible=reversible,
+            rank_size=self.layout.rank_size if ranked else None, move_names=[m.name for m in self.move_list],
+            goal=self.encode(definition.solved), **functions,
+        )
+
+    def _choose(self, representation: str, rows: int) -> str:
+        entries = sum(c.classes * c.size for c in self.layout.coordinates) * rows
+        coordinates = entries <= COORDINATE_TABLE_ENTRIES and self.rank_bits + self.layout.component_bits <= 62
+        pieces = self.field_bits * sum(o.size for o in self.definition.orbits) <= 64
+        if representation == "auto":
+            representation = "coordinates" if coordinates else "pieces"
+        if representation == "coordinates" and not coordinates:
+            raise PuzzleDefinitionError(f"{self.definition.name}: its move tables would need {entries:,} entries,"
+                                        f" over {COORDINATE_TABLE_ENTRIES:,}; use representation='pieces'")
+        if representation == "pieces" and not pieces:
+            raise PuzzleDefinitionError(f"{self.definition.name}: its slots need"
+                                        f" {self.field_bits * sum(o.size for o in self.definition.orbits)} bits,"
+                                        " more than one 64-bit word holds")
+        return representation
+
+    @property
+    def kernel_label(self) -> str:
+        return f"permutation-{self.representation}"  # one kernel module per representation
+
+    # --- tables -----------------------------------------------------------------------------
+    def _coordinate_tables(self, rows):
+        factorials = factorial_table(max(o.size for o in self.definition.orbits))
+        blocks, info, offset = [], [], 0
+        for c in self.layout.coordinates:
+            orbit = self.definition.orbits[c.orbit]
+            identity = (tuple(range(orbit.size)), (0,) * orbit.size)
+            parts = [m.changes.get(orbit.name, identity) for m in rows]
+            permutations = np.array([p for p, _ in parts], np.int64)
+            out = np.empty((c.classes * c.size, len(rows)), np.int32)
+            if c.kind == "permutation":
+                rules.permutation_table(orbit.size, int(c.classes == 2), permutations, factorials, out)
+            else:
+                twists = np.array([t for _, t in parts], np.int64)
+                rules.orientation_table(orbit.size, orbit.orientations, int(c.classes > 1), permutations, twists, out)
+            blocks.append(out.ravel())
+            info.append([c.size, c.weight, offset, c.class_shift, (1 << (c.classes - 1).bit_length()) - 1])
+            offset += out.size
+        scalars = np.array([len(info), self.rank_bits, len(self.move_list), len(rows)], np.int64)
+        return np.concatenate(blocks), np.array(info, np.int64), scalars
+
+    def _pieces_tables(self, rows):
+        orbits = self.definition.orbits
+        changed = []
+        for move in rows:
+            slots = []
+            for orbit, start in zip(orbits, self._starts):
+                if orbit.name in move.changes:
+                    permutation, twist = move.changes[orbit.name]
+                    slots += [(start + i, start + p, t) for i, (p, t) in enumerate(zip(permutation, twist))
+                              if p != i or t]
+            changed.append(slots)
+        width = max(len(slots) for slots in changed)
+        dst, src, twist = (np.zeros((len(rows), width), np.int64) for _ in range(3))
+        keep = np.empty(len(rows), np.int64)
+        field = (1 << self.field_bits) - 1
+        for row, slots in enumerate(changed):
+            for j, (d, s, t) in enumerate(slots):
+                dst[row, j], src[row, j], twist[row, j] = d, s, t
+            keep[row] = signed64(((1 << 64) - 1) ^ sum(field << (self.field_bits * d) for d, _, _ in slots))
+        orientations = np.array([o.orientations for o in orbits for _ in range(o.size)], np.int64)
+        info = np.zeros((len(orbits), 11), np.int64)
+        for c in self.layout.coordinates:
+            orbit = orbits[c.orbit]
+            row = info[c.orbit]
+            row[0:3] = self._starts[c.orbit], orbit.size, orbit.orientations
+            if c.kind == "permutation":
+                row[3], row[5], row[7] = c.weight, int(c.classes == 2), c.class_shift
+            else:
+                row[4], row[6], row[8], row[9] = c.weight, int(c.classes > 1), c.class_shift, c.size
+                row[10] = (1 << (c.classes - 1).bit_length()) - 1
+        scalars = np.array([len(orientations), self.field_bits, self.piece_bits, len(self.move_list), len(orbits)],
+                           np.int64)
+        return (dst, src, twist, np.array([len(s) for s in changed], np.int64), keep, orientations, info,
+                factorial_table(max(o.size for o in orbits)), scalars)
+
+    # --- states in and out ------------------------------------------------------------------
+    def encode(self, state) -> int:
+        """The packed state of a Python state (one ``(pieces, twists)`` pair per orbit)."""
+        if self.representation == "coordinates":
+            rank, component = self.layout.rank(state)
+            return rank | component << self.rank_bits
+        value = 0
+        for start, (pieces, twists) in zip(self._starts, state):
+            for i, (p, t) in enumerate(zip(pieces, twists)):
+                value |= (p | t << self.piece_bits) << (self.field_bits * (start + i))
+        return signed64(value)
+
+    def pieces(self, state):
+        """The Python state (one ``(pieces, twists)`` pair of tuples per orbit) of a packed state."""
+        state = int(state)
+        if self.representation == "coordinates":
+            return self.layout.unrank(state & ((1 << self.rank_bits) - 1), state >> self.rank_bits)
+        value, field, out = unsigned64(state), (1 << self.field_bits) - 1, []
+        for orbit, start in zip(self.definition.orbits, self._starts):
+            fields = [(value >> (self.field_bits * (start + i))) & field for i in range(orbit.size)]
+            out.append((tuple(f & ((1 << self.piece_bits) - 1) for f in fields),
+                        tuple(f >> self.piece_bits for f in fields)))
+        return tuple(out)
+
+    def format_state(self, state) -> str:
+        chunks = []
+        for orbit, (pieces, twists) in zip(self.definition.orbits, self.pieces(state)):
+            text = " ".join(str(p + 1) for p in pieces)
+            if orbit.orientations > 1:
+                text += " / " + " ".join(map(str, twists))
+            chunks.append(text if len(self.definition.orbits) == 1 else f"{orbit.name} {text}")
+        return "  ".join(chunks)
+
+    def parse_state(self, text: str):
+        tokens = text.split()
+        names = {m.name: m for m in self.move_list}
+        if tokens and all(t in names for t in tokens):
+            state = self.definition.solved
+            for token in tokens:
+                state = self.definition.apply(state, names[token])
+            return self.encode(state)
+        return self.encode(self._read_orbits(tokens))
+
+    def _read_orbits(self, tokens):
+        orbits = self.definition.orbits
+        state = list(self.definition.solved)
+        index = {o.name: j for j, o in enumerate(orbits)}
+        at, seen = 0, set()
+        if len(orbits) == 1 and (not tokens or tokens[0] not in index):
+            state[0], at = self._read_orbit(orbits[0], tokens, 0)
+            seen.add(0)
+        while at < len(tokens):
+            j = index.get(tokens[at])
+            if j is None or j in seen:
+                expected = f"orbit {tokens[at]} only once" if j is not None else \
+                    f"an orbit name ({', '.join(index)}){' or move names' if not seen else ''}"
+                raise InvalidPuzzleInput(f"token {at + 1} is {tokens[at]!r}; expected {expected}")
+            seen.add(j)
+            state[j], at = self._read_orbit(orbits[j], tokens, at + 1)
+        if not seen:
+            raise InvalidPuzzleInput(f"empty state; expected {', '.join(index)} followed by their pieces")
+        return tuple(state)
+
+    def _read_orbit(self, orbit, tokens, at):
+        pieces = _read_numbers(tokens, at, orbit.size, 1, orbit.size, f"{orbit.name} piece")
+        if sorted(pieces) != list(range(1, orbit.size + 1)):
+            raise InvalidPuzzleInput(f"{orbit.name}: pieces {' '.join(map(str, pieces))} are not 1..{orbit.size}"
+                                     " each once")
+        at += orbit.size
+        twists = [0] * orbit.size
+        if orbit.orientations > 1 and at < len(tokens) and tokens[at] == "/":
+            twists = _read_numbers(tokens, at + 1, orbit.size, 0, orbit.orientations - 1, f"{orbit.name} orientation")
+            at += orbit.size + 1
+        return (tuple(p - 1 for p in pieces), tuple(twists)), at
+
+
+def _read_numbers(tokens, at, count, low, high, what):
+    values = []
+    for i in range(at, at + count):
+        if i >= len(tokens):
+            raise InvalidPuzzleInput(f"expected {count} {what} numbers, the text ends after {len(tokens)} tokens")
+        token = tokens[i]
+        if not token.isdigit() or not low <= int(token) <= high:
+            raise InvalidPuzzleInput(f"token {i + 1} is {token!r}; expected a {what} number {low}..{high}")
+        values.append(int(token))
+    return values
+
+
+def _lehmer(values) -> int:
+    n, rank = len(values), 0
+    for i, v in enumerate(values):
+        rank += sum(1 for w in values[i + 1:] if w < v) * math.factorial(n - 1 - i)
+    return rank
+
+
+def _unlehmer(rank: int, n: int) -> tuple[int, ...]:
+    left, out = list(range(n)), []
+    for i in range(n):
+        d, rank = divmod(rank, math.factorial(n - 1 - i))
+        out.append(left.pop(d))
+    return tuple(out)
+
+
+def _parity(values) -> int:
+    return sum(1 for i in range(len(values)) for j in range(i + 1, len(values)) if values[j] < values[i]) & 1
+
+
+def _base(digits, k) -> int:
+    value = 0
+    for d in digits:
+        value = value * k + d
+    return value
+
+
+def _digits(value: int, k: int, count: int) -> list[int]:
+    out = []
+    for _ in range(count):
+        value, d = divmod(value, k)
+        out.append(d)
+    return out[::-1]
