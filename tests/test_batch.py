@@ -283,3 +283,18 @@ def test_large_rank_spaces_use_two_bit_tables(monkeypatch):
         assert result.lengths[i] == distance.get(start, -1)
         if result.lengths[i] >= 0:
             assert ref.replay(start, result.formatted(i), ref.sliding_neighbours(2, 3)) == goal
+
+
+def test_judge_output_resumes_from_its_marker_and_a_file_without_one_starts_over(tmp_path):
+    problem = vs.get_problem("eight")
+    text = "".join(sliding_text(s) + "\n" for s in random_sliding(random.Random(9), 3, 3, 30))
+    instances, _ = problem.batch_instances(text.encode())
+    clean = io.BytesIO()
+    run_judge(problem, instances, None, stream=clean)
+    out = tmp_path / "out.txt"
+    out.write_text("left over from something else\n")
+    assert run_judge(problem, instances.take(0, 12), str(out), chunk_size=5) == 12
+    with open(out, "ab") as handle:
+        handle.write(b"udl")  # written after the marker, then killed
+    assert run_judge(problem, instances, str(out), chunk_size=5) == 18
+    assert out.read_bytes() == clean.getvalue()

@@ -78,16 +78,16 @@ def answered_ids(path: str) -> set[str]:
 
 
 def _judge_progress(path: str) -> tuple[int, int]:
-    """(cases answered, bytes) a judge-format output holds, cut back to that point."""
-    marker = path + ".done"
-    if not os.path.exists(path) or not os.path.exists(marker):
+    """(cases answered, bytes) a judge-format output holds, cut back to that point (a file
+    without its marker starts over)."""
+    if not os.path.exists(path):
         return 0, 0
     try:
-        with open(marker) as handle:
+        with open(path + ".done") as handle:
             record = json.load(handle)
         cases, size = int(record["cases"]), int(record["bytes"])
-    except (OSError, ValueError, KeyError):
-        return 0, 0
+    except (OSError, ValueError, KeyError, TypeError):
+        cases = size = 0
     with open(path, "rb+") as handle:
         handle.truncate(size)
     return cases, size
