@@ -20,6 +20,9 @@ Module map:
   engine/planner     memory estimates per mode, the mode that fits, ``MemoryLimitError``
   engine/checkpoint  atomic checkpoint directories (JSON manifest and numpy arrays)
   engine/solve       ``solve`` (one instance), ``solve_many`` (many, shared goal)
+  engine/batch       ``solve_batch`` (files of many instances: method picked once, chunks, dask)
+  engine/distributed chunks of a batch on a dask.distributed cluster (optional)
+  batch_io           batch files: JSON lines / judge formats in and out, streaming, resuming
   engine/pairs       ``solve_pairs`` (many instances, each with its own goal, in one kernel call)
   engine/tables      ``DistanceTable``: one backward BFS, answers by descent
   engine/idastar     IDA* (one instance, or many in parallel); engine/astar: A*
@@ -34,12 +37,13 @@ Module map:
   engine/codegen     per-puzzle kernel modules generated from the template (cached by numba)
   engine/jit         compile time kept apart from search time
   kernels/*          numba building blocks: layer / rank-space / pair / heuristic / pdb templates,
-                     intrinsics, ranks, state words, nibbles
+                     intrinsics, ranks, state words, nibbles, text (batch lines read and written in bulk)
   puzzles/*          one module per puzzle family (rules, encoding, judge format)
   puzzles/permutation  puzzles as data: orbits and move tables (Python or .tws text), pocket cube,
                      pancakes, TopSpin, LRX
 """
 
+from vecsearch.engine.batch import BatchResult, solve_batch
 from vecsearch.engine.heuristic import Heuristic
 from vecsearch.engine.pairs import solve_pairs
 from vecsearch.engine.profile import BoundRecord, LayerRecord, Profile
@@ -62,10 +66,11 @@ from vecsearch.puzzles.permutation import Orbit, PermutationDefinition, Permutat
 from vecsearch.registry import get_problem, get_puzzle
 
 __all__ = [
-    "BoundRecord", "DistanceTable", "Heuristic", "InvalidPuzzleInput", "LayerRecord", "ManySolutions", "MemoryLimitError", "NoSolution",
+    "BatchResult", "BoundRecord", "DistanceTable", "Heuristic", "InvalidPuzzleInput", "LayerRecord", "ManySolutions", "MemoryLimitError", "NoSolution",
     "Orbit", "PermutationDefinition", "PermutationPuzzle", "Profile", "Puzzle", "PuzzleDefinitionError",
     "SearchInterrupted", "SearchResult", "Solution", "UnknownPuzzle", "VecsearchError",
-    "bfs", "bidirectional", "distance_table", "get_problem", "get_puzzle", "load_definition", "plot_profiles", "solve", "solve_many",
+    "bfs", "bidirectional", "distance_table", "get_problem", "get_puzzle", "load_definition", "plot_profiles", "solve", "solve_batch",
+    "solve_many",
     "solve_pairs",
 ]
 __version__ = "0.1.0"

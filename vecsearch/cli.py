@@ -23,8 +23,15 @@ examples:
   vecsearch bfs pancake-12 --max-memory 2G --checkpoint ck  Ctrl-C, then --resume ck to continue
   vecsearch profile cubes --plot cubes.png --csv cubes.csv
                                             the layer profile as a table, a plot and a CSV file
+  vecsearch batch eight many.txt -o out.jsonl
+                                            many instances: streamed JSON lines, resumable (re-run to resume)
+  vecsearch batch eight many.txt --format judge -o out.txt
+  vecsearch batch sliding-3x4 pairs.jsonl   JSON lines {"id", "start", "goal"} in, JSON lines out
   vecsearch list                            the built-in puzzles and problems
 """
+
+
+BATCH_METHODS = ("auto", "table", "start-tables", "pairs", "idastar", "astar", "bidirectional", "bfs")  # engine.batch.METHODS
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -59,6 +66,26 @@ def build_parser() -> argparse.ArgumentParser:
     profile.add_argument("--plot", metavar="FILE", help="write the profile plot to FILE (.png, .svg, .pdf; needs matplotlib)")
     profile.add_argument("--csv", metavar="FILE", help="write the profile as CSV to FILE")
     profile.set_defaults(run=run_profile)
+    batch = commands.add_parser("batch", help="solve a file of many instances (streamed, resumable, parallel)",
+                                epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    batch.add_argument("puzzle", metavar="PUZZLE", help="puzzle or problem name (see `vecsearch list`)")
+    batch.add_argument("file", metavar="FILE", help="instances: JSON lines {\"id\", \"start\", \"goal\"} or the"
+                       " problem's judge format (- for standard input)")
+    batch.add_argument("-o", "--output", metavar="OUT", help="write here as chunks finish; re-running with the same"
+                       " OUT resumes (default: standard output)")
+    batch.add_argument("--format", choices=("jsonl", "judge"), default="jsonl",
+                       help="jsonl: one record per instance (default); judge: the judge output, in input order")
+    batch.add_argument("--input", choices=("auto", "jsonl", "judge"), default="auto",
+                       help="input format (default: JSON lines if the file starts with '{')")
+    batch.add_argument("--method", default="auto", choices=BATCH_METHODS, metavar="M",
+                       help=f"{', '.join(BATCH_METHODS)} (default: auto)")
+    batch.add_argument("--max-depth", type=_non_negative, metavar="D", help="longer answers count as none")
+    batch.add_argument("--chunk-size", type=_positive, metavar="N", help="instances per chunk (default: by method)")
+    batch.add_argument("--scheduler", metavar="ADDRESS", help="send chunks to this dask.distributed scheduler"
+                       " (pip install 'vecsearch[dask]')")
+    batch.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                       help="tqdm progress bar on standard error (default: when it is a terminal)")
+    batch.set_defaults(run=run_batch)
 
     listing = commands.add_parser("list", help="name the built-in puzzles and problems")
     listing.set_defaults(run=run_list)
@@ -166,6 +193,54 @@ def run_bfs(args) -> int:
     return 0
 
 
+def run_batch(args) -> int:
+    from vecsearch.batch_io import looks_like_jsonl, read_jsonl, report_errors, run_jsonl, run_judge
+    from vecsearch.errors import InvalidPuzzleInput, UnknownPuzzle
+    from vecsearch.registry import get_problem, get_puzzle
+
+    data = _read_input(args.file, binary=True)
+    jsonl = args.input == "jsonl" or (args.input == "auto" and looks_like_jsonl(data))
+    try:
+        problem = get_problem(args.puzzle)
+    except UnknownPuzzle:
+        problem = None
+    if args.format == "judge" and (problem is None or jsonl):
+        raise InvalidPuzzleInput("--format judge needs a problem's judge-format input (see `vecsearch list`)")
+    if jsonl:
+        puzzle = problem.puzzle if problem is not None else get_puzzle(args.puzzle)
+        instances, errors = read_jsonl(puzzle, data)
+        max_depth = args.max_depth
+    else:
+        if problem is None:
+            raise InvalidPuzzleInput(f"{args.puzzle} has no judge format: give JSON lines {{\"id\", \"start\", \"goal\"}}")
+        puzzle = problem.puzzle
+        instances, errors = problem.batch_instances(data)
+        max_depth = args.max_depth if args.max_depth is not None else problem.max_depth
+    report_errors(args.puzzle, errors)
+    client = _dask_client(args.scheduler)
+    options = dict(method=args.method, chunk_size=args.chunk_size, client=client, progress=args.progress)
+    stream = sys.stdout.buffer
+    try:
+        if args.format == "judge":
+            run_judge(problem, instances, args.output, stream=stream, **options)
+        else:
+            run_jsonl(puzzle, instances, errors, args.output, stream=stream, max_depth=max_depth, **options)
+    finally:
+        if client is not None:
+            client.close()
+    return 2 if errors else 0
+
+
+def _dask_client(address):
+    if address is None:
+        return None
+    try:
+        from distributed import Client
+    except ImportError:
+        raise InputError("--scheduler needs dask.distributed: pip install 'vecsearch[dask]'") from None
+    return Client(address)
+
+
 def _print_profile(profile, csv: bool) -> None:
     print(profile.to_csv() if csv else profile, end="" if csv else "\n", flush=True)
 
@@ -220,10 +295,13 @@ class InputError(Exception):
     """An input file that cannot be read, or an output file that cannot be written."""
 
 
-def _read_input(path: str | None) -> str:
+def _read_input(path: str | None, binary: bool = False) -> str | bytes:
     if path is None or path == "-":
-        return sys.stdin.read()
+        return sys.stdin.buffer.read() if binary else sys.stdin.read()
     try:
+        if binary:
+            with open(path, "rb") as handle:
+                return handle.read()
         with open(path, encoding="utf-8") as handle:
             return handle.read()
     except OSError as error:

@@ -50,6 +50,31 @@ class JudgeProblem:
         cases, error = self.read(text)
         return self.answer(cases), error
 
+    # --- batch solving (``vecsearch batch``): cases as instances of the puzzle ----------------
+    max_depth: int | None = None  # the judge's limit: longer answers count as none
+
+    def instance(self, data) -> tuple:
+        """A case's ``(start, goal)`` for the puzzle (goal None: the puzzle's own)."""
+        raise NotImplementedError(f"{self.name} does not describe its cases as instances")
+
+    def output(self, length: int, moves) -> str:
+        """The judge output for an answer of ``length`` moves (-1: none)."""
+        raise NotImplementedError
+
+    def batch_instances(self, data: bytes):
+        """The cases of a whole input as ``Instances`` (ids: case numbers), and ``(id, message)``
+        for the malformed case that stopped the reading (formats of one case per line may
+        report several and go on)."""
+        from vecsearch.engine.batch import instances_from
+
+        cases, error = self.read(data.decode("utf-8"))
+        instances, errors = instances_from(self.puzzle, [(case.number, *self.instance(case.data)) for case in cases])
+        return instances, errors + ([] if error is None else [(error.case, str(error))])
+
+    def batch_output(self, lengths, moves) -> list[str] | bytes:
+        """The judge output of answered instances, in order (a list of texts, or bytes)."""
+        return [self.output(int(length), row[:max(0, length)].tolist()) for length, row in zip(lengths, moves)]
+
     def sample(self) -> str:
         """The problem statement's sample input, bundled with the package."""
         try:

@@ -18,14 +18,14 @@ HEURISTIC_AUTO_RANKS = 1 << 32  # above this many ranks (or with no rank), IDA* 
 _tables: dict[tuple, DistanceTable] = {}
 
 
-def distance_table(puzzle, goal=None, *, max_depth=None) -> DistanceTable:
-    """The distance table towards ``goal`` (within ``max_depth``), built once per process and
-    reused."""
+def distance_table(puzzle, goal=None, *, max_depth=None, storage="bytes") -> DistanceTable:
+    """The distance table towards ``goal`` (within ``max_depth``; ``storage`` as for
+    ``DistanceTable``), built once per process and reused."""
     puzzle = _resolve(puzzle)
     goals = puzzle.goal_states() if goal is None else puzzle.states(goal)
-    key = (id(puzzle), goals.tobytes(), max_depth)
+    key = (id(puzzle), goals.tobytes(), max_depth, storage)
     if key not in _tables:
-        _tables[key] = DistanceTable(puzzle, goals, max_depth=max_depth)
+        _tables[key] = DistanceTable(puzzle, goals, max_depth=max_depth, storage=storage)
     return _tables[key]
 
 

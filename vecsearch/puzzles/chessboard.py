@@ -235,6 +235,12 @@ class ChessboardJudge(JudgeProblem):
                 answers.append(Answer("\n".join([str(len(moves)), *(MOVE_NAMES[m] for m in moves)])))
         return answers
 
+    def instance(self, data):
+        return data
+
+    def output(self, length, moves):
+        return "\n".join([str(length), *(MOVE_NAMES[m] for m in moves)]) if length >= 0 else "-1"
+
 
 def row_bits(row: str) -> int:
     """Bits of one row (column 1 in bit 0); raises naming the bad character or length."""

@@ -156,7 +156,7 @@ class CubicPuzzle(Puzzle):
     def __init__(self):
         super().__init__(
             "cubes", expand=expand, max_moves=4, tables=rule_tables(), rank=rank, rank_size=RANK_SIZE,
-            component=component, move_names=MOVE_NAMES, start=pack(start_cells(4)),
+            component=component, move_names=MOVE_NAMES, start=pack(start_cells(4)), inverse_moves=(1, 0, 3, 2),
         )
 
     def parse_state(self, text: str) -> int:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from vecsearch.errors import InvalidPuzzleInput
 from vecsearch.judge import Answer, Case, JudgeProblem, Lines
-from vecsearch.puzzles.cubes import JUDGE_LIMIT, Dataset, cubic_puzzle, distances
+from vecsearch.puzzles.cubes import JUDGE_LIMIT, Dataset, cubic_puzzle, distances, goal_states, start_state
 
 PATTERN_TOKENS = ("W", "B", "R", "E")
 
@@ -38,6 +38,14 @@ class CubesJudge(JudgeProblem):
     def answer(self, cases):
         found = distances([case.data for case in cases], max_depth=JUDGE_LIMIT)
         return [Answer(str(d) if d is not None else "-1") for d in found]
+
+    max_depth = JUDGE_LIMIT
+
+    def instance(self, data):
+        return start_state(data.x, data.y), goal_states(data.pattern)
+
+    def output(self, length, moves):
+        return str(length)
 
 
 def read_dataset(lines: Lines) -> Dataset | None:

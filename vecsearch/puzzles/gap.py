@@ -277,6 +277,12 @@ class GapJudge(JudgeProblem):
     def answer(self, cases):
         return [Answer(str(d) if d is not None else "-1") for d in distances(case.data for case in cases)]
 
+    def instance(self, data):
+        return set_up(data), None
+
+    def output(self, length, moves):
+        return str(length)
+
 
 def read_layout(lines: Lines, what: str) -> list[list[int]]:
     """Four rows of seven cards, each of the 28 cards once."""

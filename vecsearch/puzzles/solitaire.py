@@ -260,6 +260,14 @@ class SolitaireJudge(JudgeProblem):
                             np.array([c.data[1] for c in cases], np.int64), max_depth=WITHIN)
         return [Answer("YES" if length >= 0 else "NO") for length in found.lengths]
 
+    max_depth = WITHIN
+
+    def instance(self, data):
+        return data
+
+    def output(self, length, moves):
+        return "YES" if length >= 0 else "NO"
+
 
 PUZZLES = {"solitaire": "Solitaire: 4 indistinguishable pieces on 8x8, steps and single jumps (635,376 states)"}
 PROBLEMS = {"solitaire": SolitaireJudge}

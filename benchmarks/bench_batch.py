@@ -1,0 +1,170 @@
+"""Batch solving (issue 4): whole `vecsearch batch` processes on generated files, start-up
+included, best of N (the machine is shared and noisy), with where the time goes.
+
+- 1,000,000 random Eight instances (half unsolvable), optimal move strings: judge output and
+  JSON lines. The breakdown (reading + checking, distance table, descent, writing) is measured
+  in-process after the timed runs.
+- 10,000 random Cubic Eight-Puzzle datasets (random x y and pattern): instances/s locally and on
+  a 2-worker dask LocalCluster (cluster start-up reported apart).
+- 100,000 random chessboard pairs (same number of black stones) with their swap lists.
+"""
+
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from run import Benchmark
+
+EIGHT = 1_000_000
+CUBES = 10_000
+CHESS = 100_000
+
+
+def _eight_file(path: Path, count: int, seed: int = 1077) -> None:
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    perm = np.argsort(rng.random((count, 9)), axis=1)
+    rows = np.full((count, 18), ord(" "), np.uint8)
+    rows[:, 0::2] = np.frombuffer(b"x12345678", np.uint8)[perm]
+    rows[:, 17] = ord("\n")
+    path.write_bytes(rows.tobytes())
+
+
+def _cubes_text(count: int, seed: int = 3131) -> str:
+    rng = random.Random(seed)
+    blocks = []
+    for _ in range(count):
+        cells = [rng.choice("WBR") for _ in range(9)]
+        cells[rng.randrange(9)] = "E"
+        blocks.append(f"{rng.randint(1, 3)} {rng.randint(1, 3)}\n"
+                      + "\n".join(" ".join(cells[r * 3:r * 3 + 3]) for r in range(3)))
+    return "\n".join(blocks) + "\n0 0\n"
+
+
+def _chess_text(count: int, seed: int = 1999) -> str:
+    rng = random.Random(seed)
+    blocks = []
+    for _ in range(count):
+        black = rng.randint(1, 15)
+        for _ in range(2):
+            fields = ["1"] * black + ["0"] * (16 - black)
+            rng.shuffle(fields)
+            blocks.append("\n".join("".join(fields[r * 4:r * 4 + 4]) for r in range(4)))
+    return "\n\n".join(blocks) + "\n"
+
+
+def _best_cli(args, repeat=3):
+    """Best wall time of ``vecsearch batch ARGS`` over ``repeat`` runs (after one warm run)."""
+    times = []
+    for _ in range(repeat + 1):
+        started = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "vecsearch", "batch", *args], check=True, stdout=subprocess.DEVNULL)
+        times.append(time.perf_counter() - started)
+    return min(times[1:])
+
+
+def _eight_breakdown(path: Path) -> str:
+    import vecsearch as vs
+    from vecsearch.batch_io import jsonl_records
+    from vecsearch.engine.batch import iter_batch
+    from vecsearch.engine.solve import distance_table
+
+    problem = vs.get_problem("eight")
+    data = path.read_bytes()
+    started = time.perf_counter()
+    instances, _ = problem.batch_instances(data)
+    parsed = time.perf_counter()
+    distance_table(problem.puzzle, instances.goals)
+    tabled = time.perf_counter()
+    descent = judge = records = 0.0
+    for chunk in iter_batch(problem.puzzle, instances):
+        descent += chunk.seconds
+        began = time.perf_counter()
+        problem.batch_output(chunk.lengths, chunk.moves)
+        judge += time.perf_counter() - began
+        began = time.perf_counter()
+        jsonl_records(problem.puzzle, chunk)
+        records += time.perf_counter() - began
+    return (f"in-process: read+check {parsed - started:.2f} s, table {tabled - parsed:.2f} s,"
+            f" descent {descent:.2f} s, judge text {judge:.2f} s / JSON lines {records:.2f} s")
+
+
+def _import_seconds() -> float:
+    started = time.perf_counter()
+    subprocess.run([sys.executable, "-c", "import vecsearch.batch_io, vecsearch.cli"], check=True)
+    return time.perf_counter() - started
+
+
+def eight(fmt):
+    def run():
+        with tempfile.TemporaryDirectory() as tmp:
+            source = Path(tmp) / "eight.txt"
+            _eight_file(source, EIGHT)
+            seconds = _best_cli(["eight", str(source), "--format", fmt])
+            detail = _eight_breakdown(source)
+        return seconds, f"{EIGHT / seconds:,.0f} inst/s; python+imports {_import_seconds():.2f} s; {detail}"
+    return run
+
+
+def _passes(instances, puzzle, **options):
+    """Seconds of a first pass over the datasets (the nine tables rooted at the starts built on
+    the way) and of a second (tables held)."""
+    from vecsearch.engine.batch import iter_batch
+
+    times = []
+    for _ in range(2):
+        began = time.perf_counter()
+        list(iter_batch(puzzle, instances, max_depth=30, **options))
+        times.append(time.perf_counter() - began)
+    return times
+
+
+def cubes_local():
+    import vecsearch as vs
+
+    with tempfile.TemporaryDirectory() as tmp:
+        source = Path(tmp) / "cubes.txt"
+        source.write_text(_cubes_text(CUBES))
+        seconds = _best_cli(["cubes", str(source)], repeat=2)
+    problem = vs.get_problem("cubes")
+    instances, _ = problem.batch_instances(_cubes_text(CUBES).encode())
+    first, second = _passes(instances, problem.puzzle, chunk_size=1000)
+    return seconds, (f"{CUBES / seconds:,.0f} inst/s whole process (JSON lines); in-process {CUBES / first:,.0f}"
+                     f" inst/s building the tables, {CUBES / second:,.0f} inst/s with them built")
+
+
+def cubes_dask():
+    import distributed
+
+    import vecsearch as vs
+
+    problem = vs.get_problem("cubes")
+    instances, _ = problem.batch_instances(_cubes_text(CUBES).encode())
+    started = time.perf_counter()
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        up = time.perf_counter() - started
+        first, second = _passes(instances, problem.puzzle, client=client, chunk_size=1000)
+    return first, (f"{CUBES / first:,.0f} inst/s on 2 workers x 1 thread building their tables, {CUBES / second:,.0f}"
+                   f" inst/s with them built (cluster start-up {up:.1f} s apart)")
+
+
+def chess():
+    with tempfile.TemporaryDirectory() as tmp:
+        source = Path(tmp) / "chess.txt"
+        source.write_text(_chess_text(CHESS))
+        seconds = _best_cli(["chessboard", str(source)], repeat=2)
+    return seconds, f"{CHESS / seconds:,.0f} inst/s (whole process, JSON lines with swap lists)"
+
+
+BENCHMARKS = [
+    Benchmark("batch eight 1M judge output (s)", 5.0, "s", eight("judge")),
+    Benchmark("batch eight 1M JSON lines (s)", 5.0, "s", eight("jsonl")),
+    Benchmark("batch cubes 10k local (s)", 60.0, "s", cubes_local),
+    Benchmark("batch cubes 10k dask 2 workers (s)", 60.0, "s", cubes_dask),
+    Benchmark("batch chessboard 100k pairs (s)", 60.0, "s", chess),
+]

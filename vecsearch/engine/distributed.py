@@ -1,0 +1,59 @@
+"""Chunks of a batch on a ``dask.distributed`` cluster (optional: ``pip install vecsearch[dask]``).
+
+Each chunk is one task: the worker rebuilds the puzzle from its registry name (or unpickles a
+user's puzzle), solves the chunk with the same kernels as a local run (its distance table is
+built once per worker process and reused), and returns lengths and moves. Results come back as
+tasks finish.
+"""
+
+from __future__ import annotations
+
+import time
+
+from vecsearch.engine.batch import BatchChunk, solve_chunk
+
+
+def _portable(puzzle):
+    """The puzzle's registry name when that names this very puzzle, else the puzzle itself."""
+    from vecsearch.errors import UnknownPuzzle
+    from vecsearch.registry import get_puzzle
+
+    try:
+        return puzzle.name if get_puzzle(puzzle.name) is puzzle else puzzle
+    except UnknownPuzzle:
+        return puzzle
+
+
+def _run(puzzle, chunk, method, max_depth, options):
+    from vecsearch.engine.search import _resolve
+
+    began = time.perf_counter()
+    lengths, moves = solve_chunk(_resolve(puzzle), chunk, method, max_depth, options)
+    return lengths, moves, time.perf_counter() - began
+
+
+def map_chunks(client, puzzle, instances, bounds, method, max_depth, options, ordered=False):
+    """``BatchChunk``s of ``instances`` split at ``bounds``, solved on ``client``'s workers."""
+    try:
+        from distributed import as_completed
+    except ImportError:  # pragma: no cover - depends on the environment
+        raise ImportError("a dask cluster needs dask.distributed: pip install 'vecsearch[dask]'") from None
+    portable = _portable(puzzle)
+    futures = {}
+    for lo, hi in bounds:
+        future = client.submit(_run, portable, instances.take(lo, hi), method, max_depth, options, pure=False)
+        futures[future] = lo
+    finished = {}
+    order = [lo for lo, _ in bounds]
+    next_index = 0
+    for future in as_completed(futures):
+        lo = futures[future]
+        lengths, moves, seconds = future.result()
+        chunk = BatchChunk(lo, instances.ids[lo:lo + len(lengths)], lengths, moves, seconds, method)
+        if not ordered:
+            yield chunk
+            continue
+        finished[lo] = chunk
+        while next_index < len(order) and order[next_index] in finished:
+            yield finished.pop(order[next_index])
+            next_index += 1
