@@ -183,7 +183,8 @@ class Puzzle:
             from vecsearch.engine.codegen import build_kernels
 
             functions = dict(self._functions)
-            if functions["predecessors_state"] is None:
+            has_predecessors = functions["predecessors_state"] is not None
+            if not has_predecessors:
                 # Reversible: predecessors are the children. Directed without predecessors:
                 # bound only so the kernels type-check; the engine never searches backwards.
                 functions["predecessors_state"] = functions["expand_state"]
@@ -191,8 +192,17 @@ class Puzzle:
                 functions["predecessors_rank_state"] = functions["expand_rank_state"]
             functions["rank_state"] = functions["rank_state"] or no_rank
             functions["component_state"] = functions["component_state"] or single_component
-            self._kernels = build_kernels(functions, self.width, self.max_moves, self.kernel_label)
+            self._kernels = build_kernels(functions, self.width, self.move_capacity, self.kernel_label,
+                                          has_predecessors=has_predecessors)
         return self._kernels
+
+    @property
+    def move_capacity(self) -> int:
+        """Room for children per state in the compiled kernels: at least ``max_moves``, and the
+        same for every member of a family (it is compiled into the kernels)."""
+        from vecsearch.engine.codegen import move_capacity
+
+        return move_capacity(self.max_moves)
 
     @property
     def expand_function(self):

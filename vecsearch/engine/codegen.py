@@ -1,17 +1,24 @@
-"""Build a puzzle's kernels from the templates ``vecsearch/kernels/layer_template.py`` (layer
-expansion, paths, tables) and ``pair_template.py`` (many pair searches in one call).
+"""Kernel modules per puzzle family, from the templates in ``vecsearch/kernels``.
 
 numba caches a kernel on disk only if the functions it calls are module-level globals and the
-kernel itself lives in a real file. So for each puzzle we emit a small module: a header binding
-the puzzle's per-state functions to the templates' fixed names, then the templates' text.
+kernel itself lives in a real file. The templates are ordinary modules that import their roles
+(``expand_state``, ``rank_state``, ``WIDTH``, ...) from ``vecsearch.kernels.roles``; for a family
+we emit one module made of a header binding those roles to the family's functions, followed by
+the templates' text with that import (and imports of one another) removed.
 
-- Puzzle functions defined in an importable module (every built-in, and a user's ``.py`` file):
-  the module is written to the kernel cache directory (only when its text changes, so numba's
-  cache stays valid) and imported; its kernels load from disk in later processes.
+A *family* is what the header binds: the per-state functions, the state width, the move capacity
+and whether predecessors differ from children. Puzzles that differ only in their tables (every
+``pancake-N``, every ``sliding-RxC``) share one module and its compiled kernels; a new member
+compiles nothing.
+
+- Functions defined in an importable module (every built-in, and a user's ``.py`` file; plain
+  Python functions or ``@numba.njit`` ones): the module is written to the kernel cache directory
+  (only when its text changes, so numba's cache stays valid) and imported; its kernels load from
+  disk in later processes.
 - Functions defined in a notebook or ``__main__``: the same text is compiled in memory with
   uncached decorators; ``Puzzle.warm_up()`` pays the compile once per process.
 
-The header carries a hash of the template and of every source file the kernels depend on, so an
+The header carries a hash of the templates and of every source file the kernels depend on, so an
 edited puzzle or kernel rewrites the module and invalidates numba's cache.
 """
 
@@ -32,6 +39,7 @@ import numba
 import vecsearch
 import vecsearch._numba as nb_options
 from vecsearch.kernels import state_words
+from vecsearch.kernels.roles import SHAPE_HELPERS
 
 KERNEL_DIR = Path(vecsearch.__file__).parent / "kernels"
 LAYER_TEMPLATES = tuple(KERNEL_DIR / f"{name}.py" for name in ("layer_template", "pair_template", "rank_space_template"))
@@ -49,25 +57,24 @@ def cache_dir() -> Path:
     return Path(base) / "vecsearch"
 
 
-def _importable_name(function) -> str | None:
-    """``module:name`` if ``function`` is reachable as a global of an importable module."""
+def move_capacity(max_moves: int) -> int:
+    """``max_moves`` rounded up to a power of two (at least 4): the default move capacity of a
+    family (``Puzzle.move_capacity``)."""
+    return max(4, 1 << (max_moves - 1).bit_length())
+
+
+def _importable(function) -> tuple[str, str, bool] | None:
+    """``(module, name, plain)`` if ``function`` (a dispatcher, or the plain function it
+    compiles) is a global of an importable module; ``plain``: that global is the Python function."""
     py_func = getattr(function, "py_func", function)
     module_name = py_func.__module__
     module = sys.modules.get(module_name)
     if module is None or module_name == "__main__" or getattr(module, "__file__", None) is None:
         return None
-    if getattr(module, py_func.__name__, None) is not function:
+    found = getattr(module, py_func.__name__, None)
+    if found is not function and found is not py_func:
         return None
-    return f"{module_name}:{py_func.__name__}"
-
-
-_SHAPE_HELPERS = ("empty_at", "hash_at", "equal_at", "copy_at", "new_states", "first_word", "state_hash",
-                  "states_equal")
-
-
-def _shape_bindings(width: int) -> dict[str, str]:
-    family = "narrow" if width == 1 else "wide"
-    return {name: f"{family}_{name}" for name in _SHAPE_HELPERS}
+    return module_name, py_func.__name__, found is py_func
 
 
 def _source_hash(paths) -> str:
@@ -85,75 +92,71 @@ def _dependency_files(functions) -> list[str]:
     return files
 
 
-def _header(functions: dict, width: int, max_moves: int) -> str:
-    lines = [
-        "from vecsearch._numba import kernel, parallel_kernel, state_function",
-        "from vecsearch.kernels.state_words import (",
-    ]
-    lines += [f"    {helper} as {name}," for name, helper in _shape_bindings(width).items()]
+def _shape_bindings(width: int) -> dict[str, str]:
+    family = "narrow" if width == 1 else "wide"
+    return {name: f"{family}_{name}" for name in SHAPE_HELPERS}
+
+
+def _constants(width: int, capacity: int, has_predecessors: bool) -> dict:
+    return {"WIDTH": width, "MAX_MOVES": capacity, "HAS_PREDECESSORS": bool(has_predecessors)}
+
+
+def _header(functions: dict, constants: dict) -> str:
+    lines = ["from vecsearch._numba import kernel, parallel_kernel, state_function",
+             "from vecsearch.kernels.state_words import ("]
+    lines += [f"    {helper} as {name}," for name, helper in _shape_bindings(constants["WIDTH"]).items()]
     lines.append(")")
     for role, function in functions.items():
         if function is None:
             lines.append(f"{role} = None")
             continue
-        module_name, name = _importable_name(function).split(":")
-        lines.append(f"from {module_name} import {name} as {role}")
-    lines += [f"WIDTH = {width}", f"MAX_MOVES = {max_moves}", ""]
-    return "\n".join(lines)
+        module_name, name, plain = _importable(function)
+        if plain:
+            lines += [f"from {module_name} import {name} as _{role}", f"{role} = state_function(_{role})"]
+        else:
+            lines.append(f"from {module_name} import {name} as {role}")
+    lines += [f"{name} = {value!r}" for name, value in constants.items()]
+    return "\n".join(lines) + "\n"
 
 
-def serial_twins(template: str) -> str:
-    """A ``NAME_serial`` copy, compiled without ``parallel``, of every ``@parallel_kernel``.
-
-    Small frontiers use the twins: a parallel launch costs microseconds on an idle machine but
-    can wait a scheduler slice (~10 ms) for a busy core. They are separate functions because
-    numba's cache key cannot tell two compilations of one function apart.
-    """
-    lines = template.splitlines()
-    twins = []
-    for node in ast.parse(template).body:
-        if isinstance(node, ast.FunctionDef) and any(
-            isinstance(d, ast.Name) and d.id == "parallel_kernel" for d in node.decorator_list
-        ):
-            source = "\n".join(lines[node.lineno - 1:node.end_lineno])
-            twins.append("@kernel\n" + source.replace(f"def {node.name}(", f"def {node.name}_serial(", 1))
-    return "\n\n\n" + "\n\n\n".join(twins) + "\n"
+def template_body(path: Path) -> str:
+    """A template's text without its imports of the roles and of the other templates (the
+    generated module defines both)."""
+    text = path.read_text()
+    lines = text.splitlines(keepends=True)
+    local = {"vecsearch.kernels.roles", *(f"vecsearch.kernels.{p.stem}" for p in KERNEL_DIR.glob("*_template.py"))}
+    for node in reversed(ast.parse(text).body):
+        if isinstance(node, ast.ImportFrom) and node.module in local:
+            del lines[node.lineno - 1:node.end_lineno]
+    return "".join(lines)
 
 
-def move_capacity(max_moves: int) -> int:
-    """``MAX_MOVES`` of the kernels: ``max_moves`` rounded up to a power of two (at least 4), so
-    that puzzles of one family with similar move counts share one compiled module."""
-    return max(4, 1 << (max_moves - 1).bit_length())
-
-
-def build_kernels(functions: dict, width: int, max_moves: int, label: str, *, templates=LAYER_TEMPLATES,
-                  roles=ROLES, optional_roles=OPTIONAL_ROLES) -> types.ModuleType:
-    """The kernel module for a puzzle given its per-state functions by role: the layer kernels by
+def build_kernels(functions: dict, width: int, capacity: int, label: str, *, has_predecessors: bool = False,
+                  templates=LAYER_TEMPLATES, roles=ROLES, optional_roles=OPTIONAL_ROLES) -> types.ModuleType:
+    """The kernel module of a family given its per-state functions by role, its width, move
+    capacity and whether its predecessors differ from its children: the layer kernels by
     default, or other templates' (e.g. ``heuristic_template.py``, which adds ``heuristic_state``)."""
     missing = set(roles) - {role for role, f in functions.items() if f is not None}
     if missing or set(functions) - set(roles) - set(optional_roles):
         raise ValueError(f"kernel roles missing: {sorted(missing)}")
-    max_moves = move_capacity(max_moves)
-    template = "\n\n".join(path.read_text() for path in templates)
-    template += serial_twins(template)
+    constants = _constants(width, capacity, has_predecessors)
+    body = "\n\n".join(template_body(path) for path in templates)
     if tuple(templates) != LAYER_TEMPLATES:
         label = "_".join([label, *(path.stem for path in templates)])
-    if all(_importable_name(f) for f in functions.values() if f is not None):
+    if all(_importable(f) for f in functions.values() if f is not None):
         try:
-            return _cached_module(functions, width, max_moves, label, template)
+            return _cached_module(functions, constants, label, body)
         except OSError:
             pass  # the cache directory is not writable: compile in memory instead
-    return _in_memory_module(functions, width, max_moves, label, template)
+    return _in_memory_module(functions, constants, label, body)
 
 
-def _cached_module(functions, width, max_moves, label, template) -> types.ModuleType:
+def _cached_module(functions, constants, label, body) -> types.ModuleType:
+    header = _header(functions, constants)
     stamp = _source_hash(_dependency_files(functions))
-    text = (
-        f"# Generated by vecsearch.engine.codegen for {label!r}; do not edit.\n"
-        f"# sources: {stamp}\n" + _header(functions, width, max_moves) + template
-    )
+    text = f"# Generated by vecsearch.engine.codegen for {label!r}; do not edit.\n# sources: {stamp}\n" + header + body
     slug = re.sub(r"\W", "_", label)
-    identity = hashlib.sha256(_header(functions, width, max_moves).encode()).hexdigest()[:8]
+    identity = hashlib.sha256(header.encode()).hexdigest()[:8]
     module_name = f"vecsearch_kernels_{slug}_{identity}"
     if module_name in sys.modules:
         return sys.modules[module_name]
@@ -171,19 +174,16 @@ def _cached_module(functions, width, max_moves, label, template) -> types.Module
     return module
 
 
-def _in_memory_module(functions, width, max_moves, label, template) -> types.ModuleType:
+def _in_memory_module(functions, constants, label, body) -> types.ModuleType:
     module = types.ModuleType("vecsearch_kernels_user_" + re.sub(r"\W", "_", label))
     namespace = module.__dict__
     namespace.update(
         kernel=nb_options.user_kernel,
         parallel_kernel=nb_options.user_parallel_kernel,
         state_function=nb_options.state_function,
-        WIDTH=width,
-        MAX_MOVES=max_moves,
+        **constants,
         **functions,
     )
-    namespace.update(
-        {name: getattr(state_words, helper) for name, helper in _shape_bindings(width).items()}
-    )
-    exec(compile(template, f"<vecsearch kernels for {label}>", "exec"), namespace)
+    namespace.update({name: getattr(state_words, helper) for name, helper in _shape_bindings(constants["WIDTH"]).items()})
+    exec(compile(body, f"<vecsearch kernels for {label}>", "exec"), namespace)
     return module

@@ -60,10 +60,10 @@ class Heuristic:
 
 def search_kernels(puzzle, function):
     """The IDA* / A* kernel module of ``puzzle`` with ``function`` as its heuristic."""
-    key = (puzzle.kernel_label, puzzle.width, puzzle.max_moves, id(puzzle.expand_function), id(function))
+    key = (puzzle.kernel_label, puzzle.width, puzzle.move_capacity, id(puzzle.expand_function), id(function))
     if key not in _kernels:
         functions = {"expand_state": puzzle.expand_function, "heuristic_state": function}
-        _kernels[key] = build_kernels(functions, puzzle.width, puzzle.max_moves, puzzle.kernel_label,
+        _kernels[key] = build_kernels(functions, puzzle.width, puzzle.move_capacity, puzzle.kernel_label,
                                       templates=(HEURISTIC_TEMPLATE,), roles=ROLES, optional_roles=())
     return _kernels[key]
 

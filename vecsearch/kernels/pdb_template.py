@@ -1,26 +1,25 @@
-"""Kernels of the 0-1 breadth-first enumeration behind pattern databases. Not imported directly.
+"""Kernels of the 0-1 breadth-first enumeration behind pattern databases.
 
-``vecsearch.engine.pdb`` emits a module per abstract space through ``vecsearch.engine.codegen``:
-a header binding the abstraction's ``expand_state`` and ``rank_state`` (see
-``layer_template.py``), then this text. ``costs[m]`` is the cost (0 or 1) of move ``m``;
-``entries[rank // group]`` receives the depth of the first state of its group reached (the
-least distance of the group, as depths never decrease), 255 where none was reached yet.
+An ordinary module; ``vecsearch.engine.pdb`` binds its roles (``expand_state``, ``rank_state``,
+declared in ``vecsearch.kernels.roles``) to an abstraction's through ``vecsearch.engine.codegen``.
+``costs[m]`` is the cost (0 or 1) of move ``m``; ``entries[rank // group]`` receives the depth of
+the first state of its group reached (the least distance of the group, as depths never
+decrease), 255 where none was reached yet.
 """
 
 import numpy as np
-from numba import prange
-
 from vecsearch.kernels.intrinsics import atomic_or
+from vecsearch.kernels.roles import MAX_MOVES, WIDTH, expand_state, kernel, new_states, rank_state
 
 UNREACHED = 255
 
 
-@kernel  # noqa: F821 (bound by the generated header)
+@kernel
 def claim_goals(states, tables, bits, entries, group):
     """Claim ``states`` at depth 0; keeps the new ones at the front and returns their number."""
     new = 0
     for i in range(states.shape[0]):
-        r = rank_state(states[i], tables)  # noqa: F821
+        r = rank_state(states[i], tables)
         word = r >> 6
         bit = np.uint64(1) << np.uint64(r & 63)
         if bits[word] & bit == 0:
@@ -31,39 +30,27 @@ def claim_goals(states, tables, bits, entries, group):
     return new
 
 
-@parallel_kernel  # noqa: F821
-def expand_cost(frontier, tables, bits, costs, want, scratch, block, entries, group, depth):
-    """Children of ``frontier`` by moves of cost ``want`` whose rank bit was clear: claimed with an
-    atomic fetch-or (each exactly once), recorded at ``depth`` and compacted to the front of
-    ``scratch`` (``len(frontier) * MAX_MOVES`` rows). Returns ``(generated, new)``."""
-    n = frontier.shape[0]
-    nblocks = (n + block - 1) // block
-    new_counts = np.zeros(nblocks, np.int64)
-    generated = np.zeros(nblocks, np.int64)
-    for b in prange(nblocks):
-        kids = new_states(MAX_MOVES, WIDTH)  # noqa: F821
-        moves = np.empty(MAX_MOVES, np.int64)  # noqa: F821
-        out = b * block * MAX_MOVES  # noqa: F821
-        k = 0
-        for i in range(b * block, min(n, (b + 1) * block)):
-            c = expand_state(frontier[i], tables, kids, moves)  # noqa: F821
-            for j in range(c):
-                if costs[moves[j]] != want:
-                    continue
-                generated[b] += 1
-                r = rank_state(kids[j], tables)  # noqa: F821
-                word = r >> 6
-                bit = np.uint64(1) << np.uint64(r & 63)
-                if bits[word] & bit == 0 and atomic_or(bits, word, bit) & bit == 0:
-                    if entries[r // group] > depth:
-                        entries[r // group] = depth
-                    scratch[out + k] = kids[j]
-                    k += 1
-        new_counts[b] = k
-    total = 0
-    for b in range(nblocks):
-        src = b * block * MAX_MOVES  # noqa: F821
-        for j in range(new_counts[b]):
-            scratch[total + j] = scratch[src + j]
-        total += new_counts[b]
-    return generated.sum(), total
+@kernel
+def expand_cost_range(frontier, lo, hi, tables, bits, costs, want, scratch, out, entries, group, depth):
+    """Children of ``frontier[lo:hi]`` by moves of cost ``want`` whose rank bit was clear:
+    claimed with an atomic fetch-or (each exactly once, ranges may run in parallel), recorded at
+    ``depth`` and written to ``scratch[out:]``. Returns ``(generated, new)``."""
+    kids = new_states(MAX_MOVES, WIDTH)
+    moves = np.empty(MAX_MOVES, np.int64)
+    generated = 0
+    k = 0
+    for i in range(lo, hi):
+        c = expand_state(frontier[i], tables, kids, moves)
+        for j in range(c):
+            if costs[moves[j]] != want:
+                continue
+            generated += 1
+            r = rank_state(kids[j], tables)
+            word = r >> 6
+            bit = np.uint64(1) << np.uint64(r & 63)
+            if bits[word] & bit == 0 and atomic_or(bits, word, bit) & bit == 0:
+                if entries[r // group] > depth:
+                    entries[r // group] = depth
+                scratch[out + k] = kids[j]
+                k += 1
+    return generated, k

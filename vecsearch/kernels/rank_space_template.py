@@ -1,10 +1,11 @@
-"""Rank-space kernels: breadth-first search over a two-bit table. Not imported directly.
+"""Rank-space kernels: breadth-first search over a two-bit table.
 
-``vecsearch.engine.codegen`` appends this text to the layer template, so the same header names
-are bound (``expand_ranked_state``, ``rank_state``, ...), plus ``unrank_state(rank, component,
-tables) -> state`` (None when the puzzle has no unrank; these kernels then never compile) and
-``expand_rank_state`` / ``predecessors_rank_state(rank, component, tables, ranks) -> count``
-(None: unrank, then expand).
+An ordinary module; its roles (``unrank_state``, ``expand_rank_state``, ...) are declared in
+``vecsearch.kernels.roles`` and bound per family by ``vecsearch.engine.codegen``, in the same
+generated module as ``layer_template`` (whose ``expand_ranked_state`` default it uses).
+``expand_rank_state`` / ``predecessors_rank_state`` bound to None: unrank, then expand. As in
+``layer_template``, each ``*_range`` kernel is a serial loop that ``vecsearch.engine.blocks``
+runs over blocks on several threads.
 
 The two-bit table is an int64 array: word ``w`` holds ranks ``32w .. 32w+31``, rank ``r`` in
 bits ``[2(r % 32), 2(r % 32) + 2)``. A cell holds the distance mod 3, or 3 for "not reached",
@@ -14,20 +15,33 @@ cells past ``rank_size`` are masked out by ``last_mask`` (a mask of low cell bit
 """
 
 import numpy as np
-from numba import prange
-
 from vecsearch.kernels.intrinsics import atomic_add, atomic_and, popcount, prefetch
+from vecsearch.kernels.layer_template import next_ranked
+from vecsearch.kernels.roles import (
+    HAS_PREDECESSORS,
+    MAX_MOVES,
+    WIDTH,
+    component_state,
+    expand_rank_state,
+    expand_ranked_state,
+    kernel,
+    new_states,
+    predecessors_rank_state,
+    rank_state,
+    state_function,
+    unrank_state,
+)
 
 LOW_BITS = 0x5555555555555555  # the low bit of every cell
 TWOBIT_BATCH = 256  # children whose words are prefetched together
 
 
-@state_function  # noqa: F821
+@state_function
 def cell_value(table, rank):
     return (table[rank >> 5] >> ((rank & 31) << 1)) & 3
 
 
-@state_function  # noqa: F821
+@state_function
 def cells_matching(table, word, pattern, last_mask):
     """Low-bit mask of the cells of ``table[word]`` that ``pattern`` selects."""
     x = table[word] ^ pattern
@@ -37,7 +51,7 @@ def cells_matching(table, word, pattern, last_mask):
     return x
 
 
-@state_function  # noqa: F821
+@state_function
 def stash_rank(stash, fill, rank):
     """Keep ``rank`` in ``stash`` while it has room (slots handed out atomically)."""
     if fill[0] < stash.shape[0]:
@@ -46,7 +60,7 @@ def stash_rank(stash, fill, rank):
             stash[slot] = rank
 
 
-@state_function  # noqa: F821
+@state_function
 def claim_cells(table, ranks, count, newv, stash, fill):
     """Set the unreached cells among ``ranks[:count]`` to ``newv``; each is claimed once."""
     new = 0
@@ -61,82 +75,60 @@ def claim_cells(table, ranks, count, newv, stash, fill):
     return new
 
 
-@state_function  # noqa: F821
-def unrank_then_expand(rank, component, tables, kids, moves, ranks, at):
-    state = unrank_state(rank, component, tables)  # noqa: F821
-    return expand_ranked_state(state, tables, kids[at:], moves[at:], ranks[at:])  # noqa: F821
+@state_function
+def unrank_then_expand(rank, component, tables, backward, kids, moves, ranks, at):
+    state = unrank_state(rank, component, tables)
+    return next_ranked(state, tables, backward, kids[at:], moves[at:], ranks[at:])
 
 
-@state_function  # noqa: F821
-def unrank_then_predecessors(rank, component, tables, kids, moves, ranks, at):
-    state = unrank_state(rank, component, tables)  # noqa: F821
-    return predecessors_ranked_state(state, tables, kids[at:], moves[at:], ranks[at:])  # noqa: F821
+@state_function
+def rank_space_neighbours(rank, component, tables, backward, kids, moves, ranks, at):
+    if backward and HAS_PREDECESSORS:
+        return predecessors_rank_state(rank, component, tables, ranks[at:])
+    return expand_rank_state(rank, component, tables, ranks[at:])
 
 
-@state_function  # noqa: F821
-def rank_space_children(rank, component, tables, kids, moves, ranks, at):
-    return expand_rank_state(rank, component, tables, ranks[at:])  # noqa: F821
+if expand_rank_state is None:
+    rank_neighbours = unrank_then_expand
+else:
+    rank_neighbours = rank_space_neighbours
+"""``rank_neighbours(rank, component, tables, backward, kids, moves, ranks, at)`` writes the ranks
+of the children (``backward``: predecessors) of the state of ``rank`` to ``ranks[at:]`` (the
+states to ``kids[at:]`` only when the family has no rank-space moves) and returns how many."""
 
 
-@state_function  # noqa: F821
-def rank_space_predecessors(rank, component, tables, kids, moves, ranks, at):
-    return predecessors_rank_state(rank, component, tables, ranks[at:])  # noqa: F821
-
-
-rank_children = unrank_then_expand if expand_rank_state is None else rank_space_children  # noqa: F821
-rank_parents = unrank_then_predecessors if predecessors_rank_state is None else rank_space_predecessors  # noqa: F821
-
-
-@state_function  # noqa: F821
-def rank_neighbours(rank, component, tables, backward, kids, moves, ranks, at):
-    """Writes the ranks of the children (``backward``: predecessors) of the state of ``rank`` to
-    ``ranks[at:]``; the states land in ``kids[at:]`` only when the puzzle has no rank-space
-    expansion. Returns how many."""
-    if backward:
-        return rank_parents(rank, component, tables, kids, moves, ranks, at)
-    return rank_children(rank, component, tables, kids, moves, ranks, at)
-
-
-@parallel_kernel  # noqa: F821
-def twobit_push(table, lo, hi, last_mask, pattern, newv, component, tables, backward, stash, fill, block):
+@kernel
+def twobit_push_range(table, lo, hi, last_mask, pattern, newv, component, tables, backward, stash, fill):
     """Expand the ranks of words ``[lo, hi)`` whose cell ``pattern`` selects (the frontier) and
-    set their unreached children to ``newv``. Blocks of ``block`` words run in parallel; the
-    children's words are prefetched a batch at a time, then claimed with an atomic and.
+    set their unreached children to ``newv``. The children's words are prefetched a batch at a
+    time, then claimed with an atomic and (ranges may run in parallel).
     Returns ``(expanded, generated, new)``."""
-    nblocks = (hi - lo + block - 1) // block
-    expanded = np.zeros(nblocks, np.int64)
-    generated = np.zeros(nblocks, np.int64)
-    new = np.zeros(nblocks, np.int64)
-    for b in prange(nblocks):
-        kids = new_states(TWOBIT_BATCH + MAX_MOVES, WIDTH)  # noqa: F821
-        moves = np.empty(TWOBIT_BATCH + MAX_MOVES, np.int64)
-        ranks = np.empty(TWOBIT_BATCH + MAX_MOVES, np.int64)
-        batch = 0
-        block_expanded = 0  # counted in locals: no stores to shared cache lines per state
-        block_generated = 0
-        block_new = 0
-        for word in range(lo + b * block, min(hi, lo + (b + 1) * block)):
-            cells = cells_matching(table, word, pattern, last_mask)
-            while cells != 0:
-                low = cells & -cells
-                cells ^= low
-                rank = (word << 5) | (popcount(low - 1) >> 1)
-                c = rank_neighbours(rank, component, tables, backward, kids, moves, ranks, batch)
-                for j in range(batch, batch + c):
-                    prefetch(table, ranks[j] >> 5)
-                batch += c
-                block_expanded += 1
-                if batch >= TWOBIT_BATCH:
-                    block_generated += batch
-                    block_new += claim_cells(table, ranks, batch, newv, stash, fill)
-                    batch = 0
-        expanded[b] = block_expanded
-        generated[b] = block_generated + batch
-        new[b] = block_new + claim_cells(table, ranks, batch, newv, stash, fill)
-    return expanded.sum(), generated.sum(), new.sum()
+    kids = new_states(TWOBIT_BATCH + MAX_MOVES, WIDTH)
+    moves = np.empty(TWOBIT_BATCH + MAX_MOVES, np.int64)
+    ranks = np.empty(TWOBIT_BATCH + MAX_MOVES, np.int64)
+    batch = 0
+    expanded = 0
+    generated = 0
+    new = 0
+    for word in range(lo, hi):
+        cells = cells_matching(table, word, pattern, last_mask)
+        while cells != 0:
+            low = cells & -cells
+            cells ^= low
+            rank = (word << 5) | (popcount(low - 1) >> 1)
+            c = rank_neighbours(rank, component, tables, backward, kids, moves, ranks, batch)
+            for j in range(batch, batch + c):
+                prefetch(table, ranks[j] >> 5)
+            batch += c
+            expanded += 1
+            if batch >= TWOBIT_BATCH:
+                generated += batch
+                new += claim_cells(table, ranks, batch, newv, stash, fill)
+                batch = 0
+    return expanded, generated + batch, new + claim_cells(table, ranks, batch, newv, stash, fill)
 
 
-@state_function  # noqa: F821
+@state_function
 def settle_pulled(table, pending, counts, states, ranks, seek, newv, stash, fill):
     """For each of ``pending[:states]`` (unreached ranks, their neighbours' ranks one after the
     other in ``ranks``), set it to ``newv`` if a neighbour's cell is ``seek``. Returns ``(new,
@@ -159,65 +151,57 @@ def settle_pulled(table, pending, counts, states, ranks, seek, newv, stash, fill
     return new, looked
 
 
-@parallel_kernel  # noqa: F821
-def twobit_pull(table, lo, hi, last_mask, seek, newv, component, tables, backward, stash, fill, block):
+@kernel
+def twobit_pull_range(table, lo, hi, last_mask, seek, newv, component, tables, backward, stash, fill):
     """Set to ``newv`` every unreached rank of words ``[lo, hi)`` with a neighbour one move
     *before* it (a predecessor; a child when ``backward``) whose cell is ``seek`` (the frontier).
     The neighbours of a batch of unreached ranks are computed and prefetched, then looked at.
-    Each block writes only its own words, so plain stores suffice. Returns ``(examined,
+    A range writes only its own words, so plain stores suffice. Returns ``(examined,
     generated, new)``: unreached ranks looked at, neighbours looked at, ranks set."""
-    nblocks = (hi - lo + block - 1) // block
-    examined = np.zeros(nblocks, np.int64)
-    generated = np.zeros(nblocks, np.int64)
-    new = np.zeros(nblocks, np.int64)
-    for b in prange(nblocks):
-        kids = new_states(TWOBIT_BATCH + MAX_MOVES, WIDTH)  # noqa: F821
-        moves = np.empty(TWOBIT_BATCH + MAX_MOVES, np.int64)
-        ranks = np.empty(TWOBIT_BATCH + MAX_MOVES, np.int64)
-        pending = np.empty(TWOBIT_BATCH + 1, np.int64)
-        counts = np.empty(TWOBIT_BATCH + 1, np.int64)
-        batch = 0
-        states = 0
-        block_examined = 0
-        block_generated = 0
-        block_new = 0
-        for word in range(lo + b * block, min(hi, lo + (b + 1) * block)):
-            cells = cells_matching(table, word, 0, last_mask)  # pattern 0 selects value 3
-            while cells != 0:
-                low = cells & -cells
-                cells ^= low
-                rank = (word << 5) | (popcount(low - 1) >> 1)
-                c = rank_neighbours(rank, component, tables, not backward, kids, moves, ranks, batch)
-                for j in range(batch, batch + c):
-                    prefetch(table, ranks[j] >> 5)
-                pending[states] = rank
-                counts[states] = c
-                states += 1
-                batch += c
-                block_examined += 1
-                if batch >= TWOBIT_BATCH or states > TWOBIT_BATCH:
-                    n, g = settle_pulled(table, pending, counts, states, ranks, seek, newv, stash, fill)
-                    block_new += n
-                    block_generated += g
-                    batch = 0
-                    states = 0
-        n, g = settle_pulled(table, pending, counts, states, ranks, seek, newv, stash, fill)
-        examined[b] = block_examined
-        generated[b] = block_generated + g
-        new[b] = block_new + n
-    return examined.sum(), generated.sum(), new.sum()
+    kids = new_states(TWOBIT_BATCH + MAX_MOVES, WIDTH)
+    moves = np.empty(TWOBIT_BATCH + MAX_MOVES, np.int64)
+    ranks = np.empty(TWOBIT_BATCH + MAX_MOVES, np.int64)
+    pending = np.empty(TWOBIT_BATCH + 1, np.int64)
+    counts = np.empty(TWOBIT_BATCH + 1, np.int64)
+    batch = 0
+    states = 0
+    examined = 0
+    generated = 0
+    new = 0
+    for word in range(lo, hi):
+        cells = cells_matching(table, word, 0, last_mask)  # pattern 0 selects value 3
+        while cells != 0:
+            low = cells & -cells
+            cells ^= low
+            rank = (word << 5) | (popcount(low - 1) >> 1)
+            c = rank_neighbours(rank, component, tables, not backward, kids, moves, ranks, batch)
+            for j in range(batch, batch + c):
+                prefetch(table, ranks[j] >> 5)
+            pending[states] = rank
+            counts[states] = c
+            states += 1
+            batch += c
+            examined += 1
+            if batch >= TWOBIT_BATCH or states > TWOBIT_BATCH:
+                n, g = settle_pulled(table, pending, counts, states, ranks, seek, newv, stash, fill)
+                new += n
+                generated += g
+                batch = 0
+                states = 0
+    n, g = settle_pulled(table, pending, counts, states, ranks, seek, newv, stash, fill)
+    return examined, generated + g, new + n
 
 
-@kernel  # noqa: F821
+@kernel
 def unrank_many(ranks, component, tables):
     """The states of ``ranks`` (all in ``component``)."""
-    out = new_states(ranks.shape[0], WIDTH)  # noqa: F821
+    out = new_states(ranks.shape[0], WIDTH)
     for i in range(ranks.shape[0]):
-        out[i] = unrank_state(ranks[i], component, tables)  # noqa: F821
+        out[i] = unrank_state(ranks[i], component, tables)
     return out
 
 
-@state_function  # noqa: F821
+@state_function
 def sorted_contains(values, x):
     lo = 0
     hi = values.shape[0]
@@ -230,28 +214,28 @@ def sorted_contains(values, x):
     return lo < values.shape[0] and values[lo] == x
 
 
-@parallel_kernel  # noqa: F821
-def descend_mod3(table, goal_ranks, starts, tables, component, moves_out, lengths):
-    """Shortest paths to the goals by walking down a distance-mod-3 table.
+@kernel
+def descend_mod3_range(table, goal_ranks, starts, lo, hi, tables, component, moves_out, lengths):
+    """Shortest paths to the goals of ``starts[lo:hi]`` by walking down a distance-mod-3 table.
 
     From a state whose cell is ``v``, a child whose cell is ``(v + 2) % 3`` is one move closer
     (children of a state at distance d lie at d - 1, d or d + 1). Walks until the state is a
     goal (``goal_ranks``, sorted); ``lengths[i]`` is the distance (-1: other component, not
     reached, or deeper than ``moves_out`` is wide) and ``moves_out[i, :length]`` the moves.
     """
-    for i in prange(starts.shape[0]):
-        kids = new_states(MAX_MOVES, WIDTH)  # noqa: F821
-        moves = np.empty(MAX_MOVES, np.int64)
-        ranks = np.empty(MAX_MOVES, np.int64)
+    kids = new_states(MAX_MOVES, WIDTH)
+    moves = np.empty(MAX_MOVES, np.int64)
+    ranks = np.empty(MAX_MOVES, np.int64)
+    for i in range(lo, hi):
         lengths[i] = -1
-        if component_state(starts[i], tables) != component:  # noqa: F821
+        if component_state(starts[i], tables) != component:
             continue
         state = starts[i:i + 1].copy()
-        r = rank_state(state[0], tables)  # noqa: F821
+        r = rank_state(state[0], tables)
         v = cell_value(table, r)
         steps = 0
         while v != 3 and not sorted_contains(goal_ranks, r) and steps < moves_out.shape[1]:
-            c = expand_ranked_state(state[0], tables, kids, moves, ranks)  # noqa: F821
+            c = expand_ranked_state(state[0], tables, kids, moves, ranks)
             want = (v + 2) % 3
             v = 3
             for j in range(c):
