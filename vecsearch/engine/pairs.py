@@ -14,7 +14,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from vecsearch.engine import jit
+from vecsearch.engine import blocks, jit
 from vecsearch.engine.search import _memory_bytes, _resolve, bidirectional
 from vecsearch.engine.solve import ManySolutions
 from vecsearch.errors import InvalidPuzzleInput
@@ -49,16 +49,17 @@ def solve_pairs(puzzle, starts, goals, *, max_depth=None, max_forward=None, max_
     width = min(limits[2], limits[0] + limits[1], 2 * MAX_SIDE_DEPTH)
     lengths = np.empty(n, np.int64)
     depth_f, depth_b = _depth_tables(puzzle, workers)
-    kernel = puzzle.kernels.pair_searches if workers > 1 else puzzle.kernels.pair_searches_serial
-    jit.call(kernel, start_states, start_offsets[:1], goal_states, goal_offsets[:1], puzzle.tables, *limits,
+    kernel = puzzle.kernels.pair_searches_worker
+    jit.warm(kernel, 0, 1, start_states, start_offsets[:1], goal_states, goal_offsets[:1], puzzle.tables, *limits,
              depth_f, depth_b, lengths[:0], np.zeros((0, width), np.int64))
     chunk = max(1, CHUNK_BYTES // (8 * max(width, 1)))
     moves = np.zeros((n, 0), np.int64)  # widened to the longest path found
     for lo in range(0, n, chunk):
         hi = min(n, lo + chunk)
         block = np.zeros((hi - lo, width), np.int64)
-        kernel(start_states, start_offsets[lo:hi + 1], goal_states, goal_offsets[lo:hi + 1], puzzle.tables, *limits,
-               depth_f, depth_b, lengths[lo:hi], block)
+        fixed = (start_states, start_offsets[lo:hi + 1], goal_states, goal_offsets[lo:hi + 1], puzzle.tables, *limits,
+                 depth_f, depth_b, lengths[lo:hi], block)
+        blocks.map_blocks(lambda w, _: kernel(w, workers, *fixed), workers, 1)  # worker w: pairs w, w + workers...
         used = max(0, int(lengths[lo:hi].max()))
         moves = _at_least(moves, used)
         moves[lo:hi, :used] = block[:, :used]

@@ -24,11 +24,11 @@ from pathlib import Path
 
 import numpy as np
 
-from vecsearch.engine import jit
+from vecsearch.engine import blocks, jit
 from vecsearch.engine.codegen import KERNEL_DIR, build_kernels, cache_dir
 from vecsearch.engine.profile import LayerRecord, Profile
 from vecsearch.engine.search import _threads
-from vecsearch.engine.visited import BLOCK, ROUND, pick
+from vecsearch.engine.visited import BLOCK, ROUND
 from vecsearch.errors import VecsearchError
 
 PDB_TEMPLATE = KERNEL_DIR / "pdb_template.py"
@@ -60,7 +60,7 @@ def enumerate_distances(abstraction: Abstraction, *, threads=None, on_layer=None
         raise VecsearchError(f"{puzzle.name}: rank_size {puzzle.rank_size} is not a multiple of group {abstraction.group}")
     kernels = build_kernels(
         {"expand_state": puzzle.expand_function, "rank_state": puzzle.rank_function}, puzzle.width,
-        puzzle.max_moves, puzzle.kernel_label, templates=(PDB_TEMPLATE,), roles=("expand_state", "rank_state"),
+        puzzle.move_capacity, puzzle.kernel_label, templates=(PDB_TEMPLATE,), roles=("expand_state", "rank_state"),
         optional_roles=(),
     )
     costs = np.ones(puzzle.max_moves, dtype=np.int64)
@@ -103,17 +103,22 @@ class _Expander:
 
     def expand(self, layer: np.ndarray, want: int, depth: int) -> tuple[np.ndarray, int]:
         """New states one move of cost ``want`` after ``layer``, and the children generated."""
-        needed = min(len(layer), ROUND) * self.puzzle.max_moves
+        stride = self.puzzle.max_moves
+        needed = min(len(layer), ROUND) * stride
         if len(self.scratch) < needed:
             self.scratch = np.empty((needed,) + layer.shape[1:], np.int64)
         parts, generated = [], 0
         for lo in range(0, len(layer), ROUND):
             part = layer[lo:lo + ROUND]
-            kernel = pick(self.kernels, "expand_cost", len(part))
-            args = (self.puzzle.tables, *self.fixed, want, self.scratch, BLOCK, self.entries, self.group, depth)
-            g, new = jit.call(kernel, part, *args)
-            parts.append(self.scratch[:new].copy())
-            generated += g
+            fixed = (self.puzzle.tables, *self.fixed, want, self.scratch)
+            after = (self.entries, self.group, depth)
+            kernel = self.kernels.expand_cost_range
+            jit.warm(kernel, part[:0], 0, 0, *fixed, 0, *after)
+            done = blocks.map_blocks(lambda a, b: (a * stride, kernel(part, a, b, *fixed, a * stride, *after)),
+                                     len(part), BLOCK)
+            for out, (g, new) in done:
+                parts.append(self.scratch[out:out + new].copy())
+                generated += g
         return (np.concatenate(parts) if parts else layer[:0]), generated
 
     def close(self, layer: np.ndarray, depth: int) -> tuple[np.ndarray, int]:

@@ -17,15 +17,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from vecsearch.engine import jit, paths, planner
+from vecsearch.engine import blocks, jit, paths, planner
 from vecsearch.engine.profile import Profile
 from vecsearch.engine.search import SearchResult, _resolve, _Side, _threads, bfs
 from vecsearch.engine.solution import Solution
 from vecsearch.engine.twobit import TwoBitSearch
-from vecsearch.engine.visited import pick
 from vecsearch.errors import InvalidPuzzleInput, MemoryLimitError, VecsearchError
 
 STORAGES = ("bytes", "mod3")
+DESCEND_BLOCK = 1024  # starts per block a thread takes when many walk down the table
 
 
 class DistanceTable:
@@ -113,14 +113,12 @@ class DistanceTable:
         starts = self.puzzle.states(starts)
         lengths = np.empty(len(starts), dtype=np.int64)
         moves = np.zeros((len(starts), self.max_distance), dtype=np.int64)
-        if self.storage == "mod3":
-            descend = pick(self.puzzle.kernels, "descend_mod3", len(starts))
-            fixed = (self.mod3, self.goal_ranks)
-        else:
-            descend = pick(self.puzzle.kernels, "descend", len(starts))
-            fixed = (self.distances, self.unknown)
-        jit.call(descend, *fixed, starts[:0], self.puzzle.tables, self.component, moves[:0], lengths[:0])
-        descend(*fixed, starts, self.puzzle.tables, self.component, moves, lengths)
+        name, fixed = ("descend_mod3", (self.mod3, self.goal_ranks)) if self.storage == "mod3" else \
+            ("descend", (self.distances, self.unknown))
+        kernel = getattr(self.puzzle.kernels, f"{name}_range")
+        tail = (self.puzzle.tables, self.component, moves, lengths)
+        jit.warm(kernel, *fixed, starts, 0, 0, *tail)
+        blocks.map_blocks(lambda lo, hi: kernel(*fixed, starts, lo, hi, *tail), len(starts), DESCEND_BLOCK)
         return lengths, moves
 
     def distance(self, state) -> int | None:

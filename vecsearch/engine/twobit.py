@@ -23,15 +23,14 @@ import time
 
 import numpy as np
 
-from vecsearch.engine import jit
+from vecsearch.engine import blocks, jit
 from vecsearch.engine.profile import LayerRecord
 from vecsearch.puzzle import signed64
 
 LOW_BITS = 0x5555555555555555
 PATTERNS = tuple(signed64((3 - v) * LOW_BITS & ((1 << 64) - 1)) for v in range(3))  # select cells == v
 ROUND_WORDS = 1 << 18  # table words per kernel call (8 Mi ranks): Ctrl-C is noticed between calls
-BLOCK_WORDS = 64  # words per parallel task (2,048 ranks)
-PARALLEL_FROM = 1 << 13  # rounds of fewer words run the serial kernels
+BLOCK_WORDS = 1 << 12  # words per block a thread takes (131,072 ranks); one block: no thread is woken
 
 
 def table_bytes(rank_size: int) -> int:
@@ -94,12 +93,13 @@ class TwoBitSearch:
         words = len(self.table)
         for lo in range(0, words, ROUND_WORDS):
             hi = min(words, lo + ROUND_WORDS)
-            name = ("twobit_pull" if pull else "twobit_push") + ("" if hi - lo >= PARALLEL_FROM else "_serial")
-            kernel = getattr(self.kernels, name)
+            kernel = self.kernels.twobit_pull_range if pull else self.kernels.twobit_push_range
             fixed = (self.last_mask, seek if pull else PATTERNS[seek], newv, self.component, self.puzzle.tables,
-                     self.backward, self.stash, self.fill, BLOCK_WORDS)
-            jit.call(kernel, self.table, 0, 0, *fixed)  # compiles (or loads) outside the timing
-            _, g, n = kernel(self.table, lo, hi, *fixed)
+                     self.backward, self.stash, self.fill)
+            jit.warm(kernel, self.table, 0, 0, *fixed)  # compiles (or loads) outside the timing
+            parts = blocks.map_blocks(lambda a, b: kernel(self.table, lo + a, lo + b, *fixed), hi - lo, BLOCK_WORDS)
+            g = sum(part[1] for part in parts)
+            n = sum(part[2] for part in parts)
             generated += g
             new += n
         self.counts.append(int(new))

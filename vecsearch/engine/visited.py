@@ -15,21 +15,26 @@ from __future__ import annotations
 
 import numpy as np
 
-from vecsearch.engine import jit
+from vecsearch.engine import blocks, jit
 from vecsearch.engine.layers import Layer, LayerBuilder, empty_states
 
 ROUND = 1 << 16  # frontier states per kernel call
-BLOCK = 2048  # frontier states per parallel task
-PARALLEL_FROM = 4 * BLOCK  # smaller frontiers run the serial twin of a parallel kernel
+BLOCK = 2048  # frontier states per block a thread takes
+PARALLEL_FROM = 4 * BLOCK  # smaller frontiers may grow several layers in one serial kernel call
 POOL_BYTES = 256 << 20  # zeroed bitsets kept for reuse by later searches
 GROW_LAYERS = 256  # most layers one ``grow`` call returns
 
 _bitset_pool: dict[tuple, list[np.ndarray]] = {}
 
 
-def pick(kernels, name: str, size: int):
-    """The parallel kernel ``name``, or its serial twin for fewer than ``PARALLEL_FROM`` items."""
-    return getattr(kernels, name if size >= PARALLEL_FROM else f"{name}_serial")
+def expand_blocks(kernel, items, fixed: tuple, scratch, stride: int) -> list[tuple]:
+    """``kernel(items, lo, hi, *fixed, scratch, lo * stride)`` over blocks of ``BLOCK`` items on
+    several threads (``vecsearch.engine.blocks``): each block writes its states at ``lo * stride``
+    of ``scratch``. Returns ``(offset, result)`` per block. The kernel compiles (or loads) on
+    empty inputs first, so that stays off the search's clock."""
+    jit.warm(kernel, items[:0], 0, 0, *fixed, scratch, 0)
+    return blocks.map_blocks(lambda lo, hi: (lo * stride, kernel(items, lo, hi, *fixed, scratch, lo * stride)),
+                             len(items), BLOCK)
 
 
 def make_visited(puzzle, kind: str):
@@ -49,7 +54,7 @@ class _Visited:
         self.guard = None  # told the bytes a growing layer or table is about to take; may raise
 
     def scratch_for(self, frontier_size: int) -> np.ndarray:
-        needed = min(frontier_size, ROUND) * self.kernels.MAX_MOVES  # the kernels' stride per state
+        needed = min(frontier_size, ROUND) * self.puzzle.max_moves
         if len(self._scratch) < needed:
             self._scratch = empty_states(self.width, needed)
         return self._scratch
@@ -107,16 +112,14 @@ class BitsetVisited(_Visited):
         scratch = self.scratch_for(len(frontier))
         other_bits = other.bits if other is not None else np.zeros(1, np.uint64)
         check = other is not None
-        expand_claim = pick(k, "expand_claim", len(frontier))
-        jit.warm(expand_claim, empty_states(self.width), self.tables, backward, self.bits,
-                 other_bits, check, scratch[:0], BLOCK)
         builder = LayerBuilder(self.width, len(frontier) * self.puzzle.max_moves, self.guard)
         generated = meets = 0
+        fixed = (self.tables, backward, self.bits, other_bits, check)
         for part in self.rounds(frontier):
-            g, new, m = expand_claim(part, self.tables, backward, self.bits, other_bits, check, scratch, BLOCK)
-            builder.append(scratch[:new])
-            generated += g
-            meets += m
+            for out, (g, new, m) in expand_blocks(k.expand_claim_range, part, fixed, scratch, self.puzzle.max_moves):
+                builder.append(scratch[out:out + new])
+                generated += g
+                meets += m
         layer = builder.finish()
         self.count += len(layer)
         return layer, generated, meets
@@ -124,7 +127,8 @@ class BitsetVisited(_Visited):
     def _grow(self, buffer, n, backward, other, stats) -> int:
         check = other is not None
         other_bits = other.bits if check else np.zeros(1, np.uint64)
-        args = (self.tables, backward, self.bits, other_bits, check, len(stats), PARALLEL_FROM, stats)
+        args = (self.tables, backward, self.bits, other_bits, check, len(stats), PARALLEL_FROM, self.puzzle.max_moves,
+                stats)
         return jit.call(self.kernels.bitset_grow, buffer, 0, n, *args)
     def arrays(self) -> dict:
         return {"bits": self.bits}
@@ -208,12 +212,14 @@ class HashVisited(_Visited):
 
     def expand(self, frontier: Layer, backward: bool, other) -> tuple[Layer, int, int]:
         scratch = self.scratch_for(len(frontier))
-        expand_all = pick(self.kernels, "expand_all", len(frontier))
-        jit.warm(expand_all, empty_states(self.width), self.tables, backward, scratch[:0], BLOCK)
         builder = LayerBuilder(self.width, len(frontier) * self.puzzle.max_moves, self.guard)
         generated = meets = 0
         for part in self.rounds(frontier):
-            children = expand_all(part, self.tables, backward, scratch, BLOCK)
+            children = 0
+            for out, count in expand_blocks(self.kernels.expand_all_range, part, (self.tables, backward), scratch,
+                                            self.puzzle.max_moves):
+                scratch[children:children + count] = scratch[out:out + count]  # numpy copes with the overlap
+                children += count
             new, m = self._claim(scratch, children, other)
             builder.append(scratch[:new])
             generated += children
@@ -225,7 +231,7 @@ class HashVisited(_Visited):
         self._reserve(n * self.puzzle.max_moves)
         other_keys = other.keys if other is not None else self._no_table
         args = (self.tables, backward, self.keys, self.count, other_keys, other is not None, len(stats),
-                PARALLEL_FROM, stats)
+                PARALLEL_FROM, self.puzzle.max_moves, stats)
         return jit.call(self.kernels.hash_grow, buffer, 0, n, *args)
     def arrays(self) -> dict:
         return {"keys": self.keys}
