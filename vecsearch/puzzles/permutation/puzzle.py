@@ -11,6 +11,8 @@ Conventions:
 - **Component**: the fixed parities and orientation sums, packed as bit fields in coordinate
   order. The rank is perfect within a component: every rank is one state of it.
 - **State**: ``rules`` describes the two representations; ``representation="auto"`` picks
+  pieces for one orbit without orientations (pancakes, TopSpin, LRX: their moves in rank space
+  are computed fast, and every size runs one compiled family), else
   coordinates when every coordinate's move table is small (fast: a move is a table lookup per
   coordinate), else pieces packed in one 64-bit word.
 - **Text**: per orbit, the pieces slot by slot (1-based), then ``/`` and their orientations if
@@ -34,6 +36,7 @@ from vecsearch.puzzles.permutation.definition import PermutationDefinition
 COORDINATE_TABLE_ENTRIES = 1 << 23  # move-table entries (int32) allowed for the coordinates form
 MAX_RANK = 1 << 62
 REPRESENTATIONS = ("auto", "coordinates", "pieces")
+FAMILY_MOVES = 64  # move capacity of the compiled kernels: puzzles with up to this many moves share them
 
 
 @dataclass(frozen=True)
@@ -144,8 +147,11 @@ class PermutationPuzzle(Puzzle):
             if ranked and len(orbits) == 1 and orbits[0].orientations <= 16:  # fast moves in rank space
                 parts = [m.changes[orbits[0].name] for m in rows]
                 tables += rank_steps.step_tables(parts, len(self.move_list), orbits[0].size, orbits[0].orientations)
-                functions.update(expand_rank=rank_steps.single_orbit_expand_rank,
-                                 predecessors_rank=None if reversible else rank_steps.single_orbit_predecessors_rank)
+            else:
+                tables += rank_steps.no_step_tables(sum(o.size for o in orbits))
+            if ranked:
+                functions.update(expand_rank=rank_steps.pieces_expand_rank,
+                                 predecessors_rank=None if reversible else rank_steps.pieces_predecessors_rank)
         super().__init__(
             name or definition.name, max_moves=len(self.move_list), tables=tables, reversible=reversible,
             rank_size=self.layout.rank_size if ranked else None, move_names=[m.name for m in self.move_list],
@@ -156,8 +162,9 @@ class PermutationPuzzle(Puzzle):
         entries = sum(c.classes * c.size for c in self.layout.coordinates) * rows
         coordinates = entries <= COORDINATE_TABLE_ENTRIES and self.rank_bits + self.layout.component_bits <= 62
         pieces = self.field_bits * sum(o.size for o in self.definition.orbits) <= 64
-        if representation == "auto":
-            representation = "coordinates" if coordinates else "pieces"
+        if representation == "auto":  # pieces for plain permutations: their rank steps are fast
+            plain = len(self.definition.orbits) == 1 and self.definition.orbits[0].orientations == 1
+            representation = "coordinates" if coordinates and not (plain and pieces) else "pieces"
         if representation == "coordinates" and not coordinates:
             raise PuzzleDefinitionError(f"{self.definition.name}: its move tables would need {entries:,} entries,"
                                         f" over {COORDINATE_TABLE_ENTRIES:,}; use representation='pieces'")
@@ -169,7 +176,11 @@ class PermutationPuzzle(Puzzle):
 
     @property
     def kernel_label(self) -> str:
-        return f"permutation-{self.representation}"  # one kernel module per representation
+        return f"permutation-{self.representation}"  # one kernel family per representation
+
+    @property
+    def move_capacity(self) -> int:
+        return max(FAMILY_MOVES, super().move_capacity)
 
     # --- tables -----------------------------------------------------------------------------
     def _coordinate_tables(self, rows):

@@ -123,31 +123,44 @@ def coord_unrank(rank, component, tables):
 
 # --- pieces -----------------------------------------------------------------------------------
 @state_function
-def pieces_children(state, tables, children, moves, first):
+def pieces_child(state, tables, row):
+    """The state after the move of table row ``row``."""
     dst = tables[0]
     src = tables[1]
     twist = tables[2]
-    length = tables[3]
-    keep = tables[4]
     orientations = tables[5]
     scalars = tables[8]
     field_bits = scalars[1]
     piece_bits = scalars[2]
     field_mask = (np.int64(1) << field_bits) - 1
     piece_mask = (np.int64(1) << piece_bits) - 1
-    for m in range(scalars[3]):
-        row = first + m
-        child = state & keep[row]
-        for j in range(length[row]):
-            d = dst[row, j]
-            f = (state >> (field_bits * src[row, j])) & field_mask
-            o = (f >> piece_bits) + twist[row, j]
-            k = orientations[d]
-            o -= k * (o >= k)
-            child |= ((f & piece_mask) | (o << piece_bits)) << (field_bits * d)
-        children[m] = child
+    child = state & tables[4][row]
+    for j in range(tables[3][row]):
+        d = dst[row, j]
+        f = (state >> (field_bits * src[row, j])) & field_mask
+        o = (f >> piece_bits) + twist[row, j]
+        k = orientations[d]
+        o -= k * (o >= k)
+        child |= ((f & piece_mask) | (o << piece_bits)) << (field_bits * d)
+    return child
+
+
+@state_function
+def pieces_children(state, tables, children, moves, first):
+    count = tables[8][3]
+    for m in range(count):
+        children[m] = pieces_child(state, tables, first + m)
         moves[m] = m
-    return scalars[3]
+    return count
+
+
+@state_function
+def pieces_children_ranks(state, tables, ranks, first):
+    """The ranks of the children by rows ``first ..``: a child at a time, ranked from scratch."""
+    count = tables[8][3]
+    for m in range(count):
+        ranks[m] = pieces_rank(pieces_child(state, tables, first + m), tables)
+    return count
 
 
 @state_function
