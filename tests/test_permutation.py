@@ -267,18 +267,17 @@ def _expanded_ranks(puzzle_tables, rank, component, unrank, expand, rank_of, exp
     PermutationPuzzle(ring_definition("topspin-7", 7, 4), "qtm", representation="pieces"),  # parity fixed
     PermutationPuzzle(TWISTED_RING, "htm", representation="pieces"),  # twist sum fixed
     PermutationPuzzle(TWISTED_RING, "given", representation="pieces"),  # directed: predecessors too
-    PermutationPuzzle(TWO_ORBITS, "htm", representation="pieces"),  # no one-orbit steps: unrank, expand, rank
 ], ids=lambda p: f"{p.name}-{p.metric}")
-def test_rank_space_moves_of_pieces_puzzles(puzzle):
+def test_rank_space_moves_of_one_orbit_puzzles(puzzle):
     from vecsearch.puzzles.permutation import rank_steps, rules
 
     f = puzzle._functions
     packed = puzzle.start_states()
     component = int(jit.call(puzzle.kernels.components, packed, puzzle.tables)[0])
     direct, via = np.empty(64, np.int64), np.empty(64, np.int64)
-    pairs = [(f["expand_state"], rank_steps.pieces_expand_rank)]
+    pairs = [(f["expand_state"], rank_steps.single_orbit_expand_rank)]
     if not puzzle.reversible:
-        pairs.append((f["predecessors_state"], rank_steps.pieces_predecessors_rank))
+        pairs.append((f["predecessors_state"], rank_steps.single_orbit_predecessors_rank))
     for expand, expand_rank in pairs:
         for rank in range(0, puzzle.rank_size, max(1, puzzle.rank_size // 500)):
             count, again = _expanded_ranks(puzzle.tables, rank, component, rules.pieces_unrank, expand,

@@ -93,8 +93,8 @@ class TwoBitSearch:
         words = len(self.table)
         for lo in range(0, words, ROUND_WORDS):
             hi = min(words, lo + ROUND_WORDS)
-            kernel = self.kernels.twobit_pull_range if pull else self.kernels.twobit_push_range
-            fixed = (self.last_mask, seek if pull else PATTERNS[seek], newv, self.component, self.puzzle.tables,
+            kernel = self.kernels.twobit_range
+            fixed = (pull, self.last_mask, seek if pull else PATTERNS[seek], newv, self.component, self.puzzle.tables,
                      self.backward, self.stash, self.fill)
             jit.warm(kernel, self.table, 0, 0, *fixed)  # compiles (or loads) outside the timing
             parts = blocks.map_blocks(lambda a, b: kernel(self.table, lo + a, lo + b, *fixed), hi - lo, BLOCK_WORDS)

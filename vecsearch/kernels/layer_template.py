@@ -130,36 +130,20 @@ def bitset_grow(buffer, lo, hi, tables, backward, bits, other, check_other, max_
     round trip to Python per layer costs more than the layer itself.
 
     Stops before a frontier of ``small`` states or more, or one whose children (at most
-    ``stride`` per state) might not fit in ``buffer``; after a layer that is empty or meets ``other``. ``stats[k]`` gets layer k's
-    (children generated, new states, meetings). Returns the number of layers grown.
+    ``stride`` per state) might not fit in ``buffer``; after a layer that is empty or meets
+    ``other``. ``stats[k]`` gets layer k's (children generated, new states, meetings). Returns
+    the number of layers grown. Each layer is one ``expand_claim_range`` call (compiled once).
     """
-    kids = new_states(MAX_MOVES, WIDTH)
-    moves = np.empty(MAX_MOVES, np.int64)
-    ranks = np.empty(MAX_MOVES, np.int64)
     grown = 0
     while grown < max_layers and hi - lo < small and hi + (hi - lo) * stride <= buffer.shape[0]:
-        out = hi
-        generated = 0
-        meets = 0
-        for i in range(lo, hi):
-            c = next_ranked(buffer[i], tables, backward, kids, moves, ranks)
-            generated += c
-            for j in range(c):
-                r = ranks[j]
-                word = r >> 6
-                bit = np.uint64(1) << np.uint64(r & 63)
-                if bits[word] & bit == 0:
-                    bits[word] |= bit
-                    copy_at(buffer, out, kids, j)
-                    out += 1
-                    if check_other and other[word] & bit != 0:
-                        meets += 1
+        generated, new, meets = expand_claim_range(buffer, lo, hi, tables, backward, bits, other, check_other, buffer,
+                                                   hi)
         stats[grown, 0] = generated
-        stats[grown, 1] = out - hi
+        stats[grown, 1] = new
         stats[grown, 2] = meets
         grown += 1
-        lo, hi = hi, out
-        if lo == hi or meets > 0:
+        lo, hi = hi, hi + new
+        if new == 0 or meets > 0:
             break
     return grown
 
@@ -168,14 +152,11 @@ def bitset_grow(buffer, lo, hi, tables, backward, bits, other, check_other, max_
 def hash_grow(buffer, lo, hi, tables, backward, keys, count, other, check_other, max_layers, small, stride, stats):
     """``bitset_grow`` for a hash table ``keys`` holding ``count`` states; also stops before a
     layer whose children could fill the table past half."""
-    moves = np.empty(MAX_MOVES, np.int64)
     half = keys.shape[0] // 2
     grown = 0
     while (grown < max_layers and hi - lo < small and hi + (hi - lo) * stride <= buffer.shape[0]
            and count + (hi - lo) * stride <= half):
-        out = hi
-        for i in range(lo, hi):
-            out += next_states(buffer[i], tables, backward, buffer[out:], moves)
+        out = hi + expand_all_range(buffer, lo, hi, tables, backward, buffer, hi)
         new, meets = hash_claim(buffer[hi:out], out - hi, keys, other, check_other)
         count += new
         stats[grown, 0] = out - hi

@@ -97,37 +97,6 @@ of the children (``backward``: predecessors) of the state of ``rank`` to ``ranks
 states to ``kids[at:]`` only when the family has no rank-space moves) and returns how many."""
 
 
-@kernel
-def twobit_push_range(table, lo, hi, last_mask, pattern, newv, component, tables, backward, stash, fill):
-    """Expand the ranks of words ``[lo, hi)`` whose cell ``pattern`` selects (the frontier) and
-    set their unreached children to ``newv``. The children's words are prefetched a batch at a
-    time, then claimed with an atomic and (ranges may run in parallel).
-    Returns ``(expanded, generated, new)``."""
-    kids = new_states(TWOBIT_BATCH + MAX_MOVES, WIDTH)
-    moves = np.empty(TWOBIT_BATCH + MAX_MOVES, np.int64)
-    ranks = np.empty(TWOBIT_BATCH + MAX_MOVES, np.int64)
-    batch = 0
-    expanded = 0
-    generated = 0
-    new = 0
-    for word in range(lo, hi):
-        cells = cells_matching(table, word, pattern, last_mask)
-        while cells != 0:
-            low = cells & -cells
-            cells ^= low
-            rank = (word << 5) | (popcount(low - 1) >> 1)
-            c = rank_neighbours(rank, component, tables, backward, kids, moves, ranks, batch)
-            for j in range(batch, batch + c):
-                prefetch(table, ranks[j] >> 5)
-            batch += c
-            expanded += 1
-            if batch >= TWOBIT_BATCH:
-                generated += batch
-                new += claim_cells(table, ranks, batch, newv, stash, fill)
-                batch = 0
-    return expanded, generated + batch, new + claim_cells(table, ranks, batch, newv, stash, fill)
-
-
 @state_function
 def settle_pulled(table, pending, counts, states, ranks, seek, newv, stash, fill):
     """For each of ``pending[:states]`` (unreached ranks, their neighbours' ranks one after the
@@ -152,44 +121,62 @@ def settle_pulled(table, pending, counts, states, ranks, seek, newv, stash, fill
 
 
 @kernel
-def twobit_pull_range(table, lo, hi, last_mask, seek, newv, component, tables, backward, stash, fill):
-    """Set to ``newv`` every unreached rank of words ``[lo, hi)`` with a neighbour one move
-    *before* it (a predecessor; a child when ``backward``) whose cell is ``seek`` (the frontier).
-    The neighbours of a batch of unreached ranks are computed and prefetched, then looked at.
-    A range writes only its own words, so plain stores suffice. Returns ``(examined,
-    generated, new)``: unreached ranks looked at, neighbours looked at, ranks set."""
+def twobit_range(table, lo, hi, pull, last_mask, value, newv, component, tables, backward, stash, fill):
+    """One layer of the two-bit search over the words ``[lo, hi)``; ranges may run in parallel.
+
+    - push (``pull`` False): expand the ranks whose cell ``value`` (a pattern) selects, the
+      frontier, and set their unreached children to ``newv``, claimed with an atomic and;
+    - pull: set to ``newv`` every unreached rank with a neighbour one move *before* it (a
+      predecessor; a child when ``backward``) whose cell is ``value`` (the frontier's); a range
+      writes only its own words, so plain stores suffice.
+
+    Neighbours are computed and their words prefetched a batch at a time, then claimed (push)
+    or looked at (pull). One kernel for both, so the puzzle's rules are compiled once.
+    Returns ``(expanded, generated, new)``: ranks expanded (push) or unreached ranks looked at
+    (pull), neighbours generated or looked at, ranks set."""
     kids = new_states(TWOBIT_BATCH + MAX_MOVES, WIDTH)
     moves = np.empty(TWOBIT_BATCH + MAX_MOVES, np.int64)
     ranks = np.empty(TWOBIT_BATCH + MAX_MOVES, np.int64)
     pending = np.empty(TWOBIT_BATCH + 1, np.int64)
     counts = np.empty(TWOBIT_BATCH + 1, np.int64)
+    select = 0 if pull else value  # pattern 0 selects the unreached cells (value 3)
+    direction = backward != pull
     batch = 0
     states = 0
-    examined = 0
+    expanded = 0
     generated = 0
     new = 0
     for word in range(lo, hi):
-        cells = cells_matching(table, word, 0, last_mask)  # pattern 0 selects value 3
+        cells = cells_matching(table, word, select, last_mask)
         while cells != 0:
             low = cells & -cells
             cells ^= low
             rank = (word << 5) | (popcount(low - 1) >> 1)
-            c = rank_neighbours(rank, component, tables, not backward, kids, moves, ranks, batch)
+            c = rank_neighbours(rank, component, tables, direction, kids, moves, ranks, batch)
             for j in range(batch, batch + c):
                 prefetch(table, ranks[j] >> 5)
             pending[states] = rank
             counts[states] = c
             states += 1
             batch += c
-            examined += 1
+            expanded += 1
             if batch >= TWOBIT_BATCH or states > TWOBIT_BATCH:
-                n, g = settle_pulled(table, pending, counts, states, ranks, seek, newv, stash, fill)
+                n, g = settle_batch(table, pull, pending, counts, states, ranks, batch, value, newv, stash, fill)
                 new += n
                 generated += g
                 batch = 0
                 states = 0
-    n, g = settle_pulled(table, pending, counts, states, ranks, seek, newv, stash, fill)
-    return examined, generated + g, new + n
+    n, g = settle_batch(table, pull, pending, counts, states, ranks, batch, value, newv, stash, fill)
+    return expanded, generated + g, new + n
+
+
+@state_function
+def settle_batch(table, pull, pending, counts, states, ranks, batch, seek, newv, stash, fill):
+    """Claim a push batch's ``batch`` children, or settle a pull batch's ``states`` ranks.
+    Returns ``(new, generated)``."""
+    if pull:
+        return settle_pulled(table, pending, counts, states, ranks, seek, newv, stash, fill)
+    return claim_cells(table, ranks, batch, newv, stash, fill), batch
 
 
 @kernel

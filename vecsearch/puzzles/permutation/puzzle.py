@@ -147,11 +147,8 @@ class PermutationPuzzle(Puzzle):
             if ranked and len(orbits) == 1 and orbits[0].orientations <= 16:  # fast moves in rank space
                 parts = [m.changes[orbits[0].name] for m in rows]
                 tables += rank_steps.step_tables(parts, len(self.move_list), orbits[0].size, orbits[0].orientations)
-            else:
-                tables += rank_steps.no_step_tables(sum(o.size for o in orbits))
-            if ranked:
-                functions.update(expand_rank=rank_steps.pieces_expand_rank,
-                                 predecessors_rank=None if reversible else rank_steps.pieces_predecessors_rank)
+                functions.update(expand_rank=rank_steps.single_orbit_expand_rank,
+                                 predecessors_rank=None if reversible else rank_steps.single_orbit_predecessors_rank)
         super().__init__(
             name or definition.name, max_moves=len(self.move_list), tables=tables, reversible=reversible,
             rank_size=self.layout.rank_size if ranked else None, move_names=[m.name for m in self.move_list],
@@ -176,7 +173,8 @@ class PermutationPuzzle(Puzzle):
 
     @property
     def kernel_label(self) -> str:
-        return f"permutation-{self.representation}"  # one kernel family per representation
+        # A family per representation (and for pieces, with or without one-orbit rank steps)
+        return f"permutation-{self.representation}"
 
     @property
     def move_capacity(self) -> int:

@@ -10,9 +10,6 @@ child from scratch costs ``n`` divisions and ``n`` Lehmer digits per child. Here
   smaller pieces lie further on) are the parent's, so a child costs O(hi). The moves are visited
   in decreasing ``hi`` so the parent's suffix sums are built once.
 
-Every pieces puzzle has these tables, empty when it has no such steps (then its children's ranks
-are computed from the unranked state), so that one compiled family serves them all.
-
 Extra tables (after the pieces tables): 9 ``source`` (rows, n): the slot each slot ``<= hi``
 takes its piece from; 10 ``twist`` (rows, n); 11 ``hi`` per row; 12 the rows in decreasing
 ``hi``, the moves' then the inverse moves'; 13 powers of the orientation count. Orientations
@@ -24,7 +21,6 @@ import numpy as np
 from vecsearch._numba import state_function
 from vecsearch.kernels.intrinsics import popcount
 from vecsearch.kernels.ranking import FIRST_SIXTEEN, quotient, take_unused
-from vecsearch.puzzles.permutation.rules import pieces_children_ranks, pieces_unrank
 
 @state_function
 def single_orbit_step(rank, component, tables, ranks, first):
@@ -98,28 +94,13 @@ def single_orbit_step(rank, component, tables, ranks, first):
 
 
 @state_function
-def pieces_rank_step(rank, component, tables, ranks, first):
-    """Ranks of the children by rows ``first ..``: by the one-orbit steps above when the tables
-    have them (rows in table 12), else unrank, apply each move, rank each child. One compiled
-    function serves every pieces puzzle: which way is taken is data."""
-    if tables[12].shape[0] > 0:
-        return single_orbit_step(rank, component, tables, ranks, first)
-    return pieces_children_ranks(pieces_unrank(rank, component, tables), tables, ranks, first)
+def single_orbit_expand_rank(rank, component, tables, ranks):
+    return single_orbit_step(rank, component, tables, ranks, 0)
 
 
 @state_function
-def pieces_expand_rank(rank, component, tables, ranks):
-    return pieces_rank_step(rank, component, tables, ranks, 0)
-
-
-@state_function
-def pieces_predecessors_rank(rank, component, tables, ranks):
-    return pieces_rank_step(rank, component, tables, ranks, tables[8][3])
-
-
-def no_step_tables(slots: int) -> tuple:
-    """Tables 9..13 of a puzzle without one-orbit steps: empty, of the same types."""
-    return (np.zeros((0, slots), np.int64), np.zeros((0, slots), np.int64), *(np.zeros(0, np.int64) for _ in range(3)))
+def single_orbit_predecessors_rank(rank, component, tables, ranks):
+    return single_orbit_step(rank, component, tables, ranks, tables[8][3])
 
 
 def step_tables(rows, nmoves: int, orbit_size: int, orientations: int) -> tuple:

@@ -155,15 +155,6 @@ def pieces_children(state, tables, children, moves, first):
 
 
 @state_function
-def pieces_children_ranks(state, tables, ranks, first):
-    """The ranks of the children by rows ``first ..``: a child at a time, ranked from scratch."""
-    count = tables[8][3]
-    for m in range(count):
-        ranks[m] = pieces_rank(pieces_child(state, tables, first + m), tables)
-    return count
-
-
-@state_function
 def pieces_expand(state, tables, children, moves):
     return pieces_children(state, tables, children, moves, 0)
 
