@@ -121,8 +121,8 @@ HANOI = textwrap.dedent('''
         return state
 
 
-    PUZZLE = vs.Puzzle("hanoi-8", expand=expand, max_moves=9, rank=rank, rank_size=4 ** DISCS, goal=4 ** DISCS - 1,
-                       start=0)
+    PUZZLE = vs.Puzzle("hanoi-8", expand=expand, max_moves=9, rank=rank, rank_size=4 ** DISCS,
+                       goal=sum(2 << (2 * d) for d in range(DISCS)), start=0)
 ''')
 
 

@@ -1,0 +1,102 @@
+"""Kernels compiled once per family: members share one generated module; templates are modules."""
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+import vecsearch as vs
+from vecsearch.engine import codegen
+
+KERNELS = Path(vs.__file__).parent / "kernels"
+
+
+@pytest.mark.parametrize("names", [
+    ("pancake-5", "pancake-9", "pancake-12", "topspin-8", "topspin-10-3", "lrx-7"),  # pieces with rank steps
+    ("pocket-htm", "pocket-qtm", "pocket-full", str(KERNELS.parent / "data" / "2x2x2.tws")),  # coordinates
+    ("sliding-2x2", "sliding-2x4", "sliding-3x3", "sliding-4x4"),
+])
+def test_members_of_a_family_share_one_kernel_module(names):
+    modules = {vs.get_puzzle(name).kernels.__name__ for name in names}
+    assert len(modules) == 1, modules
+
+
+def test_families_differ_in_what_is_compiled_into_them():
+    pancake, pocket = vs.get_puzzle("pancake-6"), vs.get_puzzle("pocket-htm")
+    assert pancake.kernels is not pocket.kernels
+    assert pancake.kernels.MAX_MOVES >= max(pancake.max_moves, vs.get_puzzle("pancake-16").max_moves)
+    assert pancake.kernels.HAS_PREDECESSORS is False  # reversible: backward branches pruned
+
+
+def test_templates_are_modules_that_import_and_lint_clean():
+    from pyflakes.api import checkPath
+    from pyflakes.reporter import Reporter
+
+    class Collect:
+        def __init__(self):
+            self.lines = []
+
+        def write(self, text):
+            self.lines.append(text)
+
+    for path in sorted(KERNELS.glob("*_template.py")):
+        __import__(f"vecsearch.kernels.{path.stem}")
+        out = Collect()
+        assert checkPath(str(path), Reporter(out, out)) == 0, "".join(out.lines)
+        assert "noqa" not in path.read_text(), path.name
+
+
+def test_generated_module_binds_only_the_roles_import():
+    body = codegen.template_body(KERNELS / "rank_space_template.py")
+    assert "from vecsearch.kernels.roles import" not in body
+    assert "from vecsearch.kernels.layer_template import" not in body
+    assert "def twobit_range(" in body and "from vecsearch.kernels.intrinsics import" in body
+
+
+HANOI = textwrap.dedent('''
+    import vecsearch as vs
+
+    DISCS = 5
+
+
+    def expand(state, tables, children, moves):  # plain Python, as the README writes it
+        tops = [DISCS, DISCS, DISCS]
+        for disc in range(DISCS - 1, -1, -1):
+            tops[(state >> (2 * disc)) & 3] = disc
+        count = 0
+        for a in range(3):
+            for b in range(3):
+                if a != b and tops[a] < tops[b]:
+                    children[count] = state + ((b - a) << (2 * tops[a]))
+                    moves[count] = 3 * a + b
+                    count += 1
+        return count
+
+
+    def rank(state, tables):
+        return state
+
+
+    PUZZLE = vs.Puzzle("hanoi", expand=expand, max_moves=9, rank=rank, rank_size=4 ** DISCS,
+                       goal=sum(2 << (2 * d) for d in range(DISCS)), start=0)
+''')
+
+RUN = ("import json, hanoi, vecsearch as vs; r = vs.bfs(hanoi.PUZZLE); "
+       "print(json.dumps([r.total_states, r.depth, r.profile.compile_seconds, hanoi.PUZZLE.kernels.__file__]))")
+
+
+def test_plain_functions_in_a_module_load_from_the_disk_cache_in_the_next_process(tmp_path):
+    (tmp_path / "hanoi.py").write_text(HANOI)
+    env = dict(os.environ, PYTHONPATH=str(tmp_path), VECSEARCH_CACHE_DIR=str(tmp_path / "kernels"),
+               NUMBA_CACHE_DIR=str(tmp_path / "numba"))
+    runs = [json.loads(subprocess.run([sys.executable, "-c", RUN], env=env, capture_output=True, text=True,
+                                      check=True).stdout) for _ in range(2)]
+    (states, depth, first_compile, module), (_, _, second_compile, again) = runs
+    assert (states, depth) == (3 ** 5, 2 ** 5 - 1)  # every disc arrangement; 2^n - 1 moves across
+    assert module == again and Path(module).parent == tmp_path / "kernels"
+    assert any((tmp_path / "numba").rglob("*.nbi"))  # numba's index of cached kernels
+    assert second_compile < first_compile / 3  # loaded, not compiled again
