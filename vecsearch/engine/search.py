@@ -23,7 +23,7 @@ from vecsearch.engine.layers import Layer
 from vecsearch.engine.profile import LayerRecord, Profile
 from vecsearch.engine.progress import layer_progress
 from vecsearch.engine.solution import Solution
-from vecsearch.engine.visited import PARALLEL_FROM, make_visited
+from vecsearch.engine.visited import GROW_BELOW, make_visited
 from vecsearch.errors import InvalidPuzzleInput, MemoryLimitError, VecsearchError
 
 STRATEGIES = ("smaller", "alternate", "forward")
@@ -123,7 +123,7 @@ class _Side:
         children); returns how many states of the last one ``other`` holds."""
         began = time.perf_counter()
         compiled = jit.compile_seconds()
-        if max_layers > 1 and len(self.frontier) < PARALLEL_FROM:
+        if max_layers > 1 and len(self.frontier) < GROW_BELOW:
             grown = self.visited.grow(self.frontier, self.backward, other, max_layers)
         else:
             grown = [self.visited.expand(self.frontier, self.backward, other)]

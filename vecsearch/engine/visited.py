@@ -1,13 +1,15 @@
 """Visited sets: which states one side of a search has reached, and layer expansion against them.
 
 - ``BitsetVisited``: one bit per rank of the puzzle's perfect rank (within one component).
-  Expansion is the fused parallel kernel: expand, rank, prefetch, claim with atomic fetch-or.
+  Expansion is one fused kernel over blocks of the frontier on several threads: expand, rank,
+  prefetch, claim with atomic fetch-or.
 - ``HashVisited``: an open-addressing table of whole states, for puzzles without a compact
-  rank (wide states included). Children are generated in parallel, then inserted serially.
+  rank (wide states included). Children are generated in parallel blocks, then inserted
+  serially.
 
 Both expand a frontier in rounds of ``ROUND`` states so the scratch buffer stays bounded, and
 count how many new states the *other* side (or the goal set) already holds: a meeting. A
-frontier below ``PARALLEL_FROM`` states may instead ``grow`` several layers in one serial kernel
+frontier below ``GROW_BELOW`` states may instead ``grow`` several layers in one serial kernel
 call, which saves the per-layer round trip to Python that dominates searches of small layers.
 """
 
@@ -20,7 +22,7 @@ from vecsearch.engine.layers import Layer, LayerBuilder, empty_states
 
 ROUND = 1 << 16  # frontier states per kernel call
 BLOCK = 2048  # frontier states per block a thread takes
-PARALLEL_FROM = 4 * BLOCK  # smaller frontiers may grow several layers in one serial kernel call
+GROW_BELOW = 4 * BLOCK  # smaller frontiers may grow several layers in one serial kernel call
 POOL_BYTES = 256 << 20  # zeroed bitsets kept for reuse by later searches
 GROW_LAYERS = 256  # most layers one ``grow`` call returns
 
@@ -67,7 +69,7 @@ class _Visited:
     def grow(self, frontier: Layer, backward: bool, other, max_layers: int) -> list[tuple[Layer, int, int]]:
         """Up to ``max_layers`` layers after a small ``frontier`` (at least one), each with its
         children generated and meetings with ``other``; stops after a meeting or an empty layer,
-        and before a frontier of ``PARALLEL_FROM`` states."""
+        and before a frontier of ``GROW_BELOW`` states."""
         n = len(frontier)
         buffer = empty_states(self.width, n + max(8 * n * self.puzzle.max_moves, 4096))
         buffer[:n] = frontier.states
@@ -127,7 +129,7 @@ class BitsetVisited(_Visited):
     def _grow(self, buffer, n, backward, other, stats) -> int:
         check = other is not None
         other_bits = other.bits if check else np.zeros(1, np.uint64)
-        args = (self.tables, backward, self.bits, other_bits, check, len(stats), PARALLEL_FROM, self.puzzle.max_moves,
+        args = (self.tables, backward, self.bits, other_bits, check, len(stats), GROW_BELOW, self.puzzle.max_moves,
                 stats)
         return jit.call(self.kernels.bitset_grow, buffer, 0, n, *args)
     def arrays(self) -> dict:
@@ -231,7 +233,7 @@ class HashVisited(_Visited):
         self._reserve(n * self.puzzle.max_moves)
         other_keys = other.keys if other is not None else self._no_table
         args = (self.tables, backward, self.keys, self.count, other_keys, other is not None, len(stats),
-                PARALLEL_FROM, self.puzzle.max_moves, stats)
+                GROW_BELOW, self.puzzle.max_moves, stats)
         return jit.call(self.kernels.hash_grow, buffer, 0, n, *args)
     def arrays(self) -> dict:
         return {"keys": self.keys}
