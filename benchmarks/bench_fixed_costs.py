@@ -130,7 +130,7 @@ def user_module_second_process():
     with tempfile.TemporaryDirectory() as cache:
         env = _env(cache)
         Path(cache, "hanoi.py").write_text(HANOI)
-        code = "import hanoi, vecsearch as vs; print(vs.solve(hanoi.PUZZLE, 0).length)"
+        code = "import hanoi, vecsearch as vs; print(len(vs.solve(hanoi.PUZZLE, 0)))"
         first = _wall([sys.executable, "-c", code], dict(env, PYTHONPATH=cache))
         second = _median([sys.executable, "-c", code], dict(env, PYTHONPATH=cache), repeat=3)
     return second, f"Tower of Hanoi (8 discs) as plain functions in a module: first process {first:.1f} s, then {second:.2f} s"
@@ -162,7 +162,7 @@ LIGHTS_OUT = textwrap.dedent('''
                        goal=0, start=511)
     puzzle.validate()
     puzzle.warm_up()
-    assert vs.solve(puzzle, 511).length == 5
+    assert len(vs.solve(puzzle, 511)) == 5
     print(time.perf_counter() - started)
 ''')
 
