@@ -69,8 +69,9 @@ def _importable(function) -> tuple[str, str, bool] | None:
     py_func = getattr(function, "py_func", function)
     module_name = py_func.__module__
     module = sys.modules.get(module_name)
-    if module is None or module_name == "__main__" or getattr(module, "__file__", None) is None:
-        return None
+    if (module is None or module_name == "__main__" or getattr(module, "__file__", None) is None
+            or getattr(module, "__spec__", None) is None or not module_name.replace(".", "_").isidentifier()):
+        return None  # not importable by name in another process (a notebook, a script, runpy)
     found = getattr(module, py_func.__name__, None)
     if found is not function and found is not py_func:
         return None
