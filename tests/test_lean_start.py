@@ -31,7 +31,8 @@ def cli(*args, stdin="", **env):
 
 # --- import vecsearch ------------------------------------------------------------------------------
 def test_import_loads_the_contract_errors_and_registry_only():
-    loaded = python("import sys, vecsearch; print(' '.join(sorted(m for m in sys.modules if m.split('.')[0] == 'vecsearch')))")
+    loaded = python("import sys, vecsearch\n"
+                    "print(' '.join(sorted(m for m in sys.modules if m.split('.')[0] == 'vecsearch')))")
     assert loaded.split() == ["vecsearch", "vecsearch._numba", "vecsearch.errors", "vecsearch.puzzle",
                               "vecsearch.registry"]
 

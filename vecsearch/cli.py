@@ -289,8 +289,6 @@ def _write(path: str, save) -> None:
 
 
 def run_warm_up(args) -> int:
-    import time
-
     from vecsearch.engine import jit
     from vecsearch.engine.warmup import kernel_set
     from vecsearch.registry import WARM_UP_EXAMPLES, get_puzzle

@@ -2,13 +2,14 @@
 
 The first call of a kernel with new argument types compiles it (or loads it from the disk
 cache). ``call`` times the calls that add a compiled signature to the kernel and adds them to a
-process-wide clock (and to ``compile_log``, kernel by kernel, while it is a list); searches report the clock's advance as compile time, apart from search
-time. For a kernel that does real work, ``warm`` it first on *empty* inputs of the same types
-(``frontier[:0]``), so that only the compile is on the clock.
+process-wide clock (and to ``compile_log``, kernel by kernel, while it is a list); searches
+report the clock's advance as compile time, apart from search time. For a kernel that does real
+work, ``warm`` it first on *empty* inputs of the same types (``frontier[:0]``), so that only the
+compile is on the clock.
 
 A compile (not a load from the cache) that lasts longer than ``ANNOUNCE_AFTER`` seconds prints
 one line on standard error, once per process, when ``announce`` is on: the CLI turns it on
-(``announce_compiles``); the library stays quiet unless asked (``jit.announce = True``). It
+(``announce_compiles``); the library stays quiet unless asked (``announce_compiles()``). It
 listens to numba's ``numba:compile`` event, which fires only when a signature is really
 compiled, so a long search never passes for a compile.
 """

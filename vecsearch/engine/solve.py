@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import math
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -107,7 +106,8 @@ def solve_many(puzzle, starts, goal=None, *, method: str = "auto", **options) ->
     ``method="auto"`` builds a distance table when the puzzle's rank space is small (below
     ``TABLE_AUTO_RANKS``) and there are enough starts to pay for it (``table_pays``); runs IDA*
     on all cores when the space is huge (above ``HEURISTIC_AUTO_RANKS``, or no rank) and the
-    puzzle offers a heuristic; else searches each instance bidirectionally. ``options`` go to IDA* (``heuristic=``, ``max_depth=``, ``threads=``).
+    puzzle offers a heuristic; else searches each instance bidirectionally. ``options`` go to
+    IDA* (``heuristic=``, ``max_depth=``, ``threads=``).
     """
     puzzle = _resolve(puzzle)
     starts = puzzle.states(starts)
