@@ -107,8 +107,8 @@ class _CompileNotice(event.Listener):
         with self._lock:
             if self.announced or self._timer is None:
                 return
+            print(line, file=sys.stderr, flush=True)
             self.announced = True
-        print(line, file=sys.stderr, flush=True)
 
 
 compile_notice = _CompileNotice()  # ``compile_notice.announced``: whether the line was printed
