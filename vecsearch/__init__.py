@@ -4,6 +4,9 @@ Every layer of a breadth-first search is a numpy array of packed states; numba k
 a whole layer at once and deduplicate it against a bitset (or a hash set), and bidirectional
 search meets in the middle. Paths are rebuilt from the stored layers.
 
+``import vecsearch`` loads the puzzle contract, the errors and the registry; every other public
+name loads its module on first use.
+
 Module map:
   puzzle             the puzzle contract (state layout, moves, rank) and the ``Puzzle`` class
   registry           built-in puzzles and contest problems by name
@@ -35,7 +38,8 @@ Module map:
   engine/progress    tqdm progress bar fed by the per-layer callback
   engine/solution    ``Solution``: states and moves
   engine/codegen     per-puzzle kernel modules generated from the template (cached by numba)
-  engine/jit         compile time kept apart from search time
+  engine/jit         compile time kept apart from search time; long compiles announced
+  engine/warmup      ``Puzzle.warm_up()`` / ``vecsearch warm-up``: miniature runs of what solve and bfs call
   kernels/*          numba building blocks: layer / rank-space / pair / heuristic / pdb templates,
                      intrinsics, ranks, state words, nibbles, text (batch lines read and written in bulk)
   puzzles/*          one module per puzzle family (rules, encoding, judge format)
@@ -43,14 +47,8 @@ Module map:
                      pancakes, TopSpin, LRX
 """
 
-from vecsearch.engine.batch import BatchResult, solve_batch
-from vecsearch.engine.heuristic import Heuristic
-from vecsearch.engine.pairs import solve_pairs
-from vecsearch.engine.profile import BoundRecord, LayerRecord, Profile
-from vecsearch.engine.search import SearchResult, bfs, bidirectional
-from vecsearch.engine.solution import Solution
-from vecsearch.engine.solve import ManySolutions, distance_table, solve, solve_many
-from vecsearch.engine.tables import DistanceTable
+import importlib
+
 from vecsearch.errors import (
     InvalidPuzzleInput,
     MemoryLimitError,
@@ -60,10 +58,26 @@ from vecsearch.errors import (
     UnknownPuzzle,
     VecsearchError,
 )
-from vecsearch.plots import plot_profiles
 from vecsearch.puzzle import Puzzle
-from vecsearch.puzzles.permutation import Orbit, PermutationDefinition, PermutationPuzzle, load_definition
 from vecsearch.registry import get_problem, get_puzzle
+
+# Everything else loads on first use (PEP 562): ``import vecsearch`` stays cheap for the CLI.
+_LAZY = {
+    "BatchResult": "vecsearch.engine.batch", "solve_batch": "vecsearch.engine.batch",
+    "Heuristic": "vecsearch.engine.heuristic",
+    "solve_pairs": "vecsearch.engine.pairs",
+    "BoundRecord": "vecsearch.engine.profile", "LayerRecord": "vecsearch.engine.profile",
+    "Profile": "vecsearch.engine.profile",
+    "SearchResult": "vecsearch.engine.search", "bfs": "vecsearch.engine.search",
+    "bidirectional": "vecsearch.engine.search",
+    "Solution": "vecsearch.engine.solution",
+    "ManySolutions": "vecsearch.engine.solve", "distance_table": "vecsearch.engine.solve",
+    "solve": "vecsearch.engine.solve", "solve_many": "vecsearch.engine.solve",
+    "DistanceTable": "vecsearch.engine.tables",
+    "plot_profiles": "vecsearch.plots",
+    "Orbit": "vecsearch.puzzles.permutation", "PermutationDefinition": "vecsearch.puzzles.permutation",
+    "PermutationPuzzle": "vecsearch.puzzles.permutation", "load_definition": "vecsearch.puzzles.permutation",
+}
 
 __all__ = [
     "BatchResult", "BoundRecord", "DistanceTable", "Heuristic", "InvalidPuzzleInput", "LayerRecord", "ManySolutions", "MemoryLimitError", "NoSolution",
@@ -74,3 +88,17 @@ __all__ = [
     "solve_pairs",
 ]
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str):
+    """A public name not loaded yet: import its module, keep the name here, return it."""
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'vecsearch' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

@@ -27,6 +27,8 @@ examples:
                                             many instances: streamed JSON lines, resumable (re-run to resume)
   vecsearch batch eight many.txt --format judge -o out.txt
   vecsearch batch sliding-3x4 pairs.jsonl   JSON lines {"id", "start", "goal"} in, JSON lines out
+  vecsearch warm-up pancake-11 sliding-3x4  compile ahead of time (a machine, a container image, a worker)
+  vecsearch warm-up --all                   every built-in puzzle family
   vecsearch list                            the built-in puzzles and problems
 """
 
@@ -86,6 +88,13 @@ def build_parser() -> argparse.ArgumentParser:
     batch.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                        help="tqdm progress bar on standard error (default: when it is a terminal)")
     batch.set_defaults(run=run_batch)
+
+    warm = commands.add_parser("warm-up", help="compile (or load) the kernels that solve and bfs will call, ahead of"
+                               " time; prints seconds per kernel",
+                               epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    warm.add_argument("puzzles", nargs="*", metavar="PUZZLE", help="puzzle or problem names (see `vecsearch list`)")
+    warm.add_argument("--all", action="store_true", help="every built-in puzzle family (one member per set of kernels)")
+    warm.set_defaults(run=run_warm_up)
 
     listing = commands.add_parser("list", help="name the built-in puzzles and problems")
     listing.set_defaults(run=run_list)
@@ -279,6 +288,40 @@ def _write(path: str, save) -> None:
         raise InputError(f"cannot write {path}: {getattr(error, 'strerror', None) or error}") from None
 
 
+def run_warm_up(args) -> int:
+    from vecsearch.engine import jit
+    from vecsearch.engine.warmup import kernel_set
+    from vecsearch.registry import WARM_UP_EXAMPLES, get_puzzle
+
+    if not args.puzzles and not args.all:
+        raise InputError("name the puzzles to warm up, or give --all")
+    named = [get_puzzle(name) for name in args.puzzles]  # every name checked before compiling anything
+    puzzles = list({id(p): p for p in named}.values())
+    if args.all:
+        known = {kernel_set(p) for p in puzzles}
+        for name in WARM_UP_EXAMPLES:
+            puzzle = get_puzzle(name)
+            if kernel_set(puzzle) not in known:  # else an earlier member warms its family's kernels
+                known.add(kernel_set(puzzle))
+                puzzles.append(puzzle)
+    total, kernels = 0.0, 0
+    for puzzle in puzzles:
+        jit.compile_log = []
+        try:
+            seconds = puzzle.warm_up(validate=False)  # built-ins are tested; validating compiles nothing kept
+            log = jit.compile_log
+        finally:
+            jit.compile_log = None
+        for name, spent in log:
+            print(f"{puzzle.name:<16} {name:<24} {spent:8.2f} s", flush=True)
+        ready = "" if log else " (every kernel was ready: loaded earlier in this run)"
+        print(f"{puzzle.name:<16} {'(all)':<24} {seconds:8.2f} s{ready}", flush=True)
+        total += seconds
+        kernels += len(log)
+    print(f"total {total:.2f} s: {kernels} kernels compiled or loaded for {len(puzzles)} puzzles")
+    return 0
+
+
 def run_list(args) -> int:
     from vecsearch.registry import problem_catalogue, puzzle_catalogue
 
@@ -315,6 +358,11 @@ def main(argv=None) -> int:
     from vecsearch.optional import MissingDependency
 
     args = build_parser().parse_args(argv)
+    subject = getattr(args, "problem", None) or getattr(args, "puzzle", None)
+    if subject is not None:  # a command that searches: say so when it compiles for long
+        from vecsearch.engine import jit
+
+        jit.announce_compiles(subject)
     try:
         return args.run(args)
     except (VecsearchError, InputError, MissingDependency) as error:

@@ -241,16 +241,16 @@ class Puzzle:
 
         return validate(self, limit=limit)
 
-    def warm_up(self) -> float:
-        """Validate the puzzle, then compile (or load from cache) its kernels by a tiny search;
-        returns the seconds taken."""
-        from vecsearch.engine.search import bfs
+    def warm_up(self, *, validate: bool = True) -> float:
+        """Validate the puzzle (unless ``validate=False``), then compile (or load from the
+        cache) what ``solve`` and ``bfs`` in each mode will call, by miniature runs
+        (``vecsearch.engine.warmup``); returns the seconds taken."""
+        from vecsearch.engine.warmup import warm_up
 
         started = time.perf_counter()
-        self.validate()
-        start = self.start_states()[:1]
-        bfs(self, start, goal=start, max_depth=2)
-        bfs(self, start, max_depth=2)
+        if validate:
+            self.validate()
+        warm_up(self)
         return time.perf_counter() - started
 
     # --- states in and out ----------------------------------------------------------------

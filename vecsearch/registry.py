@@ -7,6 +7,8 @@ Each module in ``PUZZLE_MODULES`` provides:
 - optionally ``problem_from_name(name) -> JudgeProblem | None`` for families of problems named
   by pattern (``sliding-4x4``).
 A problem name also names its puzzle (``vecsearch bfs eight`` enumerates ``sliding-3x3``).
+The modules are imported one at a time, in order, until one knows the name: a lookup loads only
+the families before it (and the engine modules they import), not every built-in.
 """
 
 from __future__ import annotations
@@ -25,10 +27,18 @@ PUZZLE_MODULES = (
     "vecsearch.puzzles.permutation.builtins",
 )
 
+# One member of every built-in family for ``vecsearch warm-up --all``, with a second size where
+# sizes call different kernels (parallel ones, a hash set); members whose kernels an earlier one
+# compiled are skipped (``engine.warmup.kernel_set``).
+WARM_UP_EXAMPLES = (
+    "sliding-3x3", "sliding-3x4", "sliding-4x4", "solitaire", "chessboard", "cubes", "gap",
+    "pocket-htm", "pocket-full", "pancake-9", "pancake-11", "topspin-10-4", "lrx-9",
+)
 
-@cache
+
 def _modules():
-    return [importlib.import_module(name) for name in PUZZLE_MODULES]
+    """The puzzle modules in order, each imported when the loop reaches it."""
+    return (importlib.import_module(name) for name in PUZZLE_MODULES)
 
 
 def puzzle_catalogue() -> dict[str, str]:

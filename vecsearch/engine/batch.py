@@ -3,7 +3,8 @@
 An instance is an id, a start state and a goal (a state or a set; default: the puzzle's goal).
 The front door picks how to answer (``choose_method``):
 
-- ``"table"``: every instance has the same goal and the puzzle has a rank and predecessors:
+- ``"table"``: every instance has the same goal and the puzzle has a rank and predecessors,
+  and the batch is large enough to pay for a whole-space BFS (``engine.solve.table_pays``):
   one backward BFS builds a distance table, and each instance is a parallel descent (optimal
   path included). One byte per rank up to ``TABLE_AUTO_RANKS`` ranks; above, two bits per rank
   (distance mod 3, ``storage="mod3"``) for reversible puzzles whose table fits the memory, once
@@ -157,8 +158,9 @@ def choose_method(puzzle, instances: Instances, method: str = "auto") -> str:
         if not backward:
             return "bfs"
         if instances.shared_goal:
-            chosen = auto_method(puzzle)
-            if chosen != "table" and _mod3_fits(puzzle) and len(instances) >= puzzle.rank_size * MOD3_INSTANCES_PER_RANK:
+            chosen = auto_method(puzzle, len(instances))
+            if (chosen != "table" and puzzle.rank_size > TABLE_AUTO_RANKS and _mod3_fits(puzzle)
+                    and len(instances) >= puzzle.rank_size * MOD3_INSTANCES_PER_RANK):
                 return "table"
             return "pairs" if chosen == "bidirectional" else chosen
         return "start-tables" if _starts_shared(puzzle, instances) else "pairs"

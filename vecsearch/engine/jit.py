@@ -1,15 +1,34 @@
-"""Keeping JIT compile time out of search timings.
+"""Keeping JIT compile time out of search timings, and saying when a compile is under way.
 
 The first call of a kernel with new argument types compiles it (or loads it from the disk
 cache). ``call`` times the calls that add a compiled signature to the kernel and adds them to a
-process-wide clock; searches report the clock's advance as compile time, apart from search
-time. For a kernel that does real work, ``warm`` it first on *empty* inputs of the same types
-(``frontier[:0]``), so that only the compile is on the clock.
+process-wide clock (and to ``compile_log``, kernel by kernel, while it is a list); searches
+report the clock's advance as compile time, apart from search time. For a kernel that does real
+work, ``warm`` it first on *empty* inputs of the same types (``frontier[:0]``), so that only the
+compile is on the clock.
+
+A compile (not a load from the cache) that lasts longer than ``ANNOUNCE_AFTER`` seconds prints
+one line on standard error, once per process, when ``announce`` is on: the CLI turns it on
+(``announce_compiles``); the library stays quiet unless asked (``announce_compiles()``). It
+listens to numba's ``numba:compile`` event, which fires only when a signature is really
+compiled, so a long search never passes for a compile.
 """
 
 from __future__ import annotations
 
+import os
+import sys
+import threading
 import time
+
+from numba.core import event
+
+ANNOUNCE_AFTER = 0.5  # seconds a compile runs before it is announced
+
+announce = False  # print the compile notice (see ``announce_compiles``)
+subject: str | None = None  # what the notice says is compiled (None: the kernel's module)
+
+compile_log: list[tuple[str, float]] | None = None  # a list: ``call`` appends (kernel, seconds) per compile
 
 _compile_seconds = 0.0
 _warmed: set[int] = set()
@@ -29,7 +48,10 @@ def call(kernel, *args):
     started = time.perf_counter()
     result = kernel(*args)
     if len(kernel.overloads) != known:
-        _compile_seconds += time.perf_counter() - started
+        seconds = time.perf_counter() - started
+        _compile_seconds += seconds
+        if compile_log is not None:
+            compile_log.append((getattr(getattr(kernel, "py_func", None), "__name__", repr(kernel)), seconds))
     return result
 
 
@@ -38,3 +60,56 @@ def warm(kernel, *args) -> None:
     if id(kernel) not in _warmed:
         call(kernel, *args)
         _warmed.add(id(kernel))
+
+
+def announce_compiles(what: str | None = None) -> None:
+    """Print one line on standard error when a compile lasts more than ``ANNOUNCE_AFTER``
+    seconds (``what``: what the line says is compiled, e.g. a puzzle's name), unless the
+    environment says ``VECSEARCH_ANNOUNCE_COMPILE=0`` (tests comparing standard error do)."""
+    global announce, subject
+    announce, subject = os.environ.get("VECSEARCH_ANNOUNCE_COMPILE", "1") != "0", what
+
+
+def notice(dispatcher) -> str:
+    """The line announcing a compile of ``dispatcher`` (a numba kernel)."""
+    what = subject or getattr(getattr(dispatcher, "py_func", None), "__module__", None) or "vecsearch"
+    cached = type(getattr(dispatcher, "_cache", None)).__name__ not in ("NullCache", "NoneType")
+    later = "later runs load them from the cache" if cached else "they are not cached: once per process"
+    return f"vecsearch: compiling kernels for {what} (once; {later})"
+
+
+class _CompileNotice(event.Listener):
+    """Starts a timer when an outermost compile starts and cancels it when the compile ends;
+    a timer that fires prints the notice (once per process)."""
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._depth = 0
+        self._timer: threading.Timer | None = None
+        self.announced = False
+
+    def on_start(self, ev) -> None:
+        with self._lock:
+            self._depth += 1
+            if self._depth == 1 and announce and not self.announced:
+                self._timer = threading.Timer(ANNOUNCE_AFTER, self._say, (notice(ev.data.get("dispatcher")),))
+                self._timer.daemon = True
+                self._timer.start()
+
+    def on_end(self, ev) -> None:
+        with self._lock:
+            self._depth -= 1
+            if self._depth == 0 and self._timer is not None:
+                self._timer.cancel()
+                self._timer = None
+
+    def _say(self, line: str) -> None:
+        with self._lock:
+            if self.announced or self._timer is None:
+                return
+            print(line, file=sys.stderr, flush=True)
+            self.announced = True
+
+
+compile_notice = _CompileNotice()  # ``compile_notice.announced``: whether the line was printed
+event.register("numba:compile", compile_notice)

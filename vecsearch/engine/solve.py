@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -12,8 +13,19 @@ from vecsearch.engine.tables import DistanceTable
 from vecsearch.errors import NoSolution
 
 METHODS = ("bidirectional", "bfs", "table", "astar", "idastar")
-TABLE_AUTO_RANKS = 1 << 24  # below this many ranks a distance table is cheaper than any search
+TABLE_AUTO_RANKS = 1 << 24  # up to this many ranks a byte-per-rank distance table may answer a batch
 HEURISTIC_AUTO_RANKS = 1 << 32  # above this many ranks (or with no rank), IDA* if the puzzle has a heuristic
+
+# The cost model that decides whether a distance table pays for a batch (``table_pays``), measured
+# with warm kernels on a 2-core machine busy with other work: building a whole table (one
+# backward BFS) ran at 1.5-3.7 M ranks/s (3x3 sliding, pocket cube, pancake-9, TopSpin-10,
+# Solitaire); one bidirectional search cost 0.9-10 ms, about 1 ms of Python per search plus
+# 0.5-13 us per square root of the rank space (meet in the middle: each side explores about the
+# root of the space). 3 us is near their geometric mean; a wrong guess within a few times costs
+# little around the break-even (3x3 sliding: a table pays from about 40 instances).
+TABLE_RANKS_PER_SECOND = 2.0e6
+SEARCH_SECONDS = 1e-3
+SEARCH_SECONDS_PER_SQRT_RANK = 3e-6
 
 _tables: dict[tuple, DistanceTable] = {}
 
@@ -92,14 +104,15 @@ def solve_many(puzzle, starts, goal=None, *, method: str = "auto", **options) ->
     """Shortest solutions for every start towards one goal.
 
     ``method="auto"`` builds a distance table when the puzzle's rank space is small (below
-    ``TABLE_AUTO_RANKS``); runs IDA* on all cores when the space is huge (above
-    ``HEURISTIC_AUTO_RANKS``, or no rank) and the puzzle offers a heuristic; else searches each
-    instance bidirectionally. ``options`` go to IDA* (``heuristic=``, ``max_depth=``, ``threads=``).
+    ``TABLE_AUTO_RANKS``) and there are enough starts to pay for it (``table_pays``); runs IDA*
+    on all cores when the space is huge (above ``HEURISTIC_AUTO_RANKS``, or no rank) and the
+    puzzle offers a heuristic; else searches each instance bidirectionally. ``options`` go to
+    IDA* (``heuristic=``, ``max_depth=``, ``threads=``).
     """
     puzzle = _resolve(puzzle)
     starts = puzzle.states(starts)
     if method == "auto":
-        method = auto_method(puzzle)
+        method = auto_method(puzzle, len(starts))
     if method == "table":
         lengths, moves = distance_table(puzzle, goal).solve_many(starts)
         return ManySolutions(puzzle, lengths, moves, method)
@@ -121,12 +134,22 @@ def solve_many(puzzle, starts, goal=None, *, method: str = "auto", **options) ->
     return ManySolutions(puzzle, lengths, moves, method)
 
 
-def auto_method(puzzle) -> str:
-    """The method ``solve_many(method="auto")`` picks for ``puzzle``."""
+def auto_method(puzzle, instances: int | None = None) -> str:
+    """The method ``solve_many(method="auto")`` picks for ``puzzle`` and that many instances
+    (None: as many as it takes for a table to pay)."""
     if puzzle.has_rank and puzzle.searchable_backward and puzzle.rank_size <= TABLE_AUTO_RANKS:
-        return "table"
+        if instances is None or table_pays(puzzle.rank_size, instances):
+            return "table"
+        return "bidirectional"
     huge = not puzzle.has_rank or puzzle.rank_size > HEURISTIC_AUTO_RANKS
     return "idastar" if huge and puzzle.heuristic_names else "bidirectional"
+
+
+def table_pays(rank_size: int, instances: int, ranks_per_second: float = TABLE_RANKS_PER_SECOND) -> bool:
+    """Whether one whole-space table (``rank_size`` ranks, built at ``ranks_per_second``) costs
+    less than ``instances`` bidirectional searches (see the cost model's constants above)."""
+    per_instance = SEARCH_SECONDS + math.sqrt(rank_size) * SEARCH_SECONDS_PER_SQRT_RANK
+    return instances * per_instance >= rank_size / ranks_per_second
 
 
 def _solution_or_none(puzzle, start, goals, method, options):

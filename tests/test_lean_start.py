@@ -1,0 +1,167 @@
+"""Fixed costs: a lean ``import vecsearch``, the method picked by cost, compiles announced, warm-up."""
+
+import os
+import subprocess
+import sys
+import textwrap
+import time
+
+import numpy as np
+import pytest
+from numba.core import event
+
+import vecsearch as vs
+from vecsearch.engine import jit
+from vecsearch.engine import solve as solve_module
+from vecsearch.engine.batch import choose_method, instances_from
+
+
+def python(code: str, **env):
+    done = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True, timeout=600,
+                          env={**os.environ, **env})
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def cli(*args, stdin="", **env):
+    done = subprocess.run([sys.executable, "-m", "vecsearch", *args], input=stdin, capture_output=True, text=True,
+                          timeout=600, env={**os.environ, **env})
+    return done.returncode, done.stdout, done.stderr
+
+
+# --- import vecsearch ------------------------------------------------------------------------------
+def test_import_loads_the_contract_errors_and_registry_only():
+    loaded = python("import sys, vecsearch\n"
+                    "print(' '.join(sorted(m for m in sys.modules if m.split('.')[0] == 'vecsearch')))")
+    assert loaded.split() == ["vecsearch", "vecsearch._numba", "vecsearch.errors", "vecsearch.puzzle",
+                              "vecsearch.registry"]
+
+
+def test_every_public_name_loads_on_first_use():
+    assert set(vs.__all__) <= set(dir(vs))
+    for name in vs.__all__:
+        assert getattr(vs, name) is not None
+    from vecsearch import solve_batch
+    from vecsearch.engine.batch import solve_batch as original
+    assert solve_batch is original
+    with pytest.raises(AttributeError, match="no attribute 'no_such_name'"):
+        vs.no_such_name
+
+
+# --- a distance table only when it pays ------------------------------------------------------------
+def test_a_table_pays_only_for_enough_instances():
+    puzzle = vs.get_puzzle("sliding-3x3")
+    assert solve_module.auto_method(puzzle, 1) == "bidirectional"
+    assert solve_module.auto_method(puzzle, 10_000) == "table"
+    assert solve_module.auto_method(puzzle) == "table"  # no count: as many as it takes
+    one, many = puzzle.goal_states(), np.repeat(puzzle.goal_states(), 10_000)
+    assert choose_method(puzzle, instances_from(puzzle, one)[0]) == "pairs"
+    assert choose_method(puzzle, instances_from(puzzle, many)[0]) == "table"
+    assert solve_module.table_pays(10 ** 6, 10 ** 6) and not solve_module.table_pays(10 ** 6, 1)
+
+
+def test_one_line_builds_no_table_and_a_large_batch_does(monkeypatch):
+    built = []
+    original = solve_module.distance_table
+    monkeypatch.setattr(solve_module, "distance_table", lambda *a, **k: built.append(a) or original(*a, **k))
+    problem = vs.get_problem("eight")
+    answers, error = problem.solve_text("2 3 4 1 5 x 7 6 8\n")
+    assert error is None and len(answers[0].output) == 19 and built == []
+    found = vs.solve_many("sliding-3x3", ["2 3 4 1 5 x 7 6 8"] * 2000, problem.goal_state())
+    assert found.method == "table" and len(built) == 1 and (found.lengths == 19).all()
+
+
+# --- compiles announced -----------------------------------------------------------------------------
+class FakeKernel:
+    """Stands for a numba dispatcher in the ``numba:compile`` event."""
+
+    def py_func(self):
+        pass
+
+
+@pytest.fixture
+def announcing(monkeypatch):
+    monkeypatch.setattr(jit, "announce", True)
+    monkeypatch.setattr(jit, "subject", "fake-puzzle")
+    monkeypatch.setattr(jit.compile_notice, "announced", False)
+
+
+def fake_compile(until_announced: bool) -> None:
+    """A compile that lasts until the notice is out (at most 10 s), or one that ends at once."""
+    with event.trigger_event("numba:compile", data={"dispatcher": FakeKernel()}):
+        waited = time.perf_counter()
+        while until_announced and not jit.compile_notice.announced and time.perf_counter() - waited < 10:
+            time.sleep(0.01)
+
+
+def test_a_slow_compile_is_announced_once(announcing, capsys, monkeypatch):
+    monkeypatch.setattr(jit, "ANNOUNCE_AFTER", 0.05)
+    fake_compile(until_announced=True)
+    fake_compile(until_announced=True)  # announced already: returns at once, says nothing more
+    err = capsys.readouterr().err
+    assert err == "vecsearch: compiling kernels for fake-puzzle (once; they are not cached: once per process)\n"
+
+
+def test_a_quick_compile_or_a_quiet_library_says_nothing(announcing, capsys, monkeypatch):
+    monkeypatch.setattr(jit, "ANNOUNCE_AFTER", 5.0)  # far longer than the quick compile, even on a busy machine
+    fake_compile(until_announced=False)
+    assert capsys.readouterr().err == "" and not jit.compile_notice.announced
+    monkeypatch.setattr(jit, "announce", False)
+    monkeypatch.setattr(jit, "ANNOUNCE_AFTER", 0.0)
+    fake_compile(until_announced=False)
+    time.sleep(0.2)  # a timer, had one been started, would have fired by now
+    assert capsys.readouterr().err == "" and not jit.compile_notice.announced
+
+
+def test_a_real_compile_is_announced_on_stderr():
+    done = subprocess.run([sys.executable, "-c", textwrap.dedent("""
+        import numba
+        from vecsearch.engine import jit
+        jit.announce_compiles("demo")
+        jit.ANNOUNCE_AFTER = 0.0
+        numba.njit(lambda x: x + 1)(1)
+        import time; time.sleep(0.2)
+    """)], capture_output=True, text=True, timeout=600, env={**os.environ, "VECSEARCH_ANNOUNCE_COMPILE": "1"})
+    assert done.stderr == "vecsearch: compiling kernels for demo (once; they are not cached: once per process)\n"
+
+
+# --- warm-up ----------------------------------------------------------------------------------------
+@pytest.mark.parametrize("name", ["sliding-2x3", "lrx-6"])
+def test_warm_up_compiles_what_solve_and_bfs_call(name):
+    """In a new process: after ``warm_up`` nothing compiles or loads, whatever the call (a whole
+    enumeration in each mode, a solve, a batch answered from a table)."""
+    out = python(f"""
+        import numpy as np
+        import vecsearch as vs
+        from vecsearch.engine import jit
+        puzzle = vs.get_puzzle({name!r})
+        puzzle.warm_up(validate=False)
+        jit.compile_log = []
+        start = puzzle.start_states()
+        far = vs.bfs(puzzle, start).last_layer.states
+        vs.bfs(puzzle, start, mode="twobit")
+        vs.solve(puzzle, far[:1], start)
+        vs.solve_many(puzzle, np.repeat(far[:1], 10_000, axis=0), start, method="table")
+        print(jit.compile_log)
+    """)
+    assert out == "[]\n"
+
+
+def test_warm_up_prints_seconds_per_kernel_and_a_total():
+    code, out, err = cli("warm-up", "sliding-3x3", "eight", "sliding-2x3")
+    assert code == 0 and err == ""
+    lines = out.splitlines()
+    kernels = [line.split() for line in lines if not line.startswith("total") and "(all)" not in line]
+    assert kernels and all(len(k) == 4 and k[0] == "sliding-3x3" and k[3] == "s" for k in kernels)
+    assert sum(1 for line in lines if "(all)" in line) == 2  # eight is sliding-3x3: warmed once
+    assert lines[-2].startswith("sliding-2x3") and "every kernel was ready" in lines[-2]  # one family
+    assert lines[-1].startswith("total ") and f"{len(kernels)} kernels" in lines[-1] and "2 puzzles" in lines[-1]
+
+
+@pytest.mark.parametrize("args,message", [
+    (("warm-up", "sliding-2x3", "nosuch"), "unknown puzzle 'nosuch'"),
+    (("warm-up",), "name the puzzles to warm up, or give --all"),
+])
+def test_warm_up_mistakes_exit_2(args, message):
+    code, out, err = cli(*args)
+    assert code == 2 and out == "" and message in err and "Traceback" not in err
