@@ -308,7 +308,7 @@ def run_warm_up(args) -> int:
     for puzzle in puzzles:
         jit.compile_log = []
         try:
-            seconds = puzzle.warm_up(validate=False)  # built-ins are tested; validating compiles nothing kept
+            seconds = puzzle.warm_up(validate=False, batches=True)  # built-ins are tested; validating keeps nothing
             log = jit.compile_log
         finally:
             jit.compile_log = None

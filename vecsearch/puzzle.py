@@ -241,16 +241,17 @@ class Puzzle:
 
         return validate(self, limit=limit)
 
-    def warm_up(self, *, validate: bool = True) -> float:
+    def warm_up(self, *, validate: bool = True, batches: bool = False) -> float:
         """Validate the puzzle (unless ``validate=False``), then compile (or load from the
         cache) what ``solve`` and ``bfs`` in each mode will call, by miniature runs
-        (``vecsearch.engine.warmup``); returns the seconds taken."""
+        (``vecsearch.engine.warmup``); with ``batches``, also the distance-table kernels that
+        ``solve_many`` uses for large batches. Returns the seconds taken."""
         from vecsearch.engine.warmup import warm_up
 
         started = time.perf_counter()
         if validate:
             self.validate()
-        warm_up(self)
+        warm_up(self, batches)
         return time.perf_counter() - started
 
     # --- states in and out ----------------------------------------------------------------

@@ -33,10 +33,11 @@ from vecsearch.errors import MemoryLimitError
 STEPS = ("layers", "solve", "table", "twobit")
 
 
-def steps(puzzle) -> list[str]:
-    """The steps that apply to ``puzzle`` (``twobit`` only when its table fits the memory)."""
+def steps(puzzle, batches: bool = True) -> list[str]:
+    """The steps that apply to ``puzzle`` (``twobit`` only when its table fits the memory;
+    ``table`` only with ``batches``)."""
     chosen = ["layers", "solve"]
-    if puzzle.has_rank and puzzle.searchable_backward and puzzle.rank_size <= TABLE_AUTO_RANKS:
+    if batches and puzzle.has_rank and puzzle.searchable_backward and puzzle.rank_size <= TABLE_AUTO_RANKS:
         chosen.append("table")
     if puzzle.has_unrank and _twobit_fits(puzzle):
         chosen.append("twobit")
@@ -57,9 +58,9 @@ def run(puzzle, step: str) -> list[tuple[str, float]]:
         jit.compile_log = outer
 
 
-def warm_up(puzzle) -> dict[str, list[tuple[str, float]]]:
-    """Every step of ``steps(puzzle)``: ``{step: [(kernel, seconds), ...]}``."""
-    return {step: run(puzzle, step) for step in steps(puzzle)}
+def warm_up(puzzle, batches: bool = True) -> dict[str, list[tuple[str, float]]]:
+    """Every step of ``steps(puzzle, batches)``: ``{step: [(kernel, seconds), ...]}``."""
+    return {step: run(puzzle, step) for step in steps(puzzle, batches)}
 
 
 def kernel_set(puzzle) -> tuple:
