@@ -100,3 +100,27 @@ def test_plain_functions_in_a_module_load_from_the_disk_cache_in_the_next_proces
     assert module == again and Path(module).parent == tmp_path / "kernels"
     assert any((tmp_path / "numba").rglob("*.nbi"))  # numba's index of cached kernels
     assert second_compile < first_compile / 3  # loaded, not compiled again
+
+
+def test_the_inliner_copies_each_scope_once_and_inlines_the_same_code():
+    from numba import njit
+    from numba.core import inline_closurecall
+
+    import vecsearch._numba as nb_options
+
+    assert nb_options.faster_inlining() and nb_options.faster_inlining()  # installed once, kept
+    assert isinstance(inline_closurecall.copy, nb_options._ScopeSharingCopy)
+
+    @njit(inline="always")
+    def digits(x):
+        total = 0
+        while x:
+            total += x % 10
+            x //= 10
+        return total
+
+    @njit
+    def twice(x):
+        return digits(x) + digits(x + 1)
+
+    assert twice(1999) == 28 + 2

@@ -20,8 +20,9 @@ workers and another program busy on one core, every region waited for a deschedu
 (measured: full 3x3 BFS 184 ms instead of 13 ms; passive: 19.5 ms, no worse than one thread).
 It must be set before numba first starts its thread pool, hence here, at import.
 
-``faster_inlining()`` (applied at import) removes a quadratic cost from numba's inliner, which
-took most of the compile time of kernels built from ``inline="always"`` functions; see there.
+``faster_inlining()`` (applied by ``vecsearch.engine.codegen`` before it builds kernels) removes a
+quadratic cost from numba's inliner, which took most of the compile time of kernels built from
+``inline="always"`` functions; see there.
 """
 
 import os
@@ -31,7 +32,6 @@ os.environ.setdefault("OMP_WAIT_POLICY", "passive")
 import copy  # noqa: E402
 
 from numba import njit  # noqa: E402
-from numba.core import inline_closurecall, ir  # noqa: E402
 
 _COMMON = dict(error_model="numpy", nogil=True)
 
@@ -52,11 +52,12 @@ class _ScopeSharingCopy:
     copied once (as one deep copy of the whole IR would); separate copies stay separate.
     """
 
-    def __init__(self):
+    def __init__(self, block_type):
+        self.block_type = block_type
         self.memos = None  # scope id -> memo, during one inline_ir call
 
     def deepcopy(self, value, memo=None):
-        if memo is None and self.memos is not None and isinstance(value, ir.Block):
+        if memo is None and self.memos is not None and isinstance(value, self.block_type):
             memo = self.memos.setdefault(id(value.scope), {})
         return copy.deepcopy(value, memo)
 
@@ -65,12 +66,17 @@ class _ScopeSharingCopy:
 
 
 def faster_inlining() -> bool:
-    """Install ``_ScopeSharingCopy`` in numba's inliner; False (and nothing changed) on a numba
-    whose inliner is not laid out as this expects. Compiled code is the same either way."""
+    """Install ``_ScopeSharingCopy`` in numba's inliner (once; importing the inliner costs
+    0.1 s, so only code generation asks). False, and nothing changed, on a numba whose inliner
+    is not laid out as this expects. Compiled code is the same either way."""
+    from numba.core import inline_closurecall, ir
+
+    if isinstance(getattr(inline_closurecall, "copy", None), _ScopeSharingCopy):
+        return True
     worker = getattr(inline_closurecall, "InlineWorker", None)
     if worker is None or getattr(inline_closurecall, "copy", None) is not copy or not hasattr(worker, "inline_ir"):
         return False
-    shim = _ScopeSharingCopy()
+    shim = _ScopeSharingCopy(ir.Block)
     inline_ir = worker.inline_ir
 
     def inline_ir_sharing_scopes(self, *args, **kwargs):
@@ -83,6 +89,3 @@ def faster_inlining() -> bool:
     inline_closurecall.copy = shim
     worker.inline_ir = inline_ir_sharing_scopes
     return True
-
-
-faster_inlining()

@@ -41,6 +41,7 @@ import vecsearch._numba as nb_options
 from vecsearch.kernels import state_words
 from vecsearch.kernels.roles import SHAPE_HELPERS
 
+nb_options.faster_inlining()
 KERNEL_DIR = Path(vecsearch.__file__).parent / "kernels"
 LAYER_TEMPLATES = tuple(KERNEL_DIR / f"{name}.py" for name in ("layer_template", "pair_template", "rank_space_template"))
 ROLES = ("expand_state", "predecessors_state", "rank_state", "component_state")
