@@ -19,7 +19,7 @@ Module map:
   optional           lazy imports of optional dependencies, errors naming the extra
   engine/search      ``bfs``, ``bidirectional``, ``SearchResult``
   engine/enumeration ``bfs`` without a goal: layered or two-bit, planned, checkpointed, interruptible
-  engine/twobit      two-bit (distance mod 3) search over rank space, push and pull
+  engine/twobit      two-bit (distance mod 3) search over rank space, push or pull per layer
   engine/planner     memory estimates per mode, the mode that fits, ``MemoryLimitError``
   engine/checkpoint  atomic checkpoint directories (JSON manifest and numpy arrays)
   engine/solve       ``solve`` (one instance), ``solve_many`` (many, shared goal)
@@ -37,11 +37,13 @@ Module map:
   engine/profile     per-layer records: data, table, HTML, DataFrame, plot
   engine/progress    tqdm progress bar fed by the per-layer callback
   engine/solution    ``Solution``: states and moves
-  engine/codegen     per-puzzle kernel modules generated from the template (cached by numba)
+  engine/codegen     kernel modules per puzzle family, the templates' roles bound (cached by numba)
+  engine/blocks      serial range kernels run over blocks of their input on several threads
   engine/jit         compile time kept apart from search time; long compiles announced
   engine/warmup      ``Puzzle.warm_up()`` / ``vecsearch warm-up``: miniature runs of what solve and bfs call
-  kernels/*          numba building blocks: layer / rank-space / pair / heuristic / pdb templates,
-                     intrinsics, ranks, state words, nibbles, text (batch lines read and written in bulk)
+  kernels/*          numba building blocks: layer / rank-space / pair / heuristic / pdb templates
+                     (their roles declared in kernels/roles), intrinsics, ranks, state words,
+                     nibbles, text (batch lines read and written in bulk)
   puzzles/*          one module per puzzle family (rules, encoding, judge format)
   puzzles/permutation  puzzles as data: orbits and move tables (Python or .tws text), pocket cube,
                      pancakes, TopSpin, LRX
