@@ -2,7 +2,6 @@
 exit codes, and a dask LocalCluster run equal to the local one."""
 
 import json
-import os
 import random
 import signal
 import subprocess

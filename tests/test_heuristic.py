@@ -10,7 +10,7 @@ from numba import njit
 import pytest
 
 import vecsearch as vs
-from reference import distances, pack_sliding, replay, sliding_goal, sliding_neighbours, unpack_sliding
+from reference import distances, goal_distances, pack_sliding, replay, sliding_goal, sliding_neighbours, unpack_sliding
 from vecsearch.engine.heuristic import resolve
 from vecsearch.puzzles.sliding import sliding
 from vecsearch.puzzles.sliding_patterns import pattern_database
@@ -32,7 +32,7 @@ def space(request):
     rows, cols = request.param
     goal = sliding_goal(rows, cols)
     neighbours = sliding_neighbours(rows, cols)
-    return rows, cols, goal, neighbours, distances([goal], neighbours)
+    return rows, cols, goal, neighbours, goal_distances(rows, cols)
 
 
 @pytest.mark.parametrize("heuristic", ["linear-conflict", "pdb", "manhattan"])
@@ -192,8 +192,7 @@ def test_pattern_database_entries_equal_abstract_distances(rows, cols, homes, bl
 ])
 def test_additive_heuristics_never_exceed_the_true_distance(rows, cols, partition, reflect, tmp_path):
     puzzle = sliding(rows, cols)
-    goal = sliding_goal(rows, cols)
-    dist = distances([goal], sliding_neighbours(rows, cols))
+    dist = goal_distances(rows, cols)
     states = list(dist)
     random.Random(1).shuffle(states)
     states = states[:5000]
