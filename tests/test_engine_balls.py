@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import vecsearch as vs
-from reference import distances, goal_distances, pack_sliding, replay, sliding_goal, sliding_neighbours
+from reference import goal_distances, pack_sliding, replay, sliding_goal, sliding_neighbours
 from test_engine import random_state
 from vecsearch.puzzles.sliding import sliding
 
@@ -107,7 +107,7 @@ def test_forward_only_searches_grow_many_layers_per_call_within_limits(visited):
     fall on the right layer."""
     puzzle = sliding(3, 3)
     neighbours = sliding_neighbours(3, 3)
-    dist = distances([sliding_goal(3, 3)], neighbours)
+    dist = goal_distances(3, 3)
     rng = random.Random(8)
     for _ in range(10):
         start = random_state(3, 3, rng, moves=rng.randint(5, 60))
