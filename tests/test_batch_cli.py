@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from test_cli import run
+from test_cli import HANG, run
 
 HELD = Path(__file__).parent / "held.py"
 CHUNK = 10  # instances per chunk of the killed runs
@@ -31,10 +31,12 @@ def eight_file(path, count, seed=1):
 def kill_midway(args, out, chunks):
     """Run ``vecsearch batch ARGS`` held after that many chunks (see held.py), SIGKILL it
     there; return the number of lines ``out`` then holds."""
+    deadline = time.monotonic() + HANG
     process = subprocess.Popen([sys.executable, str(HELD), "chunks", str(chunks), "batch", *args],
                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    try:
+    try:  # the process never outlives the test
         while not (out.exists() and out.read_bytes().count(b"\n") >= chunks * CHUNK):
+            assert time.monotonic() < deadline, f"the batch was not held within {HANG} s"
             assert process.poll() is None, f"the batch ended (exit {process.returncode}) before it was held:\n" \
                                            f"{process.stderr.read().decode()}"
             time.sleep(0.01)

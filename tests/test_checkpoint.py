@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 import vecsearch as vs
+from test_cli import HANG
 from vecsearch.engine import checkpoint as checkpoints
 
 
@@ -81,15 +82,17 @@ def test_ctrl_c_stops_the_command_cleanly_and_resume_finishes_it(tmp_path):
     directory = tmp_path / "ck"
     command = ["bfs", "pancake-8", "--mode", "twobit", "--threads", "1"]
     held = [sys.executable, str(Path(__file__).parent / "held.py"), "depth", "4"]  # held after depth 4 (held.py)
+    manifest = directory / checkpoints.MANIFEST
+    deadline = time.monotonic() + HANG
     process = subprocess.Popen(held + command + ["--checkpoint", str(directory)], stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True)
-    manifest = directory / checkpoints.MANIFEST
-    try:
+    try:  # the process never outlives the test
         while not (manifest.exists() and json.loads(manifest.read_text())["depth"] >= 4):
+            assert time.monotonic() < deadline, f"the search was not held within {HANG} s"
             assert process.poll() is None, f"the search ended before it was held:\n{process.stderr.read()}"
             time.sleep(0.01)
         process.send_signal(signal.SIGINT)
-        out, err = process.communicate(timeout=600)
+        out, err = process.communicate(timeout=HANG)
     finally:
         process.kill()
         process.wait()
@@ -98,7 +101,7 @@ def test_ctrl_c_stops_the_command_cleanly_and_resume_finishes_it(tmp_path):
     assert "interrupted after depth 4;" in err
     assert f"total {sum(vs.bfs('pancake-8', max_depth=4).layer_sizes):,} states" in out
     done = subprocess.run([sys.executable, "-m", "vecsearch", *command, "--resume", str(directory), "--csv"],
-                          capture_output=True, text=True, timeout=600)
+                          capture_output=True, text=True, timeout=HANG)
     assert done.returncode == 0, done.stderr
     counts = [int(line.split(",")[2]) for line in done.stdout.splitlines()[1:]]
     assert counts == vs.bfs("pancake-8", mode="twobit").layer_sizes
