@@ -233,6 +233,7 @@ KORF = {int(line.split()[0]): line.split() for line in
 EASY = [79, 12, 55, 97]
 
 
+@pytest.mark.slow  # builds the 15-puzzle's pattern databases on an empty cache (about a minute)
 def test_korf_instances_solved_optimally_towards_korfs_goal():
     puzzle = sliding(4, 4)
     goal = puzzle.encode([str(t) for t in range(16)])
@@ -245,6 +246,7 @@ def test_korf_instances_solved_optimally_towards_korfs_goal():
         assert replay(start, found.formatted(i), sliding_neighbours(4, 4)) == tuple(range(16))
 
 
+@pytest.mark.slow  # builds the 15-puzzle's pattern databases on an empty cache (about a minute)
 def test_single_korf_instance_by_idastar_with_profile():
     puzzle = sliding(4, 4)
     goal = puzzle.encode([str(t) for t in range(16)])
