@@ -5,7 +5,9 @@ Nothing here imports vecsearch. Puzzles are given as ``neighbours(state) -> [(mo
 
 from __future__ import annotations
 
+import functools
 from collections import deque
+from types import MappingProxyType
 
 
 def bfs_layers(starts, neighbours, max_depth=None) -> list[set]:
@@ -67,6 +69,13 @@ def sliding_neighbours(rows, cols):
         return out
 
     return neighbours
+
+
+@functools.cache
+def goal_distances(rows, cols):
+    """``distances`` to the usual goal of the rows x cols puzzle, computed once per session and
+    shared by the tests (so read-only)."""
+    return MappingProxyType(distances([sliding_goal(rows, cols)], sliding_neighbours(rows, cols)))
 
 
 def sliding_tuple(text):

@@ -61,7 +61,7 @@ def test_eight_random_instances_match_the_reference_and_replay(chunk_size):
     starts = random_sliding(rng, 3, 3, 300)
     text = "\n".join(sliding_text(s) for s in starts) + "\n"
     goal = ref.sliding_goal(3, 3)
-    distance = ref.distances([goal], ref.sliding_neighbours(3, 3))
+    distance = ref.goal_distances(3, 3)
     records, judge, errors = batch("eight", text, chunk_size=chunk_size)
     assert errors == [] and sorted(records) == list(range(1, 301))
     singles = single("eight", text)

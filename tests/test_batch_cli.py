@@ -2,18 +2,19 @@
 exit codes, and a dask LocalCluster run equal to the local one."""
 
 import json
-import os
 import random
 import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
-from test_cli import run
+from test_cli import HANG, run
 
-COMMAND = [sys.executable, "-m", "vecsearch", "batch"]
+HELD = Path(__file__).parent / "held.py"
+CHUNK = 10  # instances per chunk of the killed runs
 
 
 def eight_file(path, count, seed=1):
@@ -27,31 +28,34 @@ def eight_file(path, count, seed=1):
     return path
 
 
-def kill_midway(args, out, lines_before_kill):
-    """Start ``vecsearch batch ARGS``, SIGKILL it once ``out`` holds that many lines."""
-    process = subprocess.Popen(COMMAND + args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 120
-    try:
-        while time.monotonic() < deadline:
-            if out.exists() and out.read_bytes().count(b"\n") >= lines_before_kill:
-                break
-            assert process.poll() is None, "the batch finished before it could be killed"
+def kill_midway(args, out, chunks):
+    """Run ``vecsearch batch ARGS`` held after that many chunks (see held.py), SIGKILL it
+    there; return the number of lines ``out`` then holds."""
+    deadline = time.monotonic() + HANG
+    process = subprocess.Popen([sys.executable, str(HELD), "chunks", str(chunks), "batch", *args],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:  # the process never outlives the test
+        while not (out.exists() and out.read_bytes().count(b"\n") >= chunks * CHUNK):
+            assert time.monotonic() < deadline, f"the batch was not held within {HANG} s"
+            assert process.poll() is None, f"the batch ended (exit {process.returncode}) before it was held:\n" \
+                                           f"{process.stderr.read().decode()}"
             time.sleep(0.01)
         process.send_signal(signal.SIGKILL)
     finally:
+        process.kill()
         process.wait()
+        process.stderr.close()
     assert process.returncode == -signal.SIGKILL
+    return out.read_bytes().count(b"\n")
 
 
 @pytest.mark.parametrize("fmt", ["jsonl", "judge"])
 def test_a_killed_run_resumes_to_the_complete_duplicate_free_result(tmp_path, fmt):
-    count = 2000
+    count = 200
     source = eight_file(tmp_path / "in.txt", count)
-    slow = ["eight", "--method", "bidirectional", "--chunk-size", "10", "--format", fmt]  # many small chunks
+    slow = ["eight", "--method", "bidirectional", "--chunk-size", str(CHUNK), "--format", fmt]  # many small chunks
     out = tmp_path / f"out.{fmt}"
-    kill_midway([*slow, str(source), "-o", str(out)], out, 100)
-    kept = out.read_bytes().count(b"\n")
-    assert 100 <= kept < count
+    assert kill_midway([*slow, str(source), "-o", str(out)], out, 5) == 5 * CHUNK  # killed while held after chunk 5
     code, _, err = run("batch", *slow, str(source), "-o", str(out))
     assert (code, err) == (0, "")
     clean = tmp_path / f"clean.{fmt}"
@@ -89,6 +93,7 @@ def test_the_cli_offers_every_batch_method():
 
 
 def test_dask_local_cluster_equals_the_local_run(tmp_path):
+    import dask
     import distributed
 
     import vecsearch as vs
@@ -103,7 +108,10 @@ def test_dask_local_cluster_equals_the_local_run(tmp_path):
         rng.shuffle(cells)
         items.append({"id": i, "start": start, "goal": " ".join(map(str, cells)) if i % 2 else None})
     local = vs.solve_batch(puzzle, items, chunk_size=50)
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
+    scratch = str(tmp_path / "dask")  # a local disk, not a shared /tmp/dask-scratch-space (nor a network one)
+    with dask.config.set({"temporary-directory": scratch}), \
+            distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                                     local_directory=scratch) as cluster, \
             distributed.Client(cluster) as client:
         remote = vs.solve_batch(puzzle, items, chunk_size=50, client=client)
         out = tmp_path / "out.jsonl"

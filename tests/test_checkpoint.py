@@ -7,10 +7,12 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
 import vecsearch as vs
+from test_cli import HANG
 from vecsearch.engine import checkpoint as checkpoints
 
 
@@ -78,22 +80,28 @@ def test_resume_refuses_another_puzzle_mode_or_start(tmp_path):
 
 def test_ctrl_c_stops_the_command_cleanly_and_resume_finishes_it(tmp_path):
     directory = tmp_path / "ck"
-    command = [sys.executable, "-m", "vecsearch", "bfs", "pancake-10", "--mode", "twobit", "--threads", "1"]
-    process = subprocess.Popen(command + ["--checkpoint", str(directory)], stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True)
+    command = ["bfs", "pancake-8", "--mode", "twobit", "--threads", "1"]
+    held = [sys.executable, str(Path(__file__).parent / "held.py"), "depth", "4"]  # held after depth 4 (held.py)
     manifest = directory / checkpoints.MANIFEST
-    deadline = time.monotonic() + 240
-    while time.monotonic() < deadline and process.poll() is None:
-        if manifest.exists() and json.loads(manifest.read_text())["depth"] >= 6:
-            break
-        time.sleep(0.02)
-    process.send_signal(signal.SIGINT)
-    out, err = process.communicate(timeout=240)
+    deadline = time.monotonic() + HANG
+    process = subprocess.Popen(held + command + ["--checkpoint", str(directory)], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    try:  # the process never outlives the test
+        while not (manifest.exists() and json.loads(manifest.read_text())["depth"] >= 4):
+            assert time.monotonic() < deadline, f"the search was not held within {HANG} s"
+            assert process.poll() is None, f"the search ended before it was held:\n{process.stderr.read()}"
+            time.sleep(0.01)
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=HANG)
+    finally:
+        process.kill()
+        process.wait()
     assert process.returncode == 130, err
     assert f"--resume {directory}" in err and "Traceback" not in err
-    stopped = int(err.split("interrupted after depth ")[1].split(";")[0])
-    assert 6 <= stopped < 11 and f"total {sum(vs.bfs('pancake-10', max_depth=stopped).layer_sizes):,} states" in out
-    done = subprocess.run(command + ["--resume", str(directory), "--csv"], capture_output=True, text=True, timeout=600)
+    assert "interrupted after depth 4;" in err
+    assert f"total {sum(vs.bfs('pancake-8', max_depth=4).layer_sizes):,} states" in out
+    done = subprocess.run([sys.executable, "-m", "vecsearch", *command, "--resume", str(directory), "--csv"],
+                          capture_output=True, text=True, timeout=HANG)
     assert done.returncode == 0, done.stderr
     counts = [int(line.split(",")[2]) for line in done.stdout.splitlines()[1:]]
-    assert counts == vs.bfs("pancake-10", mode="twobit").layer_sizes
+    assert counts == vs.bfs("pancake-8", mode="twobit").layer_sizes

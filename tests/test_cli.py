@@ -8,9 +8,12 @@ import sys
 import pytest
 
 
+HANG = 1800  # seconds: a guard against a hung process, not a speed check (a cold compile on a busy machine is slow)
+
+
 def run(*args, stdin=""):
     done = subprocess.run([sys.executable, "-m", "vecsearch", *args], input=stdin, capture_output=True, text=True,
-                          timeout=300)
+                          timeout=HANG)
     return done.returncode, done.stdout, done.stderr
 
 
@@ -83,6 +86,23 @@ def test_solve_sliding_problems_by_size_name():
     assert (code, out, err) == (0, "r\nunsolvable\n", "")
 
 
+def test_solve_with_korfs_goal_on_the_eight_puzzle():
+    # goal: blank first, then 1..8; the last instance is in the other component
+    lines = ["8 6 7 2 5 4 3 0 1", "1 2 3 4 5 6 7 8 0", "0 2 1 3 4 5 6 7 8"]
+    code, out, err = run("solve", "sliding-3x3", "--goal", "korf", stdin="\n".join(lines) + "\n")
+    assert code == 0 and err == ""
+    from reference import distances, replay, sliding_neighbours
+
+    goal = tuple(range(9))
+    distance = distances([goal], sliding_neighbours(3, 3))
+    answers = out.splitlines()
+    assert answers[2] == "unsolvable" and [len(a) for a in answers[:2]] == [distance[tuple(map(int, line.split()))]
+                                                                          for line in lines[:2]]
+    for line, moves in zip(lines[:2], answers):
+        assert replay(tuple(map(int, line.split())), moves, sliding_neighbours(3, 3)) == goal
+
+
+@pytest.mark.slow  # builds the 15-puzzle's pattern databases when the cache is empty (minutes)
 def test_solve_15_puzzles_in_korfs_convention():
     # Korf's instances 79 and 12 (optimal lengths 42 and 45), goal: blank first, then 1..15
     lines = ["0 1 9 7 11 13 5 3 14 12 4 2 8 6 10 15", "14 1 9 6 4 8 12 5 7 2 3 0 10 11 13 15"]

@@ -5,7 +5,8 @@ import random
 import pytest
 
 import vecsearch as vs
-from reference import distances, replay, sliding_goal, sliding_neighbours, sliding_tuple, sliding_solvable
+import reference
+from reference import replay, sliding_goal, sliding_neighbours, sliding_tuple, sliding_solvable
 
 NEIGHBOURS = sliding_neighbours(3, 3)
 GOAL = sliding_goal(3, 3)
@@ -13,7 +14,7 @@ GOAL = sliding_goal(3, 3)
 
 @pytest.fixture(scope="module")
 def goal_distances():
-    return distances([GOAL], NEIGHBOURS)
+    return reference.goal_distances(3, 3)
 
 
 def solve_text(text):

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import vecsearch as vs
-from reference import distances, pack_sliding, replay, sliding_goal, sliding_neighbours
+from reference import goal_distances, pack_sliding, replay, sliding_goal, sliding_neighbours
 from test_engine import random_state
 from vecsearch.puzzles.sliding import sliding
 
@@ -15,8 +15,7 @@ from vecsearch.puzzles.sliding import sliding
 @pytest.mark.parametrize("radius", [0, 3, 8, None])
 def test_ball_records_exactly_the_states_within_its_radius(radius):
     puzzle = sliding(2, 4)
-    goal = sliding_goal(2, 4)
-    dist = distances([goal], sliding_neighbours(2, 4))
+    dist = goal_distances(2, 4)
     table = vs.DistanceTable(puzzle, max_depth=radius)
     assert table.complete == (radius is None)
     assert table.radius == radius
@@ -31,7 +30,7 @@ def test_meeting_a_ball_from_a_set_of_starts_is_shortest(radius, threads):
     puzzle = sliding(3, 3)
     neighbours = sliding_neighbours(3, 3)
     goal = sliding_goal(3, 3)
-    dist = distances([goal], neighbours)
+    dist = goal_distances(3, 3)
     table = vs.DistanceTable(puzzle, max_depth=radius)
     rng = random.Random(radius or 99)
     for _ in range(25):
@@ -83,7 +82,7 @@ def test_distance_tables_are_cached_per_radius():
 def test_pooled_bitsets_come_back_clear():
     """Searches big enough that their bitsets are cleared wholesale, then reused."""
     puzzle = sliding(3, 3)
-    dist = distances([sliding_goal(3, 3)], sliding_neighbours(3, 3))
+    dist = goal_distances(3, 3)
     rng = random.Random(4)
     for _ in range(6):
         start = random_state(3, 3, rng, moves=200)
@@ -108,7 +107,7 @@ def test_forward_only_searches_grow_many_layers_per_call_within_limits(visited):
     fall on the right layer."""
     puzzle = sliding(3, 3)
     neighbours = sliding_neighbours(3, 3)
-    dist = distances([sliding_goal(3, 3)], neighbours)
+    dist = goal_distances(3, 3)
     rng = random.Random(8)
     for _ in range(10):
         start = random_state(3, 3, rng, moves=rng.randint(5, 60))

@@ -10,7 +10,7 @@ from numba import njit
 import pytest
 
 import vecsearch as vs
-from reference import distances, pack_sliding, replay, sliding_goal, sliding_neighbours, unpack_sliding
+from reference import distances, goal_distances, pack_sliding, replay, sliding_goal, sliding_neighbours, unpack_sliding
 from vecsearch.engine.heuristic import resolve
 from vecsearch.puzzles.sliding import sliding
 from vecsearch.puzzles.sliding_patterns import pattern_database
@@ -32,7 +32,7 @@ def space(request):
     rows, cols = request.param
     goal = sliding_goal(rows, cols)
     neighbours = sliding_neighbours(rows, cols)
-    return rows, cols, goal, neighbours, distances([goal], neighbours)
+    return rows, cols, goal, neighbours, goal_distances(rows, cols)
 
 
 @pytest.mark.parametrize("heuristic", ["linear-conflict", "pdb", "manhattan"])
@@ -192,8 +192,7 @@ def test_pattern_database_entries_equal_abstract_distances(rows, cols, homes, bl
 ])
 def test_additive_heuristics_never_exceed_the_true_distance(rows, cols, partition, reflect, tmp_path):
     puzzle = sliding(rows, cols)
-    goal = sliding_goal(rows, cols)
-    dist = distances([goal], sliding_neighbours(rows, cols))
+    dist = goal_distances(rows, cols)
     states = list(dist)
     random.Random(1).shuffle(states)
     states = states[:5000]
@@ -234,6 +233,7 @@ KORF = {int(line.split()[0]): line.split() for line in
 EASY = [79, 12, 55, 97]
 
 
+@pytest.mark.slow  # builds the 15-puzzle's pattern databases on an empty cache (about a minute)
 def test_korf_instances_solved_optimally_towards_korfs_goal():
     puzzle = sliding(4, 4)
     goal = puzzle.encode([str(t) for t in range(16)])
@@ -246,6 +246,7 @@ def test_korf_instances_solved_optimally_towards_korfs_goal():
         assert replay(start, found.formatted(i), sliding_neighbours(4, 4)) == tuple(range(16))
 
 
+@pytest.mark.slow  # builds the 15-puzzle's pattern databases on an empty cache (about a minute)
 def test_single_korf_instance_by_idastar_with_profile():
     puzzle = sliding(4, 4)
     goal = puzzle.encode([str(t) for t in range(16)])

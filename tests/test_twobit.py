@@ -6,7 +6,7 @@ import pytest
 from numba import njit
 
 import vecsearch as vs
-from reference import bfs_layers, distances, replay, sliding_neighbours, unpack_sliding
+from reference import bfs_layers, goal_distances, replay, sliding_neighbours, unpack_sliding
 
 DENSE = ["sliding-2x2", "sliding-2x3", "sliding-3x2", "sliding-2x4", "sliding-3x3", "pocket-htm", "pocket-qtm",
          "pancake-2", "pancake-4", "pancake-7", "pancake-8", "topspin-5", "topspin-7-3", "lrx-3", "lrx-6"]
@@ -118,7 +118,7 @@ def test_mod3_distance_table_descends_to_the_goal(rows, cols, threads):
     puzzle = vs.get_puzzle(f"sliding-{rows}x{cols}")
     neighbours = sliding_neighbours(rows, cols)
     goal = tuple(range(1, rows * cols)) + (0,)
-    dist = distances([goal], neighbours)
+    dist = goal_distances(rows, cols)
     table = vs.DistanceTable(puzzle, storage="mod3", threads=threads)
     assert table.max_distance == max(dist.values())
     layers = vs.bfs(puzzle, mode="layers", keep_layers=True).layers

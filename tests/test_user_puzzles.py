@@ -152,7 +152,7 @@ def test_puzzle_defined_in_a_function_compiles_in_memory_and_warms_up():
     result = vs.bfs(puzzle, keep_layers=True)
     expected = bfs_layers([0], lambda s: [(m, s ^ int(masks[m])) for m in range(9)])
     assert [{int(s) for s in layer.states} for layer in result.layers] == expected
-    assert result.profile.compile_seconds < 0.5  # compiled by warm_up, not by the search
+    assert result.profile.compile_seconds == 0  # warm_up compiled all it uses: the search compiles nothing
     assert len(vs.solve(puzzle)) == 5
 
 

@@ -1,0 +1,54 @@
+"""Run the command line and hold it at a chosen point until the test's signal ends it.
+
+A test that stops a real process (SIGKILL, Ctrl-C) must not race it to the end: on a fast or
+a busy machine the run could finish, or be far past the point the test meant, before the
+signal is sent. ``python held.py WHERE N ARGS...`` runs ``vecsearch ARGS`` and, once the run
+reaches the point, sleeps until a signal arrives:
+
+- ``chunks N``: after the N-th chunk of a ``vecsearch batch`` is written;
+- ``depth N``: after the checkpoint of depth N of a ``vecsearch bfs --checkpoint`` is written.
+"""
+
+import sys
+import time
+
+from vecsearch import batch_io, cli
+from vecsearch.engine import checkpoint
+
+
+def hold():
+    time.sleep(3600)  # the test's signal ends the sleep (SIGINT raises KeyboardInterrupt here)
+    sys.exit("held.py: no signal came within an hour")
+
+
+def after_chunks(limit, iterate):
+    def iterate_then_hold(*args, **kwargs):
+        for number, chunk in enumerate(iterate(*args, **kwargs), 1):
+            yield chunk  # the caller writes it before asking for the next one
+            if number >= limit:
+                hold()
+
+    return iterate_then_hold
+
+
+def after_depth(limit, save):
+    def save_then_hold(directory, meta, arrays):
+        save(directory, meta, arrays)
+        if meta["depth"] >= limit:
+            hold()
+
+    return save_then_hold
+
+
+def main(where, limit, *args):
+    if where == "chunks":
+        batch_io.iter_batch = after_chunks(int(limit), batch_io.iter_batch)
+    elif where == "depth":
+        checkpoint.save = after_depth(int(limit), checkpoint.save)
+    else:
+        raise SystemExit(f"held.py: hold after 'chunks' or 'depth', not {where!r}")
+    return cli.main(list(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main(*sys.argv[1:]))
