@@ -1,4 +1,5 @@
 import json
+import os
 import sys
 from pathlib import Path
 
