@@ -24,11 +24,11 @@ from pathlib import Path
 
 import numpy as np
 
-from vecsearch.engine import blocks, jit
+from vecsearch.engine import jit
 from vecsearch.engine.codegen import KERNEL_DIR, build_kernels, cache_dir
 from vecsearch.engine.profile import LayerRecord, Profile
 from vecsearch.engine.search import _threads
-from vecsearch.engine.visited import BLOCK, ROUND
+from vecsearch.engine.visited import ROUND, expand_blocks
 from vecsearch.errors import VecsearchError
 
 PDB_TEMPLATE = KERNEL_DIR / "pdb_template.py"
@@ -110,13 +110,8 @@ class _Expander:
         parts, generated = [], 0
         for lo in range(0, len(layer), ROUND):
             part = layer[lo:lo + ROUND]
-            fixed = (self.puzzle.tables, *self.fixed, want, self.scratch)
-            after = (self.entries, self.group, depth)
-            kernel = self.kernels.expand_cost_range
-            jit.warm(kernel, part[:0], 0, 0, *fixed, 0, *after)
-            done = blocks.map_blocks(lambda a, b: (a * stride, kernel(part, a, b, *fixed, a * stride, *after)),
-                                     len(part), BLOCK)
-            for out, (g, new) in done:
+            fixed = (self.puzzle.tables, *self.fixed, want, self.entries, self.group, depth)
+            for out, (g, new) in expand_blocks(self.kernels.expand_cost_range, part, fixed, self.scratch, stride):
                 parts.append(self.scratch[out:out + new].copy())
                 generated += g
         return (np.concatenate(parts) if parts else layer[:0]), generated

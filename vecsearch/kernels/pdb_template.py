@@ -31,7 +31,7 @@ def claim_goals(states, tables, bits, entries, group):
 
 
 @kernel
-def expand_cost_range(frontier, lo, hi, tables, bits, costs, want, scratch, out, entries, group, depth):
+def expand_cost_range(frontier, lo, hi, tables, bits, costs, want, entries, group, depth, scratch, out):
     """Children of ``frontier[lo:hi]`` by moves of cost ``want`` whose rank bit was clear:
     claimed with an atomic fetch-or (each exactly once, ranges may run in parallel), recorded at
     ``depth`` and written to ``scratch[out:]``. Returns ``(generated, new)``."""
