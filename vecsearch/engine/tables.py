@@ -25,7 +25,7 @@ from vecsearch.engine.twobit import TwoBitSearch
 from vecsearch.errors import InvalidPuzzleInput, MemoryLimitError, VecsearchError
 
 STORAGES = ("bytes", "mod3")
-DESCEND_BLOCK = 1024  # starts per block a thread takes when many walk down the table
+DESCEND_BLOCK = 4096  # starts per block a thread takes when many walk down the table
 
 
 class DistanceTable:

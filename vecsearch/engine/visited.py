@@ -21,8 +21,8 @@ from vecsearch.engine import blocks, jit
 from vecsearch.engine.layers import Layer, LayerBuilder, empty_states
 
 ROUND = 1 << 16  # frontier states per kernel call
-BLOCK = 2048  # frontier states per block a thread takes
-GROW_BELOW = 4 * BLOCK  # smaller frontiers may grow several layers in one serial kernel call
+BLOCK = 8192  # frontier states per block a thread takes
+GROW_BELOW = 8192  # smaller frontiers may grow several layers in one serial kernel call
 POOL_BYTES = 256 << 20  # zeroed bitsets kept for reuse by later searches
 GROW_LAYERS = 256  # most layers one ``grow`` call returns
 
