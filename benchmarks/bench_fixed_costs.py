@@ -96,41 +96,14 @@ def sliding_3x4_compile():
         " (compile seconds of a depth-20 run, empty caches)"
 
 
-HANOI = textwrap.dedent('''
-    """Tower of Hanoi, 8 discs, as a new user writes it: plain Python functions in a module."""
-    import vecsearch as vs
-
-    DISCS = 8
-
-
-    def expand(state, tables, children, moves):
-        tops = [DISCS, DISCS, DISCS]
-        for disc in range(DISCS - 1, -1, -1):
-            tops[(state >> (2 * disc)) & 3] = disc
-        count = 0
-        for a in range(3):
-            for b in range(3):
-                if a != b and tops[a] < tops[b]:
-                    children[count] = state + ((b - a) << (2 * tops[a]))
-                    moves[count] = 3 * a + b
-                    count += 1
-        return count
-
-
-    def rank(state, tables):
-        return state
-
-
-    PUZZLE = vs.Puzzle("hanoi-8", expand=expand, max_moves=9, rank=rank, rank_size=4 ** DISCS,
-                       goal=sum(2 << (2 * d) for d in range(DISCS)), start=0)
-''')
+HANOI = Path(__file__).parent.parent / "tests" / "data" / "hanoi.py"  # plain functions in a module
 
 
 def user_module_second_process():
     with tempfile.TemporaryDirectory() as cache:
         env = _env(cache)
-        Path(cache, "hanoi.py").write_text(HANOI)
-        code = "import hanoi, vecsearch as vs; print(len(vs.solve(hanoi.PUZZLE, 0)))"
+        Path(cache, "hanoi.py").write_text(HANOI.read_text())
+        code = "import hanoi, vecsearch as vs; print(len(vs.solve(hanoi.puzzle(8), 0)))"
         first = _wall([sys.executable, "-c", code], dict(env, PYTHONPATH=cache))
         second = _median([sys.executable, "-c", code], dict(env, PYTHONPATH=cache), repeat=3)
     return second, f"Tower of Hanoi (8 discs) as plain functions in a module: first process {first:.1f} s, then {second:.2f} s"

@@ -4,7 +4,6 @@ import json
 import os
 import subprocess
 import sys
-import textwrap
 from pathlib import Path
 
 import pytest
@@ -57,40 +56,12 @@ def test_generated_module_binds_only_the_roles_import():
     assert "def twobit_range(" in body and "from vecsearch.kernels.intrinsics import" in body
 
 
-HANOI = textwrap.dedent('''
-    import vecsearch as vs
-
-    DISCS = 5
-
-
-    def expand(state, tables, children, moves):  # plain Python, as the README writes it
-        tops = [DISCS, DISCS, DISCS]
-        for disc in range(DISCS - 1, -1, -1):
-            tops[(state >> (2 * disc)) & 3] = disc
-        count = 0
-        for a in range(3):
-            for b in range(3):
-                if a != b and tops[a] < tops[b]:
-                    children[count] = state + ((b - a) << (2 * tops[a]))
-                    moves[count] = 3 * a + b
-                    count += 1
-        return count
-
-
-    def rank(state, tables):
-        return state
-
-
-    PUZZLE = vs.Puzzle("hanoi", expand=expand, max_moves=9, rank=rank, rank_size=4 ** DISCS,
-                       goal=sum(2 << (2 * d) for d in range(DISCS)), start=0)
-''')
-
-RUN = ("import json, hanoi, vecsearch as vs; r = vs.bfs(hanoi.PUZZLE); "
-       "print(json.dumps([r.total_states, r.depth, r.profile.compile_seconds, hanoi.PUZZLE.kernels.__file__]))")
+RUN = ("import json, hanoi, vecsearch as vs; p = hanoi.puzzle(5); r = vs.bfs(p); "
+       "print(json.dumps([r.total_states, r.depth, r.profile.compile_seconds, p.kernels.__file__]))")
 
 
 def test_plain_functions_in_a_module_load_from_the_disk_cache_in_the_next_process(tmp_path):
-    (tmp_path / "hanoi.py").write_text(HANOI)
+    (tmp_path / "hanoi.py").write_text((Path(__file__).parent / "data" / "hanoi.py").read_text())
     env = dict(os.environ, PYTHONPATH=str(tmp_path), VECSEARCH_CACHE_DIR=str(tmp_path / "kernels"),
                NUMBA_CACHE_DIR=str(tmp_path / "numba"))
     runs = [json.loads(subprocess.run([sys.executable, "-c", RUN], env=env, capture_output=True, text=True,
