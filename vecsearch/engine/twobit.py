@@ -90,18 +90,17 @@ class TwoBitSearch:
         seek, newv = depth % 3, (depth + 1) % 3
         self.fill[0] = 0
         generated = new = 0
+        kernel = self.kernels.twobit_range
+        fixed = (pull, self.last_mask, seek if pull else PATTERNS[seek], newv, self.component, self.puzzle.tables,
+                 self.backward, self.stash, self.fill)
+        jit.warm(kernel, self.table, 0, 0, *fixed)  # compiles (or loads) outside the timing
         words = len(self.table)
         for lo in range(0, words, ROUND_WORDS):
             hi = min(words, lo + ROUND_WORDS)
-            kernel = self.kernels.twobit_range
-            fixed = (pull, self.last_mask, seek if pull else PATTERNS[seek], newv, self.component, self.puzzle.tables,
-                     self.backward, self.stash, self.fill)
-            jit.warm(kernel, self.table, 0, 0, *fixed)  # compiles (or loads) outside the timing
-            parts = blocks.map_blocks(lambda a, b: kernel(self.table, lo + a, lo + b, *fixed), hi - lo, BLOCK_WORDS)
-            g = sum(part[1] for part in parts)
-            n = sum(part[2] for part in parts)
-            generated += g
-            new += n
+            for _, g, n in blocks.map_blocks(lambda a, b: kernel(self.table, lo + a, lo + b, *fixed), hi - lo,
+                                             BLOCK_WORDS):
+                generated += g
+                new += n
         self.counts.append(int(new))
         if new:  # an empty layer leaves the farthest states as they were
             self.newest = self.stash[:min(int(self.fill[0]), len(self.stash))].copy()
