@@ -122,7 +122,7 @@ class Puzzle:
         self.name = name
         self.width = int(width)
         self.max_moves = int(max_moves)
-        self.tables = tuple(np.ascontiguousarray(t) for t in tables)
+        self.tables = _contiguous(tables)
         self.reversible = bool(reversible)
         self.rank_size = None if rank_size is None else int(rank_size)
         self.move_names = tuple(move_names) if move_names else tuple(str(m) for m in range(max_moves))
@@ -342,6 +342,15 @@ class Puzzle:
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name!r}>"
+
+
+def _contiguous(tables):
+    """``tables`` with every array contiguous, of the same tuple type (a ``NamedTuple`` of
+    arrays stays one, so rules read ``tables.neighbours`` rather than ``tables[2]``)."""
+    if isinstance(tables, np.ndarray):
+        raise PuzzleDefinitionError("tables is a tuple of arrays; wrap a single array as (array,)")
+    arrays = [np.ascontiguousarray(t) for t in tables]
+    return type(tables)(*arrays) if hasattr(tables, "_fields") else tuple(arrays)
 
 
 def _is_word_tuple(value, width) -> bool:
