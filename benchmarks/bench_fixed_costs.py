@@ -133,8 +133,8 @@ LIGHTS_OUT = textwrap.dedent('''
 
     puzzle = vs.Puzzle("lights-out-3", expand=expand, max_moves=9, tables=(PRESS,), rank=rank, rank_size=512,
                        goal=0, start=511)
-    puzzle.validate()
-    puzzle.warm_up()
+    vs.validate(puzzle)
+    vs.warm_up(puzzle)
     assert len(vs.solve(puzzle, 511)) == 5
     print(time.perf_counter() - started)
 ''')

@@ -135,7 +135,7 @@ def test_warm_up_compiles_what_solve_and_bfs_call(name):
         import vecsearch as vs
         from vecsearch.engine import jit
         puzzle = vs.get_puzzle({name!r})
-        puzzle.warm_up(validate=False, batches=True)
+        vs.warm_up(puzzle, validate=False, batches=True)
         jit.compile_log = []
         start = puzzle.start_states()
         far = vs.bfs(puzzle, start).last_layer.states

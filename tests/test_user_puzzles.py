@@ -148,7 +148,7 @@ def test_puzzle_defined_in_a_function_compiles_in_memory_and_warms_up():
     puzzle = vs.Puzzle("lights-out-3x3", expand=lights_expand, max_moves=9, tables=(masks,), rank=lights_rank,
                        rank_size=512, start=0, goal=511)
     assert puzzle.kernels.__name__.startswith("vecsearch_kernels_user_")
-    assert puzzle.warm_up() > 0
+    assert vs.warm_up(puzzle) > 0
     result = vs.bfs(puzzle, keep_layers=True)
     expected = bfs_layers([0], lambda s: [(m, s ^ int(masks[m])) for m in range(9)])
     assert [{int(s) for s in layer.states} for layer in result.layers] == expected

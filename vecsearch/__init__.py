@@ -13,7 +13,7 @@ Module map:
   judge              contest input/output formats on top of puzzles
   errors             the exceptions users meet
   cli                the ``vecsearch`` command
-  validation         ``Puzzle.validate()``: probes a puzzle's functions, precise errors
+  validation         ``validate(puzzle)``: probes a puzzle's functions, precise errors
   svg                pictures of states and solutions (puzzles supply ``draw(state)``)
   plots              matplotlib pictures of one or several profiles (lazy import)
   optional           lazy imports of optional dependencies, errors naming the extra
@@ -40,7 +40,7 @@ Module map:
   engine/codegen     kernel modules per puzzle family, the templates' roles bound (cached by numba)
   engine/blocks      serial range kernels run over blocks of their input on several threads
   engine/jit         compile time kept apart from search time; long compiles announced
-  engine/warmup      ``Puzzle.warm_up()`` / ``vecsearch warm-up``: miniature runs of what solve and bfs call
+  engine/warmup      ``warm_up(puzzle)`` / ``vecsearch warm-up``: miniature runs of what solve and bfs call
   kernels/*          numba building blocks: layer / rank-space / pair / heuristic / pdb templates
                      (their roles declared in kernels/roles), intrinsics, ranks, state words,
                      nibbles, text (batch lines read and written in bulk)
@@ -77,6 +77,7 @@ _LAZY = {
     "solve": "vecsearch.engine.solve", "solve_many": "vecsearch.engine.solve",
     "DistanceTable": "vecsearch.engine.tables",
     "plot_profiles": "vecsearch.plots",
+    "validate": "vecsearch.validation", "warm_up": "vecsearch.engine.warmup",
     "Orbit": "vecsearch.puzzles.permutation", "PermutationDefinition": "vecsearch.puzzles.permutation",
     "PermutationPuzzle": "vecsearch.puzzles.permutation", "load_definition": "vecsearch.puzzles.permutation",
 }
@@ -87,7 +88,7 @@ __all__ = [
     "SearchInterrupted", "SearchResult", "Solution", "UnknownPuzzle", "VecsearchError",
     "bfs", "bidirectional", "distance_table", "get_problem", "get_puzzle", "load_definition", "plot_profiles", "solve", "solve_batch",
     "solve_many",
-    "solve_pairs",
+    "solve_pairs", "validate", "warm_up",
 ]
 __version__ = "0.1.0"
 

@@ -9,7 +9,7 @@
   they are inlined.
 - ``user_kernel`` / ``user_parallel_kernel``: uncached variants for kernels built around a puzzle
   defined in a notebook (its functions live in no importable file, so numba cannot cache them);
-  such puzzles pay one compile per process, done by ``Puzzle.warm_up()``.
+  such puzzles pay one compile per process, done by ``vecsearch.warm_up(puzzle)``.
 
 ``error_model="numpy"`` removes the division-by-zero checks from integer ``//`` and ``%`` in hot
 loops; our kernels never divide by zero by construction.

@@ -290,7 +290,7 @@ def _write(path: str, save) -> None:
 
 def run_warm_up(args) -> int:
     from vecsearch.engine import jit
-    from vecsearch.engine.warmup import kernel_set
+    from vecsearch.engine.warmup import kernel_set, warm_up
     from vecsearch.registry import WARM_UP_EXAMPLES, get_puzzle
 
     if not args.puzzles and not args.all:
@@ -308,7 +308,7 @@ def run_warm_up(args) -> int:
     for puzzle in puzzles:
         jit.compile_log = []
         try:
-            seconds = puzzle.warm_up(validate=False, batches=True)  # built-ins are tested; validating keeps nothing
+            seconds = warm_up(puzzle, validate=False, batches=True)  # built-ins are tested; validating keeps nothing
             log = jit.compile_log
         finally:
             jit.compile_log = None

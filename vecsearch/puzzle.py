@@ -47,7 +47,6 @@ once per process (``warm_up()``).
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 
 import numba
@@ -232,27 +231,6 @@ class Puzzle:
     def kernel_label(self) -> str:
         """Names the generated kernel module; puzzles sharing functions may share it."""
         return self.name
-
-    def validate(self, *, limit: int = 64) -> int:
-        """Probe the functions on up to ``limit`` states near the start and goal (see
-        ``vecsearch.validation``): a broken contract raises ``PuzzleDefinitionError`` saying
-        which function, on which state, did what. Returns the number of states probed."""
-        from vecsearch.validation import validate
-
-        return validate(self, limit=limit)
-
-    def warm_up(self, *, validate: bool = True, batches: bool = False) -> float:
-        """Validate the puzzle (unless ``validate=False``), then compile (or load from the
-        cache) what ``solve`` and ``bfs`` in each mode will call, by miniature runs
-        (``vecsearch.engine.warmup``); with ``batches``, also the distance-table kernels that
-        ``solve_many`` uses for large batches. Returns the seconds taken."""
-        from vecsearch.engine.warmup import warm_up
-
-        started = time.perf_counter()
-        if validate:
-            self.validate()
-        warm_up(self, batches)
-        return time.perf_counter() - started
 
     # --- states in and out ----------------------------------------------------------------
     def parse_state(self, text: str):

@@ -16,7 +16,7 @@ compiles nothing.
   (only when its text changes, so numba's cache stays valid) and imported; its kernels load from
   disk in later processes.
 - Functions defined in a notebook or ``__main__``: the same text is compiled in memory with
-  uncached decorators; ``Puzzle.warm_up()`` pays the compile once per process.
+  uncached decorators; ``vecsearch.warm_up(puzzle)`` pays the compile once per process.
 
 The header carries a hash of the templates and of every source file the kernels depend on, so an
 edited puzzle or kernel rewrites the module and invalidates numba's cache.

@@ -1,6 +1,6 @@
 """Compiling ahead of time: what ``solve`` and ``bfs`` in each mode call, by miniature runs.
 
-``Puzzle.warm_up()`` and ``vecsearch warm-up`` run these steps; each is a tiny version of a real
+``warm_up(puzzle)`` and ``vecsearch warm-up`` run these steps; each is a tiny version of a real
 call through the same code, so every kernel that call uses is compiled (or loaded from the
 cache) before it:
 
@@ -19,6 +19,8 @@ Not warmed: the distance-mod-3 tables of batches over more than ``TABLE_AUTO_RAN
 """
 
 from __future__ import annotations
+
+import time
 
 import numpy as np
 
@@ -58,9 +60,22 @@ def run(puzzle, step: str) -> list[tuple[str, float]]:
         jit.compile_log = outer
 
 
-def warm_up(puzzle, batches: bool = True) -> dict[str, list[tuple[str, float]]]:
+def run_steps(puzzle, batches: bool = True) -> dict[str, list[tuple[str, float]]]:
     """Every step of ``steps(puzzle, batches)``: ``{step: [(kernel, seconds), ...]}``."""
     return {step: run(puzzle, step) for step in steps(puzzle, batches)}
+
+
+def warm_up(puzzle, *, validate: bool = True, batches: bool = False) -> float:
+    """Validate ``puzzle`` (unless ``validate=False``), then compile (or load from the cache)
+    what ``solve`` and ``bfs`` in each mode will call, by miniature runs; with ``batches``, also
+    the distance-table kernels that large batches use. Returns the seconds taken."""
+    from vecsearch.validation import validate as check
+
+    started = time.perf_counter()
+    if validate:
+        check(puzzle)
+    run_steps(puzzle, batches)
+    return time.perf_counter() - started
 
 
 def kernel_set(puzzle) -> tuple:
