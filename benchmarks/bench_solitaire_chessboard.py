@@ -17,6 +17,8 @@ from pathlib import Path
 
 from run import Benchmark
 
+from vecsearch.engine.codegen import layer_kernels
+
 REFERENCE = Path(__file__).parent / "reference"
 CASES = 1000
 
@@ -35,7 +37,7 @@ def _walk(puzzle, state, length, rng):
     import numpy as np
 
     for _ in range(length):
-        children, _ = puzzle.kernels.neighbours(np.array([state], np.int64), puzzle.tables, False)
+        children, _ = layer_kernels(puzzle).neighbours(np.array([state], np.int64), puzzle.tables, False)
         state = int(rng.choice(children))
     return state
 

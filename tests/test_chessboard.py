@@ -7,11 +7,11 @@ import random
 
 import numpy as np
 import pytest
+from reference import bfs_layers, distances, replay
+from reference_chessboard import matching_cost, matching_cost_brute_force, neighbours, parse, random_position, rows
 
 import vecsearch as vs
-from reference import bfs_layers, distances, replay
-from reference_chessboard import (matching_cost, matching_cost_brute_force, neighbours, parse, random_position,
-                                  rows)
+from vecsearch.engine.codegen import layer_kernels
 from vecsearch.puzzles.chessboard import chessboard, shortest
 
 SAMPLE = "1111\n0000\n1110\n0010\n\n1010\n0101\n1010\n0101\n"
@@ -56,7 +56,7 @@ def test_moves_are_the_24_swaps_in_documented_order_and_skip_equal_stones():
     rng = random.Random(5)
     for _ in range(300):
         position = random_position(rng, rng.randint(0, 16))
-        children, moves = puzzle.kernels.neighbours(np.array([mask_of(position)]), puzzle.tables, False)
+        children, moves = layer_kernels(puzzle).neighbours(np.array([mask_of(position)]), puzzle.tables, False)
         got = {puzzle.move_names[m]: int(c) for c, m in zip(children, moves)}
         expected = {name: mask_of(child) for name, child in neighbours(position) if child != position}
         assert got == expected
@@ -65,8 +65,8 @@ def test_moves_are_the_24_swaps_in_documented_order_and_skip_equal_stones():
 def test_component_is_the_stone_count_and_rank_is_colex_within_it():
     puzzle = chessboard()
     masks = np.arange(1 << 16, dtype=np.int64)
-    components = puzzle.kernels.components(masks, puzzle.tables)
-    ranks = puzzle.kernels.ranks(masks, puzzle.tables)
+    components = layer_kernels(puzzle).components(masks, puzzle.tables)
+    ranks = layer_kernels(puzzle).ranks(masks, puzzle.tables)
     assert puzzle.rank_size == math.comb(16, 8) == 12_870
     for k in range(17):
         subsets = sorted(itertools.combinations(range(16), k), key=lambda s: s[::-1])  # colex order

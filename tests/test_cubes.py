@@ -9,9 +9,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import reference_cubes as ref
 
 import vecsearch as vs
-import reference_cubes as ref
+from vecsearch.engine.codegen import layer_kernels
 from vecsearch.puzzles import cubes
 from vecsearch.puzzles.cubes import Dataset, cubic_puzzle
 
@@ -59,7 +60,7 @@ def test_moves_follow_the_rules_of_the_reference():
     rng = random.Random(1)
     for _ in range(300):
         state = random_walk(ref.start(rng.randint(1, 3), rng.randint(1, 3)), rng, rng.randint(0, 40))
-        children, moves = PUZZLE.kernels.neighbours(np.array([engine_state(state)]), PUZZLE.tables, False)
+        children, moves = layer_kernels(PUZZLE).neighbours(np.array([engine_state(state)]), PUZZLE.tables, False)
         got = {(PUZZLE.move_names[m], PUZZLE.format_state(c)) for c, m in zip(children, moves)}
         assert got == {(name, ref.text(child)) for name, child in ref.neighbours(state)}
 
@@ -70,7 +71,7 @@ def test_rank_is_perfect_over_all_encodings():
     for empty in range(9):
         cells = np.insert(digits, empty, cubes.EMPTY, axis=1)
         states = (cells << (3 * np.arange(9))).sum(axis=1) | (empty << 27)
-        ranks = PUZZLE.kernels.ranks(states, PUZZLE.tables)
+        ranks = layer_kernels(PUZZLE).ranks(states, PUZZLE.tables)
         assert ranks.min() >= 0 and ranks.max() < cubes.RANK_SIZE
         seen[ranks] = True
     assert seen.all()  # 9 * 6**8 states onto 9 * 6**8 ranks: a bijection
@@ -91,7 +92,7 @@ def test_component_is_the_parity_colour_invariant():
         cells = [tuple(rng.choice(orientations)) for _ in range(9)]
         cells[rng.randrange(9)] = None
         state = tuple(cells)
-        component = PUZZLE.kernels.components(np.array([engine_state(state)]), PUZZLE.tables)[0]
+        component = layer_kernels(PUZZLE).components(np.array([engine_state(state)]), PUZZLE.tables)[0]
         assert component == reference_component(state)
         for _, child in ref.neighbours(state):
             assert reference_component(child) == component
@@ -164,8 +165,8 @@ def test_symmetries_map_rolls_to_rolls():
         for _ in range(20):
             image = engine_state(random_walk(ref.start(rng.randint(1, 3), rng.randint(1, 3)), rng, 30))
             back = g.state_back(image)
-            kids, moves = PUZZLE.kernels.neighbours(np.array([back]), PUZZLE.tables, False)
-            image_kids, image_moves = PUZZLE.kernels.neighbours(np.array([image]), PUZZLE.tables, False)
+            kids, moves = layer_kernels(PUZZLE).neighbours(np.array([back]), PUZZLE.tables, False)
+            image_kids, image_moves = layer_kernels(PUZZLE).neighbours(np.array([image]), PUZZLE.tables, False)
             assert {(g.moves_back[m], g.state_back(c)) for c, m in zip(image_kids.tolist(), image_moves.tolist())} \
                 == set(zip(moves.tolist(), kids.tolist()))
 

@@ -5,9 +5,10 @@ import random
 
 import numpy as np
 import pytest
+import reference_gap as ref
 
 import vecsearch as vs
-import reference_gap as ref
+from vecsearch.engine.codegen import layer_kernels
 from vecsearch.puzzles import gap
 from vecsearch.puzzles.gap import gap_puzzle
 
@@ -64,7 +65,7 @@ def test_moves_match_the_reference():
             options = ref.neighbours(layout)
             if options:
                 layout = rng.choice(options)[1]
-        children, moves = PUZZLE.kernels.neighbours(np.array([engine_state(layout)]), PUZZLE.tables, False)
+        children, moves = layer_kernels(PUZZLE).neighbours(np.array([engine_state(layout)]), PUZZLE.tables, False)
         got = {(PUZZLE.move_names[m], tuple(c)) for c, m in zip(children.tolist(), moves.tolist())}
         assert got == {(name, engine_state(child)) for name, child in ref.neighbours(layout)}
 

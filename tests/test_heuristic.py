@@ -11,7 +11,7 @@ import pytest
 
 import vecsearch as vs
 from reference import distances, goal_distances, pack_sliding, replay, sliding_goal, sliding_neighbours, unpack_sliding
-from vecsearch.engine.heuristic import resolve
+from vecsearch.engine.heuristic import heuristic_values, resolve
 from vecsearch.puzzles.sliding import sliding
 from vecsearch.puzzles.sliding_patterns import pattern_database
 
@@ -200,9 +200,9 @@ def test_additive_heuristics_never_exceed_the_true_distance(rows, cols, partitio
     truth = np.array([dist[s] for s in states])
     options = dict(partition=partition, reflect=reflect, directory=tmp_path)
     pdb = resolve(puzzle, puzzle.goal_states(), "pdb", **options)
-    values = {name: resolve(puzzle, puzzle.goal_states(), name).values(packed)
+    values = {name: heuristic_values(resolve(puzzle, puzzle.goal_states(), name), packed)
               for name in ("manhattan", "linear-conflict")}
-    values["pdb"] = pdb.values(packed)
+    values["pdb"] = heuristic_values(pdb, packed)
     for name, h in values.items():
         assert np.all(h <= truth), name
         assert np.all((truth - h) % 2 == 0), name  # every bound keeps the distance's parity
@@ -222,7 +222,7 @@ def test_mirror_images_of_a_goal_share_pattern_databases(tmp_path):
     goal = unpack_sliding(korf, 9)
     dist = distances([goal], neighbours)
     states = list(dist)[::97]
-    h = theirs.values(np.array([pack_sliding(s) for s in states], dtype=np.int64))
+    h = heuristic_values(theirs, np.array([pack_sliding(s) for s in states], dtype=np.int64))
     assert np.all(h <= np.array([dist[s] for s in states]))
 
 

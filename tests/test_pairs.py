@@ -11,7 +11,7 @@ from reference import bfs_layers, distances, pack_sliding, replay, sliding_neigh
 from test_engine import random_state
 from test_user_puzzles import (LIMIT, SIDE, climb, climb_expand, climb_neighbours, climb_predecessors, grid_expand,
                                grid_neighbours)
-from vecsearch.engine import pairs
+from vecsearch.engine import caches, pairs
 from vecsearch.puzzles.sliding import sliding
 
 
@@ -91,10 +91,13 @@ def test_the_depth_tables_are_left_clean_and_reused():
     rng = random.Random(1)
     states = [pack_sliding(random_state(2, 3, rng)) for _ in range(50)]
     first = vs.solve_pairs(puzzle, states, states[::-1], threads=2)
-    tables = pairs._tables[(id(puzzle.kernels), puzzle.rank_size)]
+    tables = caches.PAIR_DEPTH_TABLES.entries[(puzzle.rank_size, 2)]
     assert (tables == pairs.UNSEEN).all()
     again = vs.solve_pairs(puzzle, states, states[::-1], threads=2)
     assert np.array_equal(first.lengths, again.lengths) and np.array_equal(first.moves, again.moves)
+    assert caches.PAIR_DEPTH_TABLES.entries[(puzzle.rank_size, 2)] is tables  # reused, not rebuilt
+    vs.clear_caches("pair_depth_tables")
+    assert len(caches.PAIR_DEPTH_TABLES) == 0
 
 
 def test_directed_puzzles_with_and_without_predecessors():

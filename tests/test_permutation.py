@@ -6,12 +6,19 @@ import math
 import numpy as np
 import pytest
 from numba import njit
+from reference import bfs_layers, pancake_neighbours, permutation_neighbours, replay
 
 import vecsearch as vs
-from reference import bfs_layers, pancake_neighbours, permutation_neighbours, replay
 from vecsearch.engine import jit
-from vecsearch.puzzles.permutation import (Move, Orbit, PermutationDefinition, PermutationPuzzle, format_definition,
-                                           parse_definition)
+from vecsearch.engine.codegen import layer_kernels
+from vecsearch.puzzles.permutation import (
+    Move,
+    Orbit,
+    PermutationDefinition,
+    PermutationPuzzle,
+    format_definition,
+    parse_definition,
+)
 from vecsearch.puzzles.permutation.builtins import cube_definition, pancake_definition, ring_definition
 
 # Two orbits, orientations in both, a move that touches one orbit only, and a twist sum that
@@ -133,10 +140,10 @@ def test_rank_is_a_bijection_within_each_component_and_kernels_agree(puzzle):
         seen |= set(states)
         packed = np.array([puzzle.encode(s) for s in states], np.int64)
         assert [puzzle.pieces(p) for p in packed] == states
-        assert jit.call(puzzle.kernels.ranks, packed, puzzle.tables).tolist() == list(range(layout.rank_size))
-        assert set(jit.call(puzzle.kernels.components, packed, puzzle.tables).tolist()) == {component}
+        assert jit.call(layer_kernels(puzzle).ranks, packed, puzzle.tables).tolist() == list(range(layout.rank_size))
+        assert set(jit.call(layer_kernels(puzzle).components, packed, puzzle.tables).tolist()) == {component}
         ranks = np.arange(layout.rank_size, dtype=np.int64)
-        assert jit.call(puzzle.kernels.unrank_many, ranks, component, puzzle.tables).tolist() == packed.tolist()
+        assert jit.call(layer_kernels(puzzle).unrank_many, ranks, component, puzzle.tables).tolist() == packed.tolist()
     assert seen == set(_all_states(puzzle.definition))
 
 
@@ -273,7 +280,7 @@ def test_rank_space_moves_of_one_orbit_puzzles(puzzle):
 
     f = puzzle._functions
     packed = puzzle.start_states()
-    component = int(jit.call(puzzle.kernels.components, packed, puzzle.tables)[0])
+    component = int(jit.call(layer_kernels(puzzle).components, packed, puzzle.tables)[0])
     direct, via = np.empty(64, np.int64), np.empty(64, np.int64)
     pairs = [(f["expand_state"], rank_steps.single_orbit_expand_rank)]
     if not puzzle.reversible:

@@ -6,9 +6,10 @@ import random
 
 import numpy as np
 import pytest
+from reference import pack_sliding, sliding_goal, sliding_neighbours, sliding_solvable, unpack_sliding
 
 import vecsearch as vs
-from reference import pack_sliding, sliding_goal, sliding_neighbours, sliding_solvable, unpack_sliding
+from vecsearch.engine.codegen import layer_kernels
 from vecsearch.puzzles.sliding import sliding
 
 
@@ -38,7 +39,7 @@ def test_moves_are_named_by_the_blank_and_match_the_reference(rows, cols):
         cells = list(range(rows * cols))
         rng.shuffle(cells)
         state = tuple(cells)
-        children, moves = p.kernels.neighbours(np.array([pack_sliding(state)]), p.tables, False)
+        children, moves = layer_kernels(p).neighbours(np.array([pack_sliding(state)]), p.tables, False)
         got = {(p.move_names[m], unpack_sliding(int(c), rows * cols)) for c, m in zip(children, moves)}
         assert got == set(neighbours(state))
 
@@ -48,8 +49,8 @@ def test_rank_is_perfect_within_each_component(rows, cols):
     p = sliding(rows, cols)
     cells = rows * cols
     every = np.array([pack_sliding(s) for s in itertools.permutations(range(cells))], np.int64)
-    components = p.kernels.components(every, p.tables)
-    ranks = p.kernels.ranks(every, p.tables)
+    components = layer_kernels(p).components(every, p.tables)
+    ranks = layer_kernels(p).ranks(every, p.tables)
     for c in (0, 1):
         chosen = ranks[components == c]
         assert sorted(chosen.tolist()) == list(range(math.factorial(cells) // 2))
@@ -61,13 +62,13 @@ def test_rank_is_perfect_within_each_component(rows, cols):
 def test_component_agrees_with_the_textbook_solvability_rule(rows, cols):
     p = sliding(rows, cols)
     goal = sliding_goal(rows, cols)
-    goal_component = p.kernels.components(np.array([pack_sliding(goal)]), p.tables)[0]
+    goal_component = layer_kernels(p).components(np.array([pack_sliding(goal)]), p.tables)[0]
     rng = random.Random(7)
     for _ in range(200):
         cells = list(range(rows * cols))
         rng.shuffle(cells)
         state = tuple(cells)
-        same = p.kernels.components(np.array([pack_sliding(state)]), p.tables)[0] == goal_component
+        same = layer_kernels(p).components(np.array([pack_sliding(state)]), p.tables)[0] == goal_component
         assert same == sliding_solvable(state, rows, cols, goal)
 
 
@@ -102,4 +103,4 @@ def test_expand_ranked_gives_the_rank_of_every_child(rows, cols):
         state = pack_sliding(tuple(cells))
         count = expand_ranked(state, p.tables, children, moves, ranks)
         assert count == len(sliding_neighbours(rows, cols)(tuple(cells)))
-        assert ranks[:count].tolist() == p.kernels.ranks(children[:count].copy(), p.tables).tolist()
+        assert ranks[:count].tolist() == layer_kernels(p).ranks(children[:count].copy(), p.tables).tolist()

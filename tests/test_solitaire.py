@@ -6,11 +6,11 @@ import random
 
 import numpy as np
 import pytest
+from reference import bfs_layers, replay
+from reference_solitaire import distance_within, neighbours, parse, random_config, random_walk, step_neighbours, text
 
 import vecsearch as vs
-from reference import bfs_layers, replay
-from reference_solitaire import (distance_within, neighbours, parse, random_config, random_walk,
-                                 step_neighbours, text)
+from vecsearch.engine.codegen import layer_kernels
 from vecsearch.puzzles.solitaire import reachable, solitaire
 
 SAMPLE = "4 4 4 5 5 4 6 5\n2 4 3 3 3 6 4 6\n"
@@ -58,7 +58,7 @@ def test_moves_are_piece_order_times_four_plus_direction_against_the_reference()
     configs = [random_config(rng) for _ in range(300)] + [parse("1 1 1 2 2 1 8 8"), parse("4 4 4 5 4 6 4 7")]
     for config in configs:
         state = np.array([mask_of(config)], np.int64)
-        children, moves = puzzle.kernels.neighbours(state, puzzle.tables, False)
+        children, moves = layer_kernels(puzzle).neighbours(state, puzzle.tables, False)
         squares = sorted(config)
         got = {}
         for child, move in zip(children, moves):
@@ -72,7 +72,7 @@ def test_rank_is_the_colex_rank_and_perfect():
     puzzle = solitaire()
     subsets = list(itertools.combinations(range(64), 4))
     masks = np.array([mask_of({(s // 8 + 1, s % 8 + 1) for s in subset}) for subset in subsets], np.int64)
-    ranks = puzzle.kernels.ranks(masks, puzzle.tables)
+    ranks = layer_kernels(puzzle).ranks(masks, puzzle.tables)
     assert puzzle.rank_size == math.comb(64, 4) == 635_376
     assert np.array_equal(np.sort(ranks), np.arange(puzzle.rank_size))
     for i in range(0, len(subsets), 997):

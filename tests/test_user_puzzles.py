@@ -3,9 +3,10 @@
 import numpy as np
 import pytest
 from numba import njit
+from reference import bfs_layers, replay
 
 import vecsearch as vs
-from reference import bfs_layers, replay
+from vecsearch.engine.codegen import layer_kernels
 
 # --- a directed puzzle defined at module level (its kernels are generated and cached) -------
 LIMIT = 200
@@ -147,7 +148,7 @@ def test_puzzle_defined_in_a_function_compiles_in_memory_and_warms_up():
 
     puzzle = vs.Puzzle("lights-out-3x3", expand=lights_expand, max_moves=9, tables=(masks,), rank=lights_rank,
                        rank_size=512, start=0, goal=511)
-    assert puzzle.kernels.__name__.startswith("vecsearch_kernels_user_")
+    assert layer_kernels(puzzle).__name__.startswith("vecsearch_kernels_user_")
     assert vs.warm_up(puzzle) > 0
     result = vs.bfs(puzzle, keep_layers=True)
     expected = bfs_layers([0], lambda s: [(m, s ^ int(masks[m])) for m in range(9)])

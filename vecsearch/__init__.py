@@ -66,7 +66,7 @@ from vecsearch.registry import get_problem, get_puzzle
 # Everything else loads on first use (PEP 562): ``import vecsearch`` stays cheap for the CLI.
 _LAZY = {
     "BatchResult": "vecsearch.engine.batch", "solve_batch": "vecsearch.engine.batch",
-    "Heuristic": "vecsearch.engine.heuristic",
+    "Heuristic": "vecsearch.heuristics",
     "solve_pairs": "vecsearch.engine.pairs",
     "BoundRecord": "vecsearch.engine.profile", "LayerRecord": "vecsearch.engine.profile",
     "Profile": "vecsearch.engine.profile",
@@ -77,7 +77,7 @@ _LAZY = {
     "solve": "vecsearch.engine.solve", "solve_many": "vecsearch.engine.solve",
     "DistanceTable": "vecsearch.engine.tables",
     "plot_profiles": "vecsearch.plots",
-    "validate": "vecsearch.validation", "warm_up": "vecsearch.engine.warmup",
+    "validate": "vecsearch.validation", "clear_caches": "vecsearch.engine.caches", "warm_up": "vecsearch.engine.warmup",
     "Orbit": "vecsearch.puzzles.permutation", "PermutationDefinition": "vecsearch.puzzles.permutation",
     "PermutationPuzzle": "vecsearch.puzzles.permutation", "load_definition": "vecsearch.puzzles.permutation",
 }
@@ -86,7 +86,7 @@ __all__ = [
     "BatchResult", "BoundRecord", "DistanceTable", "Heuristic", "InvalidPuzzleInput", "LayerRecord", "ManySolutions", "MemoryLimitError", "NoSolution",
     "Orbit", "PermutationDefinition", "PermutationPuzzle", "Profile", "Puzzle", "PuzzleDefinitionError",
     "SearchInterrupted", "SearchResult", "Solution", "UnknownPuzzle", "VecsearchError",
-    "bfs", "bidirectional", "distance_table", "get_problem", "get_puzzle", "load_definition", "plot_profiles", "solve", "solve_batch",
+    "bfs", "bidirectional", "clear_caches", "distance_table", "get_problem", "get_puzzle", "load_definition", "plot_profiles", "solve", "solve_batch",
     "solve_many",
     "solve_pairs", "validate", "warm_up",
 ]

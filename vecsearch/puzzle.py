@@ -47,13 +47,15 @@ once per process (``warm_up()``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 
 import numba
 import numpy as np
 
 from vecsearch._numba import state_function
 from vecsearch.errors import InvalidPuzzleInput, PuzzleDefinitionError
+from vecsearch.heuristics import Heuristic
 
 INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
 
@@ -66,6 +68,12 @@ def signed64(value: int) -> int:
 def unsigned64(value: int) -> int:
     """The unsigned view of a signed int64 state word (for decoding bit fields in Python)."""
     return value & ((1 << 64) - 1)
+
+
+def move_capacity(max_moves: int) -> int:
+    """``max_moves`` rounded up to a power of two (at least 4): the default move capacity of a
+    family (``Puzzle.move_capacity``)."""
+    return max(4, 1 << (max_moves - 1).bit_length())
 
 
 @state_function
@@ -154,7 +162,6 @@ class Puzzle:
         self.unrank = self._functions["unrank_state"]
         self._goal = goal
         self._start = start
-        self._kernels = None
 
     # --- what the engine asks -------------------------------------------------------------
     @property
@@ -176,31 +183,17 @@ class Puzzle:
         return self.reversible or self._functions["predecessors_state"] is not None
 
     @property
-    def kernels(self):
-        """The puzzle's layer kernels (built on first use; see ``vecsearch.engine.codegen``)."""
-        if self._kernels is None:
-            from vecsearch.engine.codegen import build_kernels
-
-            functions = dict(self._functions)
-            has_predecessors = functions["predecessors_state"] is not None
-            if not has_predecessors:
-                # Reversible: predecessors are the children. Directed without predecessors:
-                # bound only so the kernels type-check; the engine never searches backwards.
-                functions["predecessors_state"] = functions["expand_state"]
-                functions["predecessors_ranked_state"] = functions["expand_ranked_state"]
-                functions["predecessors_rank_state"] = functions["expand_rank_state"]
-            functions["rank_state"] = functions["rank_state"] or no_rank
-            functions["component_state"] = functions["component_state"] or single_component
-            self._kernels = build_kernels(functions, self.width, self.move_capacity, self.kernel_label,
-                                          has_predecessors=has_predecessors)
-        return self._kernels
+    def functions(self) -> Mapping[str, object]:
+        """The compiled per-state functions by role (``expand_state``, ``predecessors_state``,
+        ``rank_state``, ``component_state``, ``expand_ranked_state``, ``unrank_state``,
+        ``expand_rank_state``, ``predecessors_rank_state``; None: not given), read-only. The
+        engine binds them into its kernels (``vecsearch.engine.codegen.layer_kernels``)."""
+        return MappingProxyType(self._functions)
 
     @property
     def move_capacity(self) -> int:
         """Room for children per state in the compiled kernels: at least ``max_moves``, and the
         same for every member of a family (it is compiled into the kernels)."""
-        from vecsearch.engine.codegen import move_capacity
-
         return move_capacity(self.max_moves)
 
     @property
@@ -220,8 +213,6 @@ class Puzzle:
 
     def make_heuristic(self, goals: np.ndarray, name: str, **options):
         """The ``Heuristic`` called ``name`` towards the goal layer ``goals``."""
-        from vecsearch.engine.heuristic import Heuristic
-
         if options:
             raise TypeError(f"{self.name}: heuristic {name!r} takes no options, got {sorted(options)}")
         tables = self._heuristic_tables(goals) if self._heuristic_tables else (*self.tables, goals)

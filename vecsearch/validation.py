@@ -15,6 +15,7 @@ import warnings
 
 import numpy as np
 
+from vecsearch.engine.codegen import layer_kernels
 from vecsearch.errors import InvalidPuzzleInput, PuzzleDefinitionError
 
 
@@ -128,7 +129,7 @@ def _check_compiled(puzzle, states):
     for state in states:
         layer = puzzle.states(np.array([state]))
         try:
-            children, moves = jit.call(puzzle.kernels.neighbours, layer, puzzle.tables, False)
+            children, moves = jit.call(layer_kernels(puzzle).neighbours, layer, puzzle.tables, False)
         except NumbaError as error:
             detail = next((line.strip() for line in str(error).splitlines() if line.strip()), "")
             raise PuzzleDefinitionError(f"{puzzle.name}: numba cannot compile the puzzle's functions: {detail}"

@@ -15,11 +15,12 @@ import time
 import numpy as np
 
 from vecsearch.engine import jit
-from vecsearch.engine.heuristic import inverse_table, resolve
+from vecsearch.engine.endpoints import as_puzzle, endpoints
+from vecsearch.engine.heuristic import inverse_table, resolve, search_kernels
 from vecsearch.engine.idastar import solution_along
 from vecsearch.engine.layers import empty_states
 from vecsearch.engine.profile import BoundRecord, Profile
-from vecsearch.engine.search import SearchResult, _prepare, _resolve
+from vecsearch.engine.result import SearchResult
 from vecsearch.errors import InvalidPuzzleInput, MemoryLimitError
 
 FOUND, EXHAUSTED, NEXT_F, GROW = 1, 0, 2, 3
@@ -69,8 +70,8 @@ def astar(puzzle, start=None, goal=None, *, heuristic=None, max_depth=None, max_
     ``heuristic`` as for ``idastar``; ``max_depth`` caps the path length (no node with a larger
     f is expanded); ``max_bytes`` caps the memory of the tables (``MemoryLimitError`` beyond).
     """
-    puzzle = _resolve(puzzle)
-    starts, goals = _prepare(puzzle, start, goal, need_goal=True)
+    puzzle = as_puzzle(puzzle)
+    starts, goals = endpoints(puzzle, start, goal, need_goal=True)
     if len(starts) != 1:
         raise InvalidPuzzleInput("A* searches from one start state; use solve_many for many")
     profile = Profile(visited="hash")
@@ -78,7 +79,7 @@ def astar(puzzle, start=None, goal=None, *, heuristic=None, max_depth=None, max_
     if len(goals) == 0:
         return SearchResult(puzzle, profile, None, True, [])
     chosen = resolve(puzzle, goals, heuristic)
-    kernels = chosen.kernels
+    kernels = search_kernels(puzzle, chosen.function)
     fixed = (puzzle.tables, chosen.tables, inverse_table(puzzle), goals)
     cap = MAX_F if max_depth is None else max_depth
     state = _Tables(puzzle.width, 1 << 12)

@@ -32,7 +32,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from vecsearch.engine import jit
-from vecsearch.engine.search import _resolve
+from vecsearch.engine.codegen import layer_kernels
+from vecsearch.engine.endpoints import as_puzzle
 from vecsearch.engine.solve import TABLE_AUTO_RANKS, auto_method, distance_table, solve, solve_many
 from vecsearch.errors import InvalidPuzzleInput, NoSolution
 
@@ -99,7 +100,7 @@ def instances_from(puzzle, items, goal=None) -> tuple[Instances, list[tuple[obje
     ``(id, message)``: an ``Instances``; an array of states; or an iterable of starts,
     ``(id, start)`` / ``(id, start, goal)`` tuples or ``{"id", "start", "goal"}`` dicts (ids
     default to positions)."""
-    puzzle = _resolve(puzzle)
+    puzzle = as_puzzle(puzzle)
     if isinstance(items, Instances):
         return items, []
     shared = None if goal is None else puzzle.states(goal)
@@ -150,7 +151,7 @@ def _with_goals(puzzle, ids, starts, goals) -> Instances:
 
 def choose_method(puzzle, instances: Instances, method: str = "auto") -> str:
     """The method ``solve_batch`` uses (see the module docstring); checks a forced one."""
-    puzzle = _resolve(puzzle)
+    puzzle = as_puzzle(puzzle)
     if method not in METHODS:
         raise ValueError(f"unknown method {method!r}; choose one of {', '.join(METHODS)}")
     backward = puzzle.searchable_backward
@@ -205,7 +206,7 @@ def chunk_size_for(method: str, chunk_size: int | None) -> int:
 
 def solve_chunk(puzzle, chunk: Instances, method: str, max_depth=None, options=None) -> tuple[np.ndarray, np.ndarray]:
     """Lengths (-1: none within ``max_depth``) and moves of one chunk, by ``method``."""
-    puzzle = _resolve(puzzle)
+    puzzle = as_puzzle(puzzle)
     options = dict(options or {})
     if len(chunk) == 0:
         return np.zeros(0, np.int64), np.zeros((0, 0), np.int64)
@@ -237,7 +238,7 @@ def solve_chunk(puzzle, chunk: Instances, method: str, max_depth=None, options=N
 def _from_start_tables(puzzle, chunk, max_depth):
     """Each instance answered from the distance table rooted at its start (see the module
     docstring): the nearest goal state by a bulk lookup, its path by descent, reversed."""
-    kernels, tables = puzzle.kernels, puzzle.tables
+    kernels, tables = layer_kernels(puzzle), puzzle.tables
     goals = chunk.goals if chunk.goals is not None else puzzle.goal_states()
     offsets = chunk.goal_offsets if chunk.goal_offsets is not None else np.arange(len(chunk) + 1) * len(goals)
     if chunk.goal_offsets is None:
@@ -295,7 +296,7 @@ def iter_batch(puzzle, instances: Instances, *, method: str = "auto", max_depth=
                client=None, progress=None, options=None, ordered=False):
     """``BatchChunk`` after ``BatchChunk`` as chunks finish (in input order locally; with a
     ``client``, in finishing order unless ``ordered``)."""
-    puzzle = _resolve(puzzle)
+    puzzle = as_puzzle(puzzle)
     method = choose_method(puzzle, instances, method)
     size = chunk_size_for(method, chunk_size)
     bounds = [(lo, min(len(instances), lo + size)) for lo in range(0, len(instances), size)]
@@ -369,7 +370,7 @@ def solve_batch(puzzle, instances, *, goal=None, method: str = "auto", max_depth
     ``client``: a ``dask.distributed.Client`` to send chunks to; ``progress``: a tqdm bar
     (default: when standard error is a terminal); ``options`` go to the search (``threads=``,
     ``heuristic=``, ...)."""
-    puzzle = _resolve(puzzle)
+    puzzle = as_puzzle(puzzle)
     batch, errors = instances_from(puzzle, instances, goal)
     if out is not None:
         from vecsearch.batch_io import run_jsonl

@@ -13,6 +13,7 @@ quarters of a two-bit search's compile), for no speed that these threads do not 
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import threading
 from collections.abc import Callable
@@ -66,3 +67,17 @@ def map_blocks(call: Callable, n: int, block: int) -> list:
         for helper in helpers:
             helper.result()
     return results
+
+
+@contextlib.contextmanager
+def thread_limit(threads: int | None):
+    """Within the block, searches use at most ``threads`` threads (None: no change)."""
+    if threads is None:
+        yield
+        return
+    previous = numba.get_num_threads()
+    numba.set_num_threads(max(1, min(threads, numba.config.NUMBA_NUM_THREADS)))
+    try:
+        yield
+    finally:
+        numba.set_num_threads(previous)

@@ -36,13 +36,15 @@ from pathlib import Path
 
 import numba
 
-import vecsearch
 import vecsearch._numba as nb_options
+from vecsearch.engine.caches import KERNELS
 from vecsearch.kernels import state_words
 from vecsearch.kernels.roles import SHAPE_HELPERS
+from vecsearch.puzzle import no_rank, single_component
 
 nb_options.faster_inlining()
-KERNEL_DIR = Path(vecsearch.__file__).parent / "kernels"
+PACKAGE_DIR = Path(__file__).resolve().parent.parent
+KERNEL_DIR = PACKAGE_DIR / "kernels"
 LAYER_TEMPLATES = tuple(KERNEL_DIR / f"{name}.py" for name in ("layer_template", "pair_template", "rank_space_template"))
 ROLES = ("expand_state", "predecessors_state", "rank_state", "component_state")
 OPTIONAL_ROLES = ("expand_ranked_state", "predecessors_ranked_state", "unrank_state", "expand_rank_state",
@@ -56,12 +58,6 @@ def cache_dir() -> Path:
         return Path(configured)
     base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
     return Path(base) / "vecsearch"
-
-
-def move_capacity(max_moves: int) -> int:
-    """``max_moves`` rounded up to a power of two (at least 4): the default move capacity of a
-    family (``Puzzle.move_capacity``)."""
-    return max(4, 1 << (max_moves - 1).bit_length())
 
 
 def _importable(function) -> tuple[str, str, bool] | None:
@@ -87,9 +83,8 @@ def _source_hash(paths) -> str:
 
 
 def _dependency_files(functions) -> list[str]:
-    package_dir = Path(vecsearch.__file__).parent
-    files = [str(p) for p in (package_dir / "kernels").glob("*.py")]
-    files.append(str(package_dir / "_numba.py"))
+    files = [str(p) for p in KERNEL_DIR.glob("*.py")]
+    files.append(str(PACKAGE_DIR / "_numba.py"))
     files += [inspect.getsourcefile(getattr(f, "py_func", f)) for f in functions.values() if f is not None]
     return files
 
@@ -131,6 +126,27 @@ def template_body(path: Path) -> str:
         if isinstance(node, ast.ImportFrom) and node.module in local:
             del lines[node.lineno - 1:node.end_lineno]
     return "".join(lines)
+
+
+def layer_kernels(puzzle) -> types.ModuleType:
+    """The layer kernels of ``puzzle``'s family (built, or loaded from numba's cache, on first
+    use; kept in ``caches.KERNELS``)."""
+    return KERNELS.get(("layers", puzzle), lambda: _bind_layer_kernels(puzzle))
+
+
+def _bind_layer_kernels(puzzle) -> types.ModuleType:
+    functions = dict(puzzle.functions)
+    has_predecessors = functions["predecessors_state"] is not None
+    if not has_predecessors:
+        # Reversible: predecessors are the children. Directed without predecessors: bound
+        # only so the kernels type-check; the engine never searches backwards.
+        functions["predecessors_state"] = functions["expand_state"]
+        functions["predecessors_ranked_state"] = functions["expand_ranked_state"]
+        functions["predecessors_rank_state"] = functions["expand_rank_state"]
+    functions["rank_state"] = functions["rank_state"] or no_rank
+    functions["component_state"] = functions["component_state"] or single_component
+    return build_kernels(functions, puzzle.width, puzzle.move_capacity, puzzle.kernel_label,
+                         has_predecessors=has_predecessors)
 
 
 def build_kernels(functions: dict, width: int, capacity: int, label: str, *, has_predecessors: bool = False,

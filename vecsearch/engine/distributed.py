@@ -25,10 +25,10 @@ def _portable(puzzle):
 
 
 def _run(puzzle, chunk, method, max_depth, options):
-    from vecsearch.engine.search import _resolve
+    from vecsearch.engine.endpoints import as_puzzle
 
     began = time.perf_counter()
-    lengths, moves = solve_chunk(_resolve(puzzle), chunk, method, max_depth, options)
+    lengths, moves = solve_chunk(as_puzzle(puzzle), chunk, method, max_depth, options)
     return lengths, moves, time.perf_counter() - began
 
 

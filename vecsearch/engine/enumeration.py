@@ -1,6 +1,6 @@
 """Whole-space breadth-first enumeration: ``bfs`` without a goal.
 
-Runs the layered search (``search._Side``) or the two-bit search (``twobit.TwoBitSearch``) in
+Runs the layered search (``sides.Side``) or the two-bit search (``twobit.TwoBitSearch``) in
 the mode the memory planner picks, writes a checkpoint after every layer when asked (and after
 the start states), continues from one, and stops cleanly on Ctrl-C: ``SearchInterrupted``
 carries the search up to its last complete layer. A checkpoint records the puzzle, the mode and
@@ -13,9 +13,13 @@ import numpy as np
 
 from vecsearch.engine import checkpoint as checkpoints
 from vecsearch.engine import jit, planner
+from vecsearch.engine.blocks import thread_limit
+from vecsearch.engine.codegen import layer_kernels
+from vecsearch.engine.endpoints import endpoints
 from vecsearch.engine.layers import Layer
 from vecsearch.engine.profile import LayerRecord, Profile
-from vecsearch.engine.search import UNLIMITED, SearchResult, _prepare, _Side, _threads
+from vecsearch.engine.result import SearchResult
+from vecsearch.engine.sides import UNLIMITED, Side
 from vecsearch.engine.twobit import TwoBitSearch
 from vecsearch.errors import MemoryLimitError, SearchInterrupted, VecsearchError
 
@@ -35,7 +39,7 @@ def enumerate_space(puzzle, start=None, *, max_depth=None, keep_layers=None, bac
         visited = meta["visited"] if mode == "layers" else "auto"
         starts = saved[1]["starts"]
     else:
-        starts, _ = _prepare(puzzle, start, None, need_goal=False)
+        starts, _ = endpoints(puzzle, start, None, need_goal=False)
     plan = planner.plan(puzzle, mode=mode, visited=visited, max_memory=max_memory, max_depth=max_depth,
                         keep=keep_farthest, need_layers=bool(keep_layers) or layer_sink is not None)
     profile = Profile(visited=plan.visited)
@@ -65,7 +69,7 @@ def enumerate_space(puzzle, start=None, *, max_depth=None, keep_layers=None, bac
     compiled = jit.compile_seconds()
     name = "backward" if backward else "forward"
     try:
-        with _threads(threads):
+        with thread_limit(threads):
             if plan.mode == "twobit":
                 runner = _TwoBit(puzzle, starts, backward, keep_farthest, name, after_layer, saved)
             else:
@@ -96,7 +100,7 @@ class _Layered:
         self.max_depth = max_depth
         # Small layers may grow several to a kernel call, but a checkpoint must see each one alone
         self.one_layer_per_step = one_layer_per_step
-        self.side = _Side(puzzle, name, backward, plan.visited, starts, bool(keep_layers), max_depth, profile,
+        self.side = Side(puzzle, name, backward, plan.visited, starts, bool(keep_layers), max_depth, profile,
                           after_layer, sink, budget, saved)
 
     @property
@@ -126,7 +130,7 @@ class _TwoBit:
     """The two-bit search of the starts' component."""
 
     def __init__(self, puzzle, starts, backward, keep, name, after_layer, saved):
-        component = jit.call(puzzle.kernels.components, starts[:1], puzzle.tables)[0]
+        component = jit.call(layer_kernels(puzzle).components, starts[:1], puzzle.tables)[0]
         self.puzzle = puzzle
         self.search = TwoBitSearch(puzzle, component, backward, keep, name)
         self.after_layer = after_layer
@@ -163,7 +167,7 @@ def _load(directory, puzzle, start, mode):
     if mode not in ("auto", meta["mode"]):
         raise VecsearchError(f"the checkpoint in {directory} continues a {meta['mode']} search, not {mode}")
     if start is not None:
-        starts, _ = _prepare(puzzle, start, None, need_goal=False)
+        starts, _ = endpoints(puzzle, start, None, need_goal=False)
         if not np.array_equal(np.unique(starts, axis=0), np.unique(arrays["starts"], axis=0)):
             raise VecsearchError(f"the checkpoint in {directory} continues a search from other start states")
     return meta, arrays

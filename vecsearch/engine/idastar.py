@@ -20,9 +20,12 @@ import numba
 import numpy as np
 
 from vecsearch.engine import jit
-from vecsearch.engine.heuristic import inverse_table, resolve
+from vecsearch.engine.blocks import thread_limit
+from vecsearch.engine.codegen import layer_kernels
+from vecsearch.engine.endpoints import as_puzzle, endpoints
+from vecsearch.engine.heuristic import heuristic_values, inverse_table, resolve, search_kernels
 from vecsearch.engine.profile import BoundRecord, Profile
-from vecsearch.engine.search import SearchResult, _prepare, _resolve, _threads
+from vecsearch.engine.result import SearchResult
 from vecsearch.engine.solution import Solution
 from vecsearch.errors import InvalidPuzzleInput
 
@@ -42,8 +45,8 @@ def idastar(puzzle, start=None, goal=None, *, heuristic=None, max_depth=None, on
     called with each iteration's ``BoundRecord``. Iterations after one that expanded
     ``split_from`` nodes run on ``threads`` threads (default: all).
     """
-    puzzle = _resolve(puzzle)
-    starts, goals = _prepare(puzzle, start, goal, need_goal=True)
+    puzzle = as_puzzle(puzzle)
+    starts, goals = endpoints(puzzle, start, goal, need_goal=True)
     if len(starts) != 1:
         raise InvalidPuzzleInput("IDA* searches from one start state; use solve_many for many")
     profile = Profile(visited="none (depth-first)")
@@ -51,17 +54,17 @@ def idastar(puzzle, start=None, goal=None, *, heuristic=None, max_depth=None, on
     if len(goals) == 0:  # the goal lies in another component
         return SearchResult(puzzle, profile, None, True, [])
     chosen = resolve(puzzle, goals, heuristic)
-    kernel = chosen.kernels.ida_iteration
+    kernel = search_kernels(puzzle, chosen.function).ida_iteration
     fixed = (puzzle.tables, chosen.tables, inverse_table(puzzle), goals)
     cap = DEFAULT_MAX_BOUND if max_depth is None else max_depth
     jit.call(kernel, starts, *fixed, -1, np.empty(1, np.int64))  # compile: bound -1 prunes the root
-    bound = chosen(starts)
+    bound = int(heuristic_values(chosen, starts[:1])[0])
     solution, complete, expanded = None, False, 0
     while bound <= cap:
         path = np.empty(bound + 1, np.int64)
         began = time.perf_counter()
         if expanded >= max(split_from, 1) and (threads or numba.get_num_threads()) > 1:
-            with _threads(threads), numba.parallel_chunksize(1):
+            with thread_limit(threads), numba.parallel_chunksize(1):
                 length, next_bound, expanded, generated = _split_iteration(puzzle, chosen, starts, fixed, bound, path)
         else:
             length, next_bound, expanded, generated = kernel(starts, *fixed, bound, path)
@@ -94,10 +97,10 @@ def _split_iteration(puzzle, chosen, start, fixed, bound, path):
     while nodes and len(nodes) < want and depth < bound:
         deeper = []
         for state, last, prefix in nodes:
-            children, moves = jit.call(puzzle.kernels.neighbours, state, tables, False)
+            children, moves = jit.call(layer_kernels(puzzle).neighbours, state, tables, False)
             keep = moves != (inverse[last] if last >= 0 else -1)
             children, moves = children[keep], moves[keep]
-            values = chosen.values(children)
+            values = heuristic_values(chosen, children)
             expanded += 1
             generated += len(moves)
             for j in range(len(moves)):
@@ -117,11 +120,11 @@ def _split_iteration(puzzle, chosen, start, fixed, bound, path):
     n = len(nodes)
     outputs = [np.empty(n, np.int64) for _ in range(4)]  # lengths, next bounds, expanded, generated
     paths = np.zeros((n, bound + 1), np.int64)
-    kernel = chosen.kernels.ida_split
+    kernel = search_kernels(puzzle, chosen.function).ida_split
     jit.call(kernel, roots[:0], lasts[:0], lasts[:0], lasts[:0], *fixed, bound, np.zeros(1, np.int64), lasts[:0],
              paths[:0], lasts[:0], lasts[:0], lasts[:0])
-    kernel(roots, chosen.values(roots), lasts, np.full(n, depth, np.int64), *fixed, bound, np.zeros(1, np.int64),
-           outputs[0], paths, *outputs[1:])
+    kernel(roots, heuristic_values(chosen, roots), lasts, np.full(n, depth, np.int64), *fixed, bound,
+           np.zeros(1, np.int64), outputs[0], paths, *outputs[1:])
     lengths, bounds, sub_expanded, sub_generated = outputs
     expanded += int(sub_expanded.sum())
     generated += int(sub_generated.sum())
@@ -138,7 +141,7 @@ def solution_along(puzzle, start: np.ndarray, moves: list[int], profile) -> Solu
     """The ``Solution`` that plays ``moves`` from ``start`` (a one-state layer)."""
     states = [start]
     for move in moves:
-        children, child_moves = jit.call(puzzle.kernels.neighbours, states[-1], puzzle.tables, False)
+        children, child_moves = jit.call(layer_kernels(puzzle).neighbours, states[-1], puzzle.tables, False)
         states.append(children[np.flatnonzero(child_moves == move)[:1]])
     return Solution(puzzle, np.concatenate(states), moves, profile)
 
@@ -151,10 +154,10 @@ def idastar_many(puzzle, starts, goal=None, *, heuristic=None, max_depth=None, t
     goal (or not within ``max_depth``), and ``moves[i, :lengths[i]]`` are its moves. The profile
     sums the nodes of every instance per f-bound; its seconds are the batch's wall time.
     """
-    puzzle = _resolve(puzzle)
+    puzzle = as_puzzle(puzzle)
     starts = puzzle.states(starts)
     goals = puzzle.goal_states() if goal is None else puzzle.states(goal)
-    kernels = puzzle.kernels
+    kernels = layer_kernels(puzzle)
     goal_components = set(jit.call(kernels.components, goals, puzzle.tables).tolist())
     if len(goal_components) != 1:
         raise InvalidPuzzleInput(f"{puzzle.name}: the goal states lie in {len(goal_components)} components;"
@@ -162,7 +165,7 @@ def idastar_many(puzzle, starts, goal=None, *, heuristic=None, max_depth=None, t
     component = goal_components.pop()
     cap = DEFAULT_MAX_BOUND if max_depth is None else max_depth
     chosen = resolve(puzzle, goals, heuristic)
-    kernel = chosen.kernels.ida_many
+    kernel = search_kernels(puzzle, chosen.function).ida_many
     fixed = (puzzle.tables, chosen.tables, inverse_table(puzzle), goals, cap)
     lengths = np.full(len(starts), -1, dtype=np.int64)
     parts = []  # each batch's moves, trimmed to its longest solution
@@ -173,7 +176,7 @@ def idastar_many(puzzle, starts, goal=None, *, heuristic=None, max_depth=None, t
     empty = np.zeros((0, cap + 1), np.int64)
     jit.call(kernel, starts[:0], np.zeros(0, np.bool_), *fixed, np.zeros((0, cap), np.int64), lengths[:0], empty, empty)
     began = time.perf_counter()
-    with _threads(threads), numba.parallel_chunksize(1):
+    with thread_limit(threads), numba.parallel_chunksize(1):
         for lo in range(0, len(starts), BATCH):
             part = starts[lo:lo + BATCH]
             skip = jit.call(kernels.components, part, puzzle.tables) != component

@@ -15,7 +15,11 @@ import numba
 import numpy as np
 
 from vecsearch.engine import blocks, jit
-from vecsearch.engine.search import _memory_bytes, _resolve, bidirectional
+from vecsearch.engine.caches import PAIR_DEPTH_TABLES
+from vecsearch.engine.codegen import layer_kernels
+from vecsearch.engine.endpoints import as_puzzle
+from vecsearch.engine.planner import physical_bytes
+from vecsearch.engine.search import bidirectional
 from vecsearch.engine.solve import ManySolutions
 from vecsearch.errors import InvalidPuzzleInput
 
@@ -23,8 +27,6 @@ UNSEEN = 255
 MAX_SIDE_DEPTH = 254
 FOUND_NONE, UNREACHABLE, TOO_DEEP = -2, -1, -3  # as in vecsearch/kernels/pair_template.py
 CHUNK_BYTES = 32 << 20  # bound on the moves buffer of one kernel call
-
-_tables: dict[tuple, np.ndarray] = {}  # depth tables (all UNSEEN) kept for later calls
 
 
 def solve_pairs(puzzle, starts, goals, *, max_depth=None, max_forward=None, max_backward=None,
@@ -35,7 +37,7 @@ def solve_pairs(puzzle, starts, goals, *, max_depth=None, max_forward=None, max_
     reads. ``max_depth`` caps the path length, ``max_forward`` / ``max_backward`` each side's
     depth. ``lengths[i]`` is -1 when pair ``i`` has no path (within the caps).
     """
-    puzzle = _resolve(puzzle)
+    puzzle = as_puzzle(puzzle)
     start_states, start_offsets = _sets(puzzle, starts, "start")
     goal_states, goal_offsets = _sets(puzzle, goals, "goal")
     n = len(start_offsets) - 1
@@ -49,7 +51,7 @@ def solve_pairs(puzzle, starts, goals, *, max_depth=None, max_forward=None, max_
     width = min(limits[2], limits[0] + limits[1], 2 * MAX_SIDE_DEPTH)
     lengths = np.empty(n, np.int64)
     depth_f, depth_b = _depth_tables(puzzle, workers)
-    kernel = puzzle.kernels.pair_searches_worker
+    kernel = layer_kernels(puzzle).pair_searches_worker
     jit.warm(kernel, 0, 1, start_states, start_offsets[:1], goal_states, goal_offsets[:1], puzzle.tables, *limits,
              depth_f, depth_b, lengths[:0], np.zeros((0, width), np.int64))
     chunk = max(1, CHUNK_BYTES // (8 * max(width, 1)))
@@ -101,7 +103,7 @@ def _sets(puzzle, items, what):
 def _check_components(puzzle, states, offsets):
     if len(states) == len(offsets) - 1:
         return  # one start per pair
-    components = jit.call(puzzle.kernels.components, states, puzzle.tables)
+    components = jit.call(layer_kernels(puzzle).components, states, puzzle.tables)
     first = components[offsets[:-1]]
     sizes = np.diff(offsets)
     mixed = np.flatnonzero(np.repeat(first, sizes) != components)
@@ -117,16 +119,13 @@ def _limit(value) -> int:
 
 def _fits(puzzle, workers) -> bool:
     return (puzzle.has_rank and puzzle.searchable_backward
-            and 2 * workers * puzzle.rank_size <= _memory_bytes() / 4)
+            and 2 * workers * puzzle.rank_size <= physical_bytes() / 4)
 
 
 def _depth_tables(puzzle, workers):
-    key = (id(puzzle.kernels), puzzle.rank_size)
-    tables = _tables.get(key)
-    if tables is None or tables.shape[1] < workers:
-        tables = np.full((2, workers, puzzle.rank_size), UNSEEN, np.uint8)
-        _tables[key] = tables
-    return tables[0, :workers], tables[1, :workers]
+    key = (puzzle.rank_size, workers)  # all UNSEEN between calls: any puzzle of that rank size may use them
+    tables = PAIR_DEPTH_TABLES.get(key, lambda: np.full((2, workers, puzzle.rank_size), UNSEEN, np.uint8))
+    return tables[0], tables[1]
 
 
 def _one_by_one(puzzle, starts, start_offsets, goals, goal_offsets, limits, indices) -> ManySolutions:

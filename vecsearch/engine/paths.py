@@ -11,12 +11,13 @@ from __future__ import annotations
 import numpy as np
 
 from vecsearch.engine import jit
+from vecsearch.engine.codegen import layer_kernels
 from vecsearch.engine.layers import Layer
 
 
 def move_between(puzzle, state: np.ndarray, target: np.ndarray) -> int | None:
     """Index of a move taking ``state[0]`` to ``target[0]``, or None."""
-    children, moves = jit.call(puzzle.kernels.neighbours, state, puzzle.tables, False)
+    children, moves = jit.call(layer_kernels(puzzle).neighbours, state, puzzle.tables, False)
     same = children == target[0]
     hits = np.flatnonzero(same if same.ndim == 1 else same.all(axis=1))
     return int(moves[hits[0]]) if len(hits) else None
@@ -24,7 +25,7 @@ def move_between(puzzle, state: np.ndarray, target: np.ndarray) -> int | None:
 
 def _member(puzzle, layer: Layer, candidates: np.ndarray) -> int:
     for chunk in layer.chunks:
-        j = jit.call(puzzle.kernels.find_member, chunk, candidates)
+        j = jit.call(layer_kernels(puzzle).find_member, chunk, candidates)
         if j >= 0:
             return j
     return -1
@@ -32,7 +33,7 @@ def _member(puzzle, layer: Layer, candidates: np.ndarray) -> int:
 
 def _parent(puzzle, layer: Layer, state: np.ndarray) -> np.ndarray:
     """A state of ``layer`` one move before ``state[0]``."""
-    kernels = puzzle.kernels
+    kernels = layer_kernels(puzzle)
     if puzzle.searchable_backward:
         candidates, _ = jit.call(kernels.neighbours, state, puzzle.tables, True)
         j = _member(puzzle, layer, candidates)
@@ -59,7 +60,7 @@ def backward_half(puzzle, layers: list[Layer], meet: np.ndarray) -> list[np.ndar
     """States from ``meet`` (in ``layers[-1]`` of a backward search) to a goal (``layers[0]``)."""
     path = [meet]
     for layer in reversed(layers[:-1]):
-        children, _ = jit.call(puzzle.kernels.neighbours, path[-1], puzzle.tables, False)
+        children, _ = jit.call(layer_kernels(puzzle).neighbours, path[-1], puzzle.tables, False)
         j = _member(puzzle, layer, children)
         if j < 0:
             raise AssertionError("stored layers are inconsistent: no child in the next layer")

@@ -25,9 +25,9 @@ from pathlib import Path
 import numpy as np
 
 from vecsearch.engine import jit
+from vecsearch.engine.blocks import thread_limit
 from vecsearch.engine.codegen import KERNEL_DIR, build_kernels, cache_dir
 from vecsearch.engine.profile import LayerRecord, Profile
-from vecsearch.engine.search import _threads
 from vecsearch.engine.visited import ROUND, expand_blocks
 from vecsearch.errors import VecsearchError
 
@@ -70,7 +70,7 @@ def enumerate_distances(abstraction: Abstraction, *, threads=None, on_layer=None
     profile = Profile(visited="bitset")
     compiled = jit.compile_seconds()
     step = _Expander(kernels, puzzle, bits, costs, entries, abstraction.group)
-    with _threads(threads):
+    with thread_limit(threads):
         began, compiled_before = time.perf_counter(), jit.compile_seconds()
         goals = puzzle.states(abstraction.goals).copy()
         layer = goals[:jit.call(kernels.claim_goals, goals, puzzle.tables, bits, entries, abstraction.group)]

@@ -63,6 +63,11 @@ class Plan:
         return self.estimate.visited
 
 
+def physical_bytes() -> int:
+    """The machine's physical memory."""
+    return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+
+
 def available_bytes() -> int:
     """Memory the system can give without swapping: ``MemAvailable``, capped by a cgroup limit."""
     available = None

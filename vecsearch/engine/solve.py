@@ -7,7 +7,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from vecsearch.engine.search import _resolve, bfs, bidirectional
+from vecsearch.engine.caches import DISTANCE_TABLES
+from vecsearch.engine.endpoints import as_puzzle
+from vecsearch.engine.search import bfs, bidirectional
 from vecsearch.engine.solution import Solution
 from vecsearch.engine.tables import DistanceTable
 from vecsearch.errors import NoSolution
@@ -27,18 +29,14 @@ TABLE_RANKS_PER_SECOND = 2.0e6
 SEARCH_SECONDS = 1e-3
 SEARCH_SECONDS_PER_SQRT_RANK = 3e-6
 
-_tables: dict[tuple, DistanceTable] = {}
-
 
 def distance_table(puzzle, goal=None, *, max_depth=None, storage="bytes") -> DistanceTable:
     """The distance table towards ``goal`` (within ``max_depth``; ``storage`` as for
-    ``DistanceTable``), built once per process and reused."""
-    puzzle = _resolve(puzzle)
+    ``DistanceTable``), built once and kept in ``caches.DISTANCE_TABLES``."""
+    puzzle = as_puzzle(puzzle)
     goals = puzzle.goal_states() if goal is None else puzzle.states(goal)
-    key = (id(puzzle), goals.tobytes(), max_depth, storage)
-    if key not in _tables:
-        _tables[key] = DistanceTable(puzzle, goals, max_depth=max_depth, storage=storage)
-    return _tables[key]
+    key = (puzzle, goals.tobytes(), max_depth, storage)
+    return DISTANCE_TABLES.get(key, lambda: DistanceTable(puzzle, goals, max_depth=max_depth, storage=storage))
 
 
 def solve(puzzle, start=None, goal=None, *, method: str = "bidirectional", max_depth=None, **options) -> Solution:
@@ -50,7 +48,7 @@ def solve(puzzle, start=None, goal=None, *, method: str = "bidirectional", max_d
     ``puzzle.heuristic_names`` or passes a ``Heuristic``; default: the puzzle's first).
     Raises ``NoSolution`` when there is none (within ``max_depth``, if given).
     """
-    puzzle = _resolve(puzzle)
+    puzzle = as_puzzle(puzzle)
     if method not in METHODS:
         raise ValueError(f"unknown method {method!r}; choose one of {', '.join(METHODS)}")
     if method == "table":
@@ -109,7 +107,7 @@ def solve_many(puzzle, starts, goal=None, *, method: str = "auto", **options) ->
     puzzle offers a heuristic; else searches each instance bidirectionally. ``options`` go to
     IDA* (``heuristic=``, ``max_depth=``, ``threads=``).
     """
-    puzzle = _resolve(puzzle)
+    puzzle = as_puzzle(puzzle)
     starts = puzzle.states(starts)
     if method == "auto":
         method = auto_method(puzzle, len(starts))

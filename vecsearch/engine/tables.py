@@ -18,8 +18,13 @@ from __future__ import annotations
 import numpy as np
 
 from vecsearch.engine import blocks, jit, paths, planner
+from vecsearch.engine.blocks import thread_limit
+from vecsearch.engine.codegen import layer_kernels
+from vecsearch.engine.endpoints import as_puzzle
 from vecsearch.engine.profile import Profile
-from vecsearch.engine.search import SearchResult, _resolve, _Side, _threads, bfs
+from vecsearch.engine.result import SearchResult
+from vecsearch.engine.search import bfs
+from vecsearch.engine.sides import Side
 from vecsearch.engine.solution import Solution
 from vecsearch.engine.twobit import TwoBitSearch
 from vecsearch.errors import InvalidPuzzleInput, MemoryLimitError, VecsearchError
@@ -43,14 +48,14 @@ class DistanceTable:
             raise ValueError(f"storage must be one of {', '.join(STORAGES)}, not {storage!r}")
         if storage == "mod3" and max_depth is not None:
             raise ValueError("storage='mod3' holds whole components: a ball (max_depth) needs storage='bytes'")
-        puzzle = _resolve(puzzle)
+        puzzle = as_puzzle(puzzle)
         if not puzzle.has_rank:
             raise VecsearchError(f"{puzzle.name} has no rank: a distance table needs one")
         if not puzzle.searchable_backward:
             raise VecsearchError(f"{puzzle.name} cannot search backwards: a distance table needs predecessors")
         self.puzzle = puzzle
         goals = puzzle.goal_states() if goal is None else puzzle.states(goal)
-        components = set(jit.call(puzzle.kernels.components, goals, puzzle.tables).tolist())
+        components = set(jit.call(layer_kernels(puzzle).components, goals, puzzle.tables).tolist())
         if len(components) != 1:
             raise InvalidPuzzleInput(f"{puzzle.name}: the goal states lie in {len(components)} components;"
                                      " build one table per component")
@@ -80,7 +85,7 @@ class DistanceTable:
         planner.plan(puzzle, mode="twobit", max_memory=max_memory)  # refuses a table that cannot fit
         search = TwoBitSearch(puzzle, self.component, True, 0, "backward")
         self.profile = Profile(visited="twobit")
-        with _threads(threads):
+        with thread_limit(threads):
             record = search.seed(goals)
             while True:
                 self.profile.add(record)
@@ -90,7 +95,7 @@ class DistanceTable:
                     break
                 record = search.step()
         self.mod3 = search.table
-        self.goal_ranks = np.unique(jit.call(puzzle.kernels.ranks, goals, puzzle.tables))
+        self.goal_ranks = np.unique(jit.call(layer_kernels(puzzle).ranks, goals, puzzle.tables))
         self.max_distance = search.depth - (search.counts[-1] == 0)
         self.complete = True
         self.radius = None
@@ -105,7 +110,7 @@ class DistanceTable:
             widened[self.distances == self.unknown] = np.iinfo(np.uint16).max
             self.distances = widened
         for chunk in layer.chunks:
-            jit.call(self.puzzle.kernels.record_distances, chunk, self.puzzle.tables, self.distances, depth)
+            jit.call(layer_kernels(self.puzzle).record_distances, chunk, self.puzzle.tables, self.distances, depth)
 
     def solve_many(self, starts) -> tuple[np.ndarray, np.ndarray]:
         """Lengths (-1: unreachable) and moves (row ``i``, first ``lengths[i]`` entries) of
@@ -115,7 +120,7 @@ class DistanceTable:
         moves = np.zeros((len(starts), self.max_distance), dtype=np.int64)
         name, fixed = ("descend_mod3", (self.mod3, self.goal_ranks)) if self.storage == "mod3" else \
             ("descend", (self.distances, self.unknown))
-        kernel = getattr(self.puzzle.kernels, f"{name}_range")
+        kernel = getattr(layer_kernels(self.puzzle), f"{name}_range")
         tail = (self.puzzle.tables, self.component, moves, lengths)
         jit.warm(kernel, *fixed, starts, 0, 0, *tail)
         blocks.map_blocks(lambda lo, hi: kernel(*fixed, starts, lo, hi, *tail), len(starts), DESCEND_BLOCK)
@@ -134,7 +139,7 @@ class DistanceTable:
             return None
         path = [starts]
         for move in moves[0, :lengths[0]]:
-            children, child_moves = jit.call(self.puzzle.kernels.neighbours, path[-1], self.puzzle.tables, False)
+            children, child_moves = jit.call(layer_kernels(self.puzzle).neighbours, path[-1], self.puzzle.tables, False)
             path.append(children[np.flatnonzero(child_moves == move)[:1]])
         return Solution(self.puzzle, np.concatenate(path), moves[0, :lengths[0]].tolist(), self.profile)
 
@@ -152,14 +157,14 @@ class DistanceTable:
             raise VecsearchError("search meets a ball of distances: build the table with storage='bytes'")
         puzzle = self.puzzle
         starts = puzzle.states(starts)
-        starts = starts[jit.call(puzzle.kernels.components, starts, puzzle.tables) == self.component]
+        starts = starts[jit.call(layer_kernels(puzzle).components, starts, puzzle.tables) == self.component]
         profile = Profile(visited="bitset")
         if len(starts) == 0:
             return SearchResult(puzzle, profile, None, True, [])
         compiled = jit.compile_seconds()
-        nearest = puzzle.kernels.nearest_in_table
-        with _threads(threads):
-            side = _Side(puzzle, "forward", False, "bitset", starts, True, None, profile, on_layer, None)
+        nearest = layer_kernels(puzzle).nearest_in_table
+        with thread_limit(threads):
+            side = Side(puzzle, "forward", False, "bitset", starts, True, None, profile, on_layer, None)
             solution = length = None
             complete = True
             while True:

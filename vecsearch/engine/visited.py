@@ -18,6 +18,8 @@ from __future__ import annotations
 import numpy as np
 
 from vecsearch.engine import blocks, jit
+from vecsearch.engine.caches import BITSETS
+from vecsearch.engine.codegen import layer_kernels
 from vecsearch.engine.layers import Layer, LayerBuilder, empty_states
 
 ROUND = 1 << 16  # frontier states per kernel call
@@ -25,8 +27,6 @@ BLOCK = 8192  # frontier states per block a thread takes
 GROW_BELOW = 8192  # smaller frontiers may grow several layers in one serial kernel call
 POOL_BYTES = 256 << 20  # zeroed bitsets kept for reuse by later searches
 GROW_LAYERS = 256  # most layers one ``grow`` call returns
-
-_bitset_pool: dict[tuple, list[np.ndarray]] = {}
 
 
 def expand_blocks(kernel, items, fixed: tuple, scratch, stride: int) -> list[tuple]:
@@ -49,7 +49,7 @@ class _Visited:
 
     def __init__(self, puzzle):
         self.puzzle = puzzle
-        self.kernels = puzzle.kernels
+        self.kernels = layer_kernels(puzzle)
         self.tables = puzzle.tables
         self.width = puzzle.width
         self._scratch = empty_states(self.width)
@@ -92,8 +92,7 @@ class BitsetVisited(_Visited):
     def __init__(self, puzzle):
         super().__init__(puzzle)
         words = (puzzle.rank_size + 63) // 64
-        self._pool_key = (id(self.kernels), words)
-        pool = _bitset_pool.get(self._pool_key)
+        pool = BITSETS.get(words, list)
         self.bits = pool.pop() if pool else np.zeros(words, dtype=np.uint64)
         self.count = 0
 
@@ -155,8 +154,8 @@ class BitsetVisited(_Visited):
         It is cleared bit by bit via the stored ``layers`` when they hold every state and are
         few, else wholesale; either is cheaper than a fresh allocation, whose pages the kernel
         must fault in and zero again on first touch."""
-        pool = _bitset_pool.setdefault(self._pool_key, [])
-        if sum(len(b) for p in _bitset_pool.values() for b in p) * 8 + self.bits.nbytes > POOL_BYTES:
+        pool = BITSETS.get(len(self.bits), list)
+        if sum(len(b) for p in BITSETS.entries.values() for b in p) * 8 + self.bits.nbytes > POOL_BYTES:
             return
         stored = sum(len(layer) for layer in layers)
         if stored == self.count and stored * 16 <= len(self.bits):

@@ -26,7 +26,8 @@ import numpy as np
 
 from vecsearch.engine import jit, planner
 from vecsearch.engine.layers import Layer
-from vecsearch.engine.search import bfs, choose_visited
+from vecsearch.engine.search import bfs
+from vecsearch.engine.sides import choose_visited
 from vecsearch.engine.solve import TABLE_AUTO_RANKS, solve
 from vecsearch.engine.tables import DistanceTable
 from vecsearch.engine.visited import make_visited

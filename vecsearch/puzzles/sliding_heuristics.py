@@ -276,7 +276,7 @@ def pdb_tables(puzzle, tiles, partition=None, reflect=True, directory=None):
 
 def make_heuristic(puzzle, goals, name, *, partition=None, reflect=True, directory=None):
     """The sliding heuristic ``name`` towards the single goal state in ``goals``."""
-    from vecsearch.engine.heuristic import Heuristic
+    from vecsearch.heuristics import Heuristic
 
     tiles = goal_tiles(puzzle, goals)
     if name != "pdb":

@@ -1,0 +1,57 @@
+"""``SearchResult``: what every search returns (a shortest solution or none, and the profile)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from vecsearch.engine.layers import Layer
+from vecsearch.engine.profile import Profile
+from vecsearch.engine.solution import Solution
+
+
+@dataclass
+class SearchResult:
+    """What a search found: a shortest ``solution`` (or None) and the ``profile`` of every layer.
+
+    ``length`` is the shortest distance found (None: no path); the ``solution`` is rebuilt
+    unless the search was asked for the distance only (``path=False``). ``complete`` is True
+    when the answer is definitive: a path was found, or a side ran out of states (the goal is
+    unreachable). It is False when a depth limit stopped the search.
+    ``layers`` are the layers kept of the ``side`` searched from the starts (all of them when a
+    path may be needed; otherwise the last one, whose states are the farthest from the start).
+    """
+
+    puzzle: object
+    profile: Profile
+    solution: Solution | None = None
+    complete: bool = False
+    layers: list[Layer] = field(default_factory=list)
+    side: str = "forward"
+    length: int | None = None
+
+    @property
+    def found(self) -> bool:
+        return self.length is not None
+
+    @property
+    def distance(self) -> int | None:
+        return self.length
+
+    @property
+    def layer_sizes(self) -> list[int]:
+        """States first reached at each depth of the searched side (trailing empty layer dropped)."""
+        sizes = self.profile.layer_sizes(self.side)
+        return sizes[:-1] if len(sizes) > 1 and sizes[-1] == 0 else sizes
+
+    @property
+    def total_states(self) -> int:
+        return sum(self.layer_sizes)
+
+    @property
+    def depth(self) -> int:
+        """The deepest depth with states (the eccentricity after a complete BFS)."""
+        return len(self.layer_sizes) - 1
+
+    @property
+    def last_layer(self) -> Layer | None:
+        return self.layers[-1] if self.layers else None

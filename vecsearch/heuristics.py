@@ -1,0 +1,32 @@
+"""``Heuristic``: an admissible state function bound to its goal-specific tables.
+
+Part of the puzzle contract: a puzzle makes its heuristics (``Puzzle.make_heuristic``); the engine
+evaluates them in bulk and inlines them into its search kernels (``vecsearch.engine.heuristic``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+
+@dataclass(eq=False)
+class Heuristic:
+    """``function(state, tables)``: a lower bound on the moves from ``state`` to ``goals``."""
+
+    puzzle: object
+    name: str
+    function: object
+    tables: tuple
+    goals: np.ndarray
+    description: str = ""
+    build_seconds: float = 0.0  # building or loading its tables (pattern databases)
+    details: dict = field(default_factory=dict)
+
+    @property
+    def nbytes(self) -> int:
+        return sum(t.nbytes for t in self.tables if hasattr(t, "nbytes"))
+
+    def __repr__(self) -> str:
+        return f"<Heuristic {self.name!r} of {self.puzzle.name}: {self.description}>"
