@@ -151,6 +151,7 @@ def cubes_enumeration():
 
 
 def cubes_hardest():
+    from vecsearch.engine.solve import distance_table
     from vecsearch.puzzles import cubes
 
     hardest = []
@@ -166,8 +167,8 @@ def cubes_hardest():
         assert cubes.distances([dataset]) == [expected]
         alone.append(best_of(lambda: cubes.distances([dataset]), 7))
         radius = cubes.ball_radius(200)
-        cubes.distance_table(cubes.cubic_puzzle(), cubes.start_state(dataset.x, dataset.y), max_depth=radius)
-        shared.append(best_of(lambda: cubes._search(dataset, 30, radius, False), 7))
+        distance_table(cubes.cubic_puzzle(), cubes.start_state(dataset.x, dataset.y), max_depth=radius)
+        shared.append(best_of(lambda: cubes.search(dataset, 30, radius, False), 7))
     worst = int(np.argmax(alone))
     return max(alone) * 1e3, (f"{len(hardest)} datasets (answers 29, 30, 31 and the deepest, from a corner, an edge and"
                               f" the centre), each alone (bidirectional); worst: {hardest[worst][0]} at"

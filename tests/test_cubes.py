@@ -154,7 +154,7 @@ def test_limits_and_the_ball_policy():
     assert cubes.solve(deep, radius=24) is None
     assert [cubes.ball_radius(n) for n in (1, 2, 4, 5, 19, 20, 119, 120)] == [None, 20, 20, 22, 22, 24, 24, 26]
     datasets = [Dataset(2, 1, "RRRBWBRRE")] * 3 + [Dataset(1, 1, "RRRWWWRRE")] + [Dataset(3, 2, "RRRWEWRRR")]
-    assert cubes._radii(datasets) == [20, 20, 20, None, 20]  # (3, 2) and (2, 1) are both edges
+    assert cubes.radii(datasets) == [20, 20, 20, None, 20]  # (3, 2) and (2, 1) are both edges
     assert cubes.distances(datasets) == [None, None, None, 30, None]
     assert [s and len(s) for s in cubes.solve_many(datasets)] == [None, None, None, 30, None]
 

@@ -13,7 +13,7 @@ import vecsearch as vs
 from reference import distances, goal_distances, pack_sliding, replay, sliding_goal, sliding_neighbours, unpack_sliding
 from vecsearch.engine.heuristic import heuristic_values, resolve
 from vecsearch.puzzles.sliding import sliding
-from vecsearch.puzzles.sliding_patterns import pattern_database
+from vecsearch.puzzles.sliding.patterns import pattern_database
 
 
 def random_arrangements(rows, cols, count, seed):
@@ -110,7 +110,7 @@ def test_user_puzzle_with_heuristic_and_inverse_moves():
                         h += abs(c // 3 - g // 3) + abs(c % 3 - g % 3)
         return h
 
-    from vecsearch.puzzles.sliding import expand
+    from vecsearch.puzzles.sliding.rules import expand
 
     puzzle = vs.Puzzle("user-2x3", expand=expand, max_moves=4, tables=base.tables, heuristic=manhattan,
                        inverse_moves=(1, 0, 3, 2), move_names="udlr", goal=base.goal_states()[0],

@@ -1,4 +1,4 @@
-"""Conventions of vecsearch.puzzles.sliding: layout, moves, components, rank."""
+"""Conventions of vecsearch.puzzles.sliding (board, rules): layout, moves, components, rank."""
 
 import itertools
 import math
@@ -92,7 +92,7 @@ def test_bad_sizes_are_refused(name):
 
 @pytest.mark.parametrize("rows,cols", [(2, 2), (2, 3), (3, 3), (3, 4), (4, 4)])
 def test_expand_ranked_gives_the_rank_of_every_child(rows, cols):
-    from vecsearch.puzzles.sliding import expand_ranked
+    from vecsearch.puzzles.sliding.rules import expand_ranked
 
     p = sliding(rows, cols)
     rng = random.Random(rows * cols)

@@ -26,6 +26,7 @@ Conventions:
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 
@@ -49,10 +50,19 @@ SQUARE_COLOURS = ("#e8d9b5", "#b58863")  # picture: light, dark squares
 STONE_COLOURS = ("#ffffff", "#000000")  # picture: stone 0 (white), 1 (black)
 
 
+class ChessboardTables(NamedTuple):
+    """What the rules read: the two fields of each swap, the binomials ``C(n, k)`` and the rank
+    of every mask (``rank_table``)."""
+
+    pairs: np.ndarray
+    binomials: np.ndarray
+    ranks: np.ndarray
+
+
 @state_function
 def expand(state, tables, children, moves):
     """Branch-free: all 24 swaps are written; a swap counts when its two stones differ."""
-    pairs = tables[0]
+    pairs = tables.pairs
     k = 0
     for m in range(pairs.shape[0]):
         a = pairs[m, 0]
@@ -70,7 +80,7 @@ def component(state, tables):
 
 @state_function
 def rank(state, tables):
-    return tables[2][state]
+    return tables.ranks[state]
 
 
 def rank_table(binomials: np.ndarray) -> np.ndarray:
@@ -88,7 +98,7 @@ def rank_table(binomials: np.ndarray) -> np.ndarray:
 
 @state_function
 def unrank(r, component_id, tables):
-    return subset_unrank(r, component_id, FIELDS, tables[1])
+    return subset_unrank(r, component_id, FIELDS, tables.binomials)
 
 
 class ChessboardPuzzle(Puzzle):
@@ -97,8 +107,9 @@ class ChessboardPuzzle(Puzzle):
     def __init__(self):
         pairs = np.array([[a[0] * SIZE + a[1], b[0] * SIZE + b[1]] for a, b in SWAPS], np.int64)
         binomials = binomial_table(FIELDS)
+        tables = ChessboardTables(pairs, binomials, rank_table(binomials))
         super().__init__(
-            "chessboard", expand=expand, max_moves=len(SWAPS), tables=(pairs, binomials, rank_table(binomials)), rank=rank,
+            "chessboard", expand=expand, max_moves=len(SWAPS), tables=tables, rank=rank,
             rank_size=math.comb(FIELDS, FIELDS // 2), component=component, unrank=unrank, move_names=MOVE_NAMES,
             start=SAMPLE[0], goal=SAMPLE[1],
         )

@@ -28,6 +28,7 @@ Conventions:
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 
@@ -53,15 +54,26 @@ SAMPLE = ("4 4 4 5 5 4 6 5", "2 4 3 3 3 6 4 6")
 SQUARE_COLOURS, PIECE_COLOUR = ("#f0f0f0", "#d0d0d0"), "#c0392b"  # picture colours
 
 
+class SolitaireTables(NamedTuple):
+    """What the rules read: the moves per square and direction (``move_tables``), and the
+    binomials ``C(n, k)`` for ``k <= PIECES`` of the rank."""
+
+    step_to: np.ndarray
+    jump_to: np.ndarray
+    step_ok: np.ndarray
+    jump_ok: np.ndarray
+    binomials: np.ndarray
+
+
 @state_function
 def expand(state, tables, children, moves):
     """Branch-free: every piece tries every direction. The destination is the neighbour when it
     is empty, else the square beyond it; off-board targets point back at the piece's own
     (occupied) square, so the legality flag clears."""
-    step_to = tables[0]
-    jump_to = tables[1]
-    step_ok = tables[2]
-    jump_ok = tables[3]
+    step_to = tables.step_to
+    jump_to = tables.jump_to
+    step_ok = tables.step_ok
+    jump_ok = tables.jump_ok
     rest = state
     k = 0
     for piece in range(PIECES):
@@ -82,12 +94,12 @@ def expand(state, tables, children, moves):
 
 @state_function
 def rank(state, tables):
-    return subset_rank(state, tables[4])
+    return subset_rank(state, tables.binomials)
 
 
 @state_function
 def unrank(r, component_id, tables):
-    return subset_unrank(r, PIECES, SQUARES, tables[4])
+    return subset_unrank(r, PIECES, SQUARES, tables.binomials)
 
 
 def move_tables() -> tuple[np.ndarray, ...]:
@@ -112,8 +124,8 @@ class SolitairePuzzle(Puzzle):
     def __init__(self):
         binomials = np.ascontiguousarray(binomial_table(SQUARES)[:, :PIECES + 1])
         super().__init__(
-            "solitaire", expand=expand, max_moves=4 * PIECES, tables=(*move_tables(), binomials), rank=rank,
-            rank_size=RANKS, unrank=unrank, move_names=MOVE_NAMES, start=SAMPLE[0], goal=SAMPLE[1],
+            "solitaire", expand=expand, max_moves=4 * PIECES, tables=SolitaireTables(*move_tables(), binomials),
+            rank=rank, rank_size=RANKS, unrank=unrank, move_names=MOVE_NAMES, start=SAMPLE[0], goal=SAMPLE[1],
         )
 
     def encode(self, squares) -> int:

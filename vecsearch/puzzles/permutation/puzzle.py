@@ -146,7 +146,8 @@ class PermutationPuzzle(Puzzle):
             orbits = definition.orbits
             if ranked and len(orbits) == 1 and orbits[0].orientations <= 16:  # fast moves in rank space
                 parts = [m.changes[orbits[0].name] for m in rows]
-                tables += rank_steps.step_tables(parts, len(self.move_list), orbits[0].size, orbits[0].orientations)
+                tables = rank_steps.step_tables(tables, parts, len(self.move_list), orbits[0].size,
+                                                orbits[0].orientations)
                 functions.update(expand_rank=rank_steps.single_orbit_expand_rank,
                                  predecessors_rank=None if reversible else rank_steps.single_orbit_predecessors_rank)
         super().__init__(
@@ -199,7 +200,7 @@ class PermutationPuzzle(Puzzle):
             info.append([c.size, c.weight, offset, c.class_shift, (1 << (c.classes - 1).bit_length()) - 1])
             offset += out.size
         scalars = np.array([len(info), self.rank_bits, len(self.move_list), len(rows)], np.int64)
-        return np.concatenate(blocks), np.array(info, np.int64), scalars
+        return rules.CoordinateTables(np.concatenate(blocks), np.array(info, np.int64), scalars)
 
     def _pieces_tables(self, rows):
         orbits = self.definition.orbits
@@ -233,8 +234,8 @@ class PermutationPuzzle(Puzzle):
                 row[10] = (1 << (c.classes - 1).bit_length()) - 1
         scalars = np.array([len(orientations), self.field_bits, self.piece_bits, len(self.move_list), len(orbits)],
                            np.int64)
-        return (dst, src, twist, np.array([len(s) for s in changed], np.int64), keep, orientations, info,
-                factorial_table(max(o.size for o in orbits)), scalars)
+        return rules.PiecesTables(dst, src, twist, np.array([len(s) for s in changed], np.int64), keep, orientations,
+                                  info, factorial_table(max(o.size for o in orbits)), scalars)
 
     # --- states in and out ------------------------------------------------------------------
     def encode(self, state) -> int:

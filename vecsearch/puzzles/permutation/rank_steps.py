@@ -10,27 +10,49 @@ child from scratch costs ``n`` divisions and ``n`` Lehmer digits per child. Here
   smaller pieces lie further on) are the parent's, so a child costs O(hi). The moves are visited
   in decreasing ``hi`` so the parent's suffix sums are built once.
 
-Extra tables (after the pieces tables): 9 ``source`` (rows, n): the slot each slot ``<= hi``
-takes its piece from; 10 ``twist`` (rows, n); 11 ``hi`` per row; 12 the rows in decreasing
-``hi``, the moves' then the inverse moves'; 13 powers of the orientation count. Orientations
+Tables ``RankStepTables``: the ``PiecesTables`` and ``step_source`` (rows, n): the slot each
+slot ``<= hi`` takes its piece from; ``step_twist`` (rows, n); ``step_high``: ``hi`` per row;
+``step_order``: the rows in decreasing ``hi``, the moves' then the inverse moves';
+``step_powers``: powers of the orientation count. Orientations
 are packed 4 bits per slot here, so at most 16 of them.
 """
+
+from typing import NamedTuple
 
 import numpy as np
 
 from vecsearch._numba import state_function
 from vecsearch.kernels.intrinsics import popcount
 from vecsearch.kernels.ranking import FIRST_SIXTEEN, quotient, take_unused
+from vecsearch.puzzles.permutation.rules import PIECE_MOVES, PiecesTables
+
+
+class RankStepTables(NamedTuple):
+    dst: np.ndarray
+    src: np.ndarray
+    twist: np.ndarray
+    length: np.ndarray
+    keep: np.ndarray
+    orientations: np.ndarray
+    orbits: np.ndarray
+    factorials: np.ndarray
+    scalars: np.ndarray
+    step_source: np.ndarray
+    step_twist: np.ndarray
+    step_high: np.ndarray
+    step_order: np.ndarray
+    step_powers: np.ndarray
+
 
 @state_function
 def single_orbit_step(rank, component, tables, ranks, first):
-    orbit = tables[6][0]
-    factorials = tables[7]
-    source = tables[9]
-    twist = tables[10]
-    high = tables[11]
-    order = tables[12]
-    powers = tables[13]
+    orbit = tables.orbits[0]
+    factorials = tables.factorials
+    source = tables.step_source
+    twist = tables.step_twist
+    high = tables.step_high
+    order = tables.step_order
+    powers = tables.step_powers
     n = orbit[1]
     k = orbit[2]
     half = orbit[5]
@@ -67,7 +89,7 @@ def single_orbit_step(rank, component, tables, ranks, first):
     suffix = np.int64(0)
     suffix_mask = np.int64(0)
     suffix_twists = np.int64(0)
-    count = tables[8][3]
+    count = tables.scalars[PIECE_MOVES]
     for j in range(count):
         row = order[first + j]
         hi = high[row]
@@ -100,12 +122,12 @@ def single_orbit_expand_rank(rank, component, tables, ranks):
 
 @state_function
 def single_orbit_predecessors_rank(rank, component, tables, ranks):
-    return single_orbit_step(rank, component, tables, ranks, tables[8][3])
+    return single_orbit_step(rank, component, tables, ranks, tables.scalars[PIECE_MOVES])
 
 
-def step_tables(rows, nmoves: int, orbit_size: int, orientations: int) -> tuple:
-    """Tables 9..13 for ``rows`` (``(permutation, twist)`` of the moves, then of the inverse
-    moves if the puzzle needs them) of a one-orbit puzzle."""
+def step_tables(pieces: PiecesTables, rows, nmoves: int, orbit_size: int, orientations: int) -> RankStepTables:
+    """The ``pieces`` tables of a one-orbit puzzle with its steps for ``rows`` (``(permutation,
+    twist)`` of the moves, then of the inverse moves if the puzzle needs them)."""
     source = np.zeros((len(rows), orbit_size), np.int64)
     twist = np.zeros((len(rows), orbit_size), np.int64)
     high = np.empty(len(rows), np.int64)
@@ -114,4 +136,4 @@ def step_tables(rows, nmoves: int, orbit_size: int, orientations: int) -> tuple:
         source[row], twist[row] = permutation, twists
     order = sorted(range(nmoves), key=lambda r: -high[r]) + sorted(range(nmoves, len(rows)), key=lambda r: -high[r])
     powers = np.array([orientations ** i for i in range(orbit_size + 1)], np.int64)
-    return source, twist, high, np.array(order, np.int64), powers
+    return RankStepTables(*pieces, source, twist, high, np.array(order, np.int64), powers)

@@ -1,10 +1,10 @@
-"""Admissible heuristics of the sliding puzzles (state layout: ``vecsearch.puzzles.sliding``).
+"""Admissible heuristics of the sliding puzzles (state layout: ``board``).
 
 - ``manhattan``: the sum over tiles of their row and column distances to their home cells.
 - ``linear-conflict``: Manhattan plus 2 per tile that must leave its home row (or column) to let
   others in that line pass: in each line, the tiles at home in it minus the longest sequence of
   them already in home order.
-- ``pdb``: additive pattern databases (``sliding_patterns``): the tiles are split into disjoint
+- ``pdb``: additive pattern databases (``patterns``): the tiles are split into disjoint
   patterns (default for the 4x4: 6-6-3); the bound is the Manhattan distance plus twice the
   sum of the patterns' stored excess. On a square board whose goal has the blank on the main
   diagonal, also the same lookup of the transposed state (mirrored about that diagonal, tiles
@@ -18,24 +18,53 @@ their database files.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from vecsearch._numba import state_function
 from vecsearch.errors import InvalidPuzzleInput, VecsearchError
 from vecsearch.kernels.intrinsics import popcount
 from vecsearch.kernels.nibbles import nibble
-from vecsearch.puzzles.sliding_patterns import database_name, partial_weights, pattern_database
+from vecsearch.puzzles.sliding.patterns import database_name, partial_weights, pattern_database
 
 MAX_PATTERN = 8  # tiles per pattern (an 8-tile 4x4 database has 519 million entries)
 LAYOUT_4X4 = ("AABB", "AABB", "AABB", "CCC.")  # 6-6-3 with the blank home at the bottom right
+CELLS, ROWS, COLS, MIRRORED = 0, 1, 2, 3  # entries of the tables' ``size``
+
+
+class LineTables(NamedTuple):
+    """The goal's data for ``manhattan`` and ``linear-conflict``: ``md[tile, cell]`` (0 for the
+    blank), ``home[tile]`` and ``size`` ``[cells, rows, cols, mirrored]`` (indexed by
+    ``CELLS`` .. ``MIRRORED``; mirrored is 0 here)."""
+
+    md: np.ndarray
+    home: np.ndarray
+    size: np.ndarray
+
+
+class PatternDatabaseTables(NamedTuple):
+    """``LineTables`` plus the patterns: their tiles, sizes, Lehmer weights, offsets into the
+    nibble-``packed`` databases, and ``maps`` (rows 0, 1: the mirror's cell and tile maps; row
+    2: the board symmetry that brings the goal's patterns to their canonical cells)."""
+
+    md: np.ndarray
+    home: np.ndarray
+    size: np.ndarray
+    patterns: np.ndarray
+    sizes: np.ndarray
+    weights: np.ndarray
+    offsets: np.ndarray
+    packed: np.ndarray
+    maps: np.ndarray
 
 
 @state_function
 def manhattan(state, tables):
     """(Cells are read by shifting one nibble at a time: a shift by ``4 * c`` lets LLVM vectorize
     the loop with gathers, measured 6x slower.)"""
-    md = tables[0]
-    cells = tables[2][0]
+    md = tables.md
+    cells = tables.size[CELLS]
     h = np.int64(0)
     rest = state
     for c in range(cells):
@@ -81,9 +110,9 @@ def line_conflicts(state, home, first, step, count, along, across, cols):
 
 @state_function
 def manhattan_linear_conflicts(state, tables):
-    home = tables[1]
-    rows = tables[2][1]
-    cols = tables[2][2]
+    home = tables.home
+    rows = tables.size[ROWS]
+    cols = tables.size[COLS]
     extra = np.int64(0)
     for r in range(rows):
         extra += line_conflicts(state, home, r * cols, 1, cols, r, 0, cols)
@@ -96,11 +125,11 @@ def manhattan_linear_conflicts(state, tables):
 def pattern_excess(where, tables):
     """Sum over the patterns of their stored excess; ``where`` holds each tile's cell (tile t in
     bits 4t..4t+3)."""
-    patterns = tables[3]
-    sizes = tables[4]
-    weights = tables[5]
-    offsets = tables[6]
-    packed = tables[7]
+    patterns = tables.patterns
+    sizes = tables.sizes
+    weights = tables.weights
+    offsets = tables.offsets
+    packed = tables.packed
     total = np.int64(0)
     for p in range(patterns.shape[0]):
         seen = np.int64(0)
@@ -115,9 +144,9 @@ def pattern_excess(where, tables):
 
 @state_function
 def additive_pdb(state, tables):
-    md = tables[0]
-    cells = tables[2][0]
-    maps = tables[8]
+    md = tables.md
+    cells = tables.size[CELLS]
+    maps = tables.maps
     where = np.int64(0)
     h = np.int64(0)
     rest = state
@@ -127,7 +156,7 @@ def additive_pdb(state, tables):
         where |= maps[2, c] << (4 * tile)
         h += md[tile, c]
     excess = pattern_excess(where, tables)
-    if tables[2][3]:
+    if tables.size[MIRRORED]:
         mirrored = np.int64(0)
         rest = where
         for tile in range(1, cells):
@@ -146,8 +175,8 @@ def goal_tiles(puzzle, goals) -> list[int]:
     return puzzle.tiles(goals[0])
 
 
-def base_tables(puzzle, tiles) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``md[tile, cell]`` (0 for the blank), ``home[tile]`` and ``[cells, rows, cols, mirror?]``."""
+def base_tables(puzzle, tiles) -> LineTables:
+    """The ``LineTables`` of the goal ``tiles``."""
     cols = puzzle.cols
     home = np.zeros(16, dtype=np.int64)
     for cell, tile in enumerate(tiles):
@@ -156,7 +185,7 @@ def base_tables(puzzle, tiles) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     for tile in range(1, puzzle.cells):
         for cell in range(puzzle.cells):
             md[tile, cell] = abs(cell // cols - home[tile] // cols) + abs(cell % cols - home[tile] % cols)
-    return md, home, np.array([puzzle.cells, puzzle.rows, cols, 0], dtype=np.int64)
+    return LineTables(md, home, np.array([puzzle.cells, puzzle.rows, cols, 0], dtype=np.int64))
 
 
 def default_partition(puzzle, tiles) -> list[list[int]]:
@@ -261,15 +290,15 @@ def pdb_tables(puzzle, tiles, partition=None, reflect=True, directory=None):
         seconds += took
         built.append(was_built)
     mirror = mirror_maps(puzzle, turned) if reflect else None
-    params[3] = mirror is not None
+    params[MIRRORED] = mirror is not None
     maps = np.zeros((3, 16), dtype=np.int64)
     if mirror is not None:
         maps[:2] = mirror
     maps[2, :puzzle.cells] = tau
-    tables = (md, home, params, patterns, sizes, weights, offsets, np.concatenate(packed), maps)
+    tables = PatternDatabaseTables(md, home, params, patterns, sizes, weights, offsets, np.concatenate(packed), maps)
     sizes_text = "-".join(str(len(p)) for p in partition)
     details = {"partition": partition, "reflected": mirror is not None, "databases": facts, "built": any(built),
-               "bytes": int(tables[7].nbytes)}
+               "bytes": int(tables.packed.nbytes)}
     description = f"additive pattern databases {sizes_text}" + (" + reflected lookup" if mirror is not None else "")
     return tables, description, seconds, details
 
@@ -282,7 +311,6 @@ def make_heuristic(puzzle, goals, name, *, partition=None, reflect=True, directo
     if name != "pdb":
         if partition is not None or directory is not None:
             raise TypeError(f"heuristic {name!r} takes no partition or directory")
-        md, home, params = base_tables(puzzle, tiles)
-        return Heuristic(puzzle, name, FUNCTIONS[name], (md, home, params), goals, name.replace("-", " "))
+        return Heuristic(puzzle, name, FUNCTIONS[name], base_tables(puzzle, tiles), goals, name.replace("-", " "))
     tables, description, seconds, details = pdb_tables(puzzle, tiles, partition, reflect, directory)
     return Heuristic(puzzle, name, additive_pdb, tables, goals, description, seconds, details)

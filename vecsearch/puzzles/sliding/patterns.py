@@ -19,6 +19,8 @@ Conventions:
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from vecsearch._numba import kernel, state_function
@@ -27,19 +29,32 @@ from vecsearch.kernels.intrinsics import popcount
 from vecsearch.kernels.nibbles import pack_nibbles
 from vecsearch.kernels.ranking import nth_unused
 from vecsearch.puzzle import Puzzle, signed64
+from vecsearch.puzzles.sliding.board import move_tables
 
 FREE_MOVES = (4, 5, 6, 7)
 _ONES = np.int64(0x1111111111111111)
 MAX_EXCESS = 15
+CELLS, TILES = 0, 1  # entries of PatternTables.size
+
+
+class PatternTables(NamedTuple):
+    """What the pattern rules read: the blank's moves per cell (``board.move_tables``), the
+    ``size`` ``[cells, k]`` (indexed by ``CELLS``, ``TILES``) and the Lehmer ``weights`` of the
+    k + 1 cells (``partial_weights``)."""
+
+    targets: np.ndarray
+    legal: np.ndarray
+    size: np.ndarray
+    weights: np.ndarray
 
 
 @state_function
 def pattern_expand(state, tables, children, moves):
     """Branch-free: each direction moves the blank; a pattern tile in the target cell (if any)
     takes the blank's cell, and the move is numbered 0..3 if it did, 4..7 if not."""
-    targets = tables[0]
-    legal = tables[1]
-    k = tables[2][1]
+    targets = tables.targets
+    legal = tables.legal
+    k = tables.size[TILES]
     b = (state >> (4 * k)) & 15
     j = 0
     for m in range(4):
@@ -47,7 +62,7 @@ def pattern_expand(state, tables, children, moves):
         child = state ^ ((b ^ t) << (4 * k))
         hit = np.int64(0)
         rest = state
-        swap = (t ^ b) * _ONES  # cells are read one nibble at a time (see sliding_heuristics.manhattan)
+        swap = (t ^ b) * _ONES  # cells are read one nibble at a time (see heuristics.manhattan)
         for i in range(k):
             same = np.int64(rest & 15 == t)
             rest >>= 4
@@ -61,8 +76,8 @@ def pattern_expand(state, tables, children, moves):
 
 @state_function
 def pattern_rank(state, tables):
-    k = tables[2][1]
-    weights = tables[3]
+    k = tables.size[TILES]
+    weights = tables.weights
     seen = np.int64(0)
     rank = np.int64(0)
     rest = state
@@ -86,12 +101,10 @@ class PatternSpace(Puzzle):
     """The abstraction of the R x C puzzle that tells apart ``k`` pattern tiles and the blank."""
 
     def __init__(self, rows: int, cols: int, k: int):
-        from vecsearch.puzzles.sliding import move_tables
-
         cells = rows * cols
         weights = partial_weights(cells, k + 1)
         size = int(weights[0]) * cells
-        tables = (*move_tables(rows, cols), np.array([cells, k], np.int64), weights)
+        tables = PatternTables(*move_tables(rows, cols), np.array([cells, k], np.int64), weights)
         super().__init__(f"sliding-{rows}x{cols}-pattern-{k}", expand=pattern_expand, max_moves=8, tables=tables,
                          rank=pattern_rank, rank_size=size)
         self.rows, self.cols, self.cells, self.k = rows, cols, cells, k

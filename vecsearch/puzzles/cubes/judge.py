@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from vecsearch.errors import InvalidPuzzleInput
 from vecsearch.judge import Answer, Case, JudgeProblem, Lines
-from vecsearch.puzzles.cubes import JUDGE_LIMIT, Dataset, cubic_puzzle, distances, goal_states, start_state
+from vecsearch.puzzles.cubes.puzzle import cubic_puzzle
+from vecsearch.puzzles.cubes.rules import JUDGE_LIMIT, Dataset, goal_states, start_state
+from vecsearch.puzzles.cubes.strategy import distances
 
 PATTERN_TOKENS = ("W", "B", "R", "E")
 
