@@ -215,8 +215,8 @@ class Puzzle:
         """The ``Heuristic`` called ``name`` towards the goal layer ``goals``."""
         if options:
             raise TypeError(f"{self.name}: heuristic {name!r} takes no options, got {sorted(options)}")
-        tables = self._heuristic_tables(goals) if self._heuristic_tables else (*self.tables, goals)
-        return Heuristic(self, name, self._heuristic, tuple(tables), goals, "given with the puzzle")
+        tables = _contiguous(self._heuristic_tables(goals)) if self._heuristic_tables else (*self.tables, goals)
+        return Heuristic(self, name, self._heuristic, tables, goals, "given with the puzzle")
 
     @property
     def kernel_label(self) -> str:

@@ -24,6 +24,7 @@ import time
 import numpy as np
 
 from vecsearch.engine import blocks, jit
+from vecsearch.engine.codegen import layer_kernels
 from vecsearch.engine.profile import LayerRecord
 from vecsearch.puzzle import signed64
 
@@ -42,7 +43,7 @@ class TwoBitSearch:
 
     def __init__(self, puzzle, component: int, backward: bool, keep: int, side: str):
         self.puzzle = puzzle
-        self.kernels = puzzle.kernels
+        self.kernels = layer_kernels(puzzle)
         self.component = int(component)
         self.backward = bool(backward)
         self.side = side
