@@ -42,7 +42,7 @@ def after_depth(limit, save):
 
 def main(where, limit, *args):
     if where == "chunks":
-        batch_io.iter_batch = after_chunks(int(limit), batch_io.iter_batch)
+        batch_io.iter_many = after_chunks(int(limit), batch_io.iter_many)
     elif where == "depth":
         checkpoint.save = after_depth(int(limit), checkpoint.save)
     else:

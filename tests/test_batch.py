@@ -1,4 +1,4 @@
-"""Batch solving (``solve_batch``, ``vecsearch batch``): answers equal single-instance answers
+"""Batch solving (``solve_many``, ``vecsearch batch``): answers equal single-instance answers
 and the plain-Python references on random instances of every built-in problem, paths replayed;
 malformed instances reported per id; bulk text reading and writing."""
 
@@ -16,6 +16,7 @@ import reference_gap as gap_ref
 import reference_solitaire as sol_ref
 import vecsearch as vs
 from vecsearch.batch_io import read_jsonl, run_jsonl, run_judge
+from vecsearch.engine.instances import instances_from
 from vecsearch.kernels.text import record_lines, token_lines
 
 
@@ -86,10 +87,10 @@ def test_sliding_jsonl_with_shared_and_own_goals_by_every_method(method):
     puzzle = vs.get_puzzle("sliding-2x3")
     for items in (shared, own):
         if method == "table" and items is own:
-            with pytest.raises(vs.InvalidPuzzleInput, match="one goal shared"):
-                vs.solve_batch(puzzle, items, method=method)
+            with pytest.raises(vs.VecsearchError, match="one goal shared"):
+                vs.solve_many(puzzle, items, method=method)
             continue
-        result = vs.solve_batch(puzzle, items, method=method, chunk_size=6)
+        result = vs.solve_many(puzzle, items, method=method, chunk_size=6)
         assert list(result.ids) == [item["id"] for item in items] and not result.errors
         for i, item in enumerate(items):
             start = ref.sliding_tuple(item["start"].replace("x", "0"))
@@ -220,7 +221,7 @@ def test_jsonl_errors_do_not_stop_the_batch():
     assert list(instances.ids) == ["a", "c"]
     assert [e[0] for e in errors] == ["line 2", "b", "line 6", "d"]
     assert "not JSON" in errors[0][1] and "tile 5 appears twice" in errors[3][1]
-    result = vs.solve_batch(puzzle, instances)
+    result = vs.solve_many(puzzle, instances)
     assert result.lengths.tolist() == [0, 1] and result.formatted(1) == "r"
 
 
@@ -235,47 +236,73 @@ def test_token_lines_match_a_python_split():
 
 def test_record_lines_are_json():
     moves = np.array([[0, 1, 2], [3, 0, 0], [0, 0, 0]], np.int64)
-    data = record_lines(np.array([7, 123456789012, 0]), np.array([3, -1, 0]), moves, "udlr",
-                        'null, "unreachable": true', ', "seconds": 0.5}\n')
+    data = record_lines(np.array([7, 123456789012, 0]), np.array([3, -1, 0]), moves, np.array([5, 0, 1 << 47]),
+                        "udlr", 'null, "unreachable": true', ', "seconds": 0.5}\n')
     assert [json.loads(line) for line in data.decode().splitlines()] == [
-        {"id": 7, "length": 3, "moves": "udl", "seconds": 0.5},
-        {"id": 123456789012, "length": None, "unreachable": True, "seconds": 0.5},
-        {"id": 0, "length": 0, "moves": "", "seconds": 0.5}]
+        {"id": 7, "length": 3, "moves": "udl", "digest": 5, "seconds": 0.5},
+        {"id": 123456789012, "length": None, "unreachable": True, "digest": 0, "seconds": 0.5},
+        {"id": 0, "length": 0, "moves": "", "digest": 1 << 47, "seconds": 0.5}]
 
 
-def test_solve_batch_into_a_file_resumes(tmp_path):
+def test_a_jsonl_output_resumes_and_says_how_much_was_done(tmp_path):
     puzzle = vs.get_puzzle("eight")
     rng = random.Random(7)
-    items = [(i, sliding_text(s)) for i, s in enumerate(random_sliding(rng, 3, 3, 50))]
+    instances, _ = instances_from(puzzle, [(i, sliding_text(s)) for i, s in enumerate(random_sliding(rng, 3, 3, 50))])
     out = tmp_path / "out.jsonl"
-    assert vs.solve_batch(puzzle, items[:20], out=str(out)) == 20
+    assert run_jsonl(puzzle, instances.take(0, 20), [], str(out)) == 20
     with open(out, "ab") as handle:
         handle.write(b'{"id": 20, "len')  # a line cut short by a kill
-    assert vs.solve_batch(puzzle, items, out=str(out), chunk_size=8) == 30
+    said = []
+    assert run_jsonl(puzzle, instances, [], str(out), chunk_size=8, report=said.append) == 30
+    assert said == [f"resuming {out}: 20 of 50 instances already answered"]
     records = [json.loads(line) for line in out.read_text().splitlines()]
     assert sorted(r["id"] for r in records) == list(range(50))
-    assert vs.solve_batch(puzzle, items, out=str(out)) == 0
+    assert run_jsonl(puzzle, instances, [], str(out)) == 0
+
+
+def test_a_resume_over_other_instances_with_the_same_ids_is_refused(tmp_path):
+    puzzle = vs.get_puzzle("eight")
+    rng = random.Random(11)
+    first, _ = instances_from(puzzle, [(i, sliding_text(s)) for i, s in enumerate(random_sliding(rng, 3, 3, 10))])
+    other, _ = instances_from(puzzle, [(i, sliding_text(s)) for i, s in enumerate(random_sliding(rng, 3, 3, 10))])
+    out = tmp_path / "out.jsonl"
+    run_jsonl(puzzle, first.take(0, 5), [], str(out))
+    before = out.read_bytes()
+    with pytest.raises(vs.InvalidPuzzleInput, match="other instances"):
+        run_jsonl(puzzle, other, [], str(out))
+    assert out.read_bytes() == before  # nothing written, nothing lost
+    goals, _ = instances_from(puzzle, [(i, sliding_text(s), "1 2 3 4 5 6 7 x 8") for i, s in
+                                       enumerate(random_sliding(random.Random(7), 3, 3, 10))])
+    with pytest.raises(vs.InvalidPuzzleInput, match="other instances"):  # same starts, another goal
+        run_jsonl(puzzle, goals, [], str(out))
+
+
+def test_duplicate_ids_are_refused():
+    puzzle = vs.get_puzzle("sliding-2x3")
+    instances, _ = instances_from(puzzle, [("a", "1 2 3 4 5 x"), ("b", "1 2 3 4 x 5"), ("a", "1 2 3 x 4 5")])
+    with pytest.raises(vs.InvalidPuzzleInput, match=r'1 id\(s\) name more than one instance \("a"\)'):
+        run_jsonl(puzzle, instances, [], None, stream=io.BytesIO())
 
 
 def test_progress_bar_counts_instances_on_stderr(capsys):
     puzzle = vs.get_puzzle("sliding-2x3")
-    vs.solve_batch(puzzle, ["1 2 3 4 5 x"] * 30, chunk_size=10, progress=True)
+    vs.solve_many(puzzle, ["1 2 3 4 5 x"] * 30, chunk_size=10, progress=True)
     assert "30/30" in capsys.readouterr().err
-    vs.solve_batch(puzzle, ["1 2 3 4 5 x"] * 30, chunk_size=10)  # default: only on a terminal
+    vs.solve_many(puzzle, ["1 2 3 4 5 x"] * 30, chunk_size=10)  # default: only on a terminal
     assert capsys.readouterr().err == ""
 
 
 def test_large_rank_spaces_use_two_bit_tables(monkeypatch):
     """Above TABLE_AUTO_RANKS ranks a shared-goal table stores distances mod 3 (patched down
     here so that the 2x3 puzzle counts as large); answers still match the reference."""
-    import vecsearch.engine.batch as batch_module
+    from vecsearch.engine import methods
     from vecsearch.engine.solve import distance_table
 
-    monkeypatch.setattr(batch_module, "TABLE_AUTO_RANKS", 100)
+    monkeypatch.setattr(methods, "TABLE_AUTO_RANKS", 100)
     puzzle = vs.get_puzzle("sliding-2x3")
-    assert batch_module.table_storage(puzzle) == "mod3"
+    assert methods.table_storage(puzzle) == "mod3"
     starts = random_sliding(random.Random(8), 2, 3, 40)
-    result = vs.solve_batch(puzzle, [sliding_text(s) for s in starts], method="table")
+    result = vs.solve_many(puzzle, [sliding_text(s) for s in starts], method="table")
     assert distance_table(puzzle, storage="mod3").storage == "mod3"
     goal = ref.sliding_goal(2, 3)
     distance = ref.distances([goal], ref.sliding_neighbours(2, 3))
@@ -296,5 +323,11 @@ def test_judge_output_resumes_from_its_marker_and_a_file_without_one_starts_over
     assert run_judge(problem, instances.take(0, 12), str(out), chunk_size=5) == 12
     with open(out, "ab") as handle:
         handle.write(b"udl")  # written after the marker, then killed
-    assert run_judge(problem, instances, str(out), chunk_size=5) == 18
+    said = []
+    assert run_judge(problem, instances, str(out), chunk_size=5, report=said.append) == 18
+    assert said == [f"resuming {out}: 12 of 30 cases already answered"]
+    assert out.read_bytes() == clean.getvalue()
+    shuffled, _ = problem.batch_instances("".join(reversed(text.splitlines(keepends=True))).encode())
+    with pytest.raises(vs.InvalidPuzzleInput, match="another input's 30 cases"):
+        run_judge(problem, shuffled, str(out))
     assert out.read_bytes() == clean.getvalue()

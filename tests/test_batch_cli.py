@@ -57,7 +57,8 @@ def test_a_killed_run_resumes_to_the_complete_duplicate_free_result(tmp_path, fm
     out = tmp_path / f"out.{fmt}"
     assert kill_midway([*slow, str(source), "-o", str(out)], out, 5) == 5 * CHUNK  # killed while held after chunk 5
     code, _, err = run("batch", *slow, str(source), "-o", str(out))
-    assert (code, err) == (0, "")
+    unit = "instances" if fmt == "jsonl" else "cases"
+    assert (code, err) == (0, f"vecsearch: resuming {out}: {5 * CHUNK} of {count} {unit} already answered\n")
     clean = tmp_path / f"clean.{fmt}"
     assert run("batch", *slow, str(source), "-o", str(clean))[0] == 0
     if fmt == "judge":
@@ -85,11 +86,13 @@ def test_exit_codes_and_messages(tmp_path):
     assert code == 2 and "invalid choice: 'magic'" in err
 
 
-def test_the_cli_offers_every_batch_method():
-    from vecsearch.cli import BATCH_METHODS
-    from vecsearch.engine.batch import METHODS
+def test_the_cli_offers_every_method_of_the_registry():
+    from vecsearch.cli import build_parser
+    from vecsearch.engine.methods import METHODS
 
-    assert BATCH_METHODS == METHODS
+    parser = build_parser()
+    for name in ("auto", *METHODS):
+        assert parser.parse_args(["batch", "eight", "in.txt", "--method", name]).method == name
 
 
 def test_dask_local_cluster_equals_the_local_run(tmp_path):
@@ -97,6 +100,8 @@ def test_dask_local_cluster_equals_the_local_run(tmp_path):
     import distributed
 
     import vecsearch as vs
+    from vecsearch.batch_io import run_jsonl
+    from vecsearch.engine.instances import instances_from
 
     rng = random.Random(3)
     puzzle = vs.get_puzzle("sliding-2x4")
@@ -107,15 +112,16 @@ def test_dask_local_cluster_equals_the_local_run(tmp_path):
         start = " ".join(map(str, cells))
         rng.shuffle(cells)
         items.append({"id": i, "start": start, "goal": " ".join(map(str, cells)) if i % 2 else None})
-    local = vs.solve_batch(puzzle, items, chunk_size=50)
+    local = vs.solve_many(puzzle, items, chunk_size=50)
     scratch = str(tmp_path / "dask")  # a local disk, not a shared /tmp/dask-scratch-space (nor a network one)
     with dask.config.set({"temporary-directory": scratch}), \
             distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
                                      local_directory=scratch) as cluster, \
             distributed.Client(cluster) as client:
-        remote = vs.solve_batch(puzzle, items, chunk_size=50, client=client)
+        remote = vs.solve_many(puzzle, items, chunk_size=50, client=client)
         out = tmp_path / "out.jsonl"
-        assert vs.solve_batch(puzzle, items, chunk_size=50, client=client, out=str(out)) == len(items)
+        instances, _ = instances_from(puzzle, items)
+        assert run_jsonl(puzzle, instances, [], str(out), chunk_size=50, client=client) == len(items)
     assert list(remote.ids) == list(local.ids)
     assert remote.lengths.tolist() == local.lengths.tolist()
     assert all(remote.moves_of(i) == local.moves_of(i) for i in range(len(items)))

@@ -12,6 +12,7 @@ import pytest
 import reference_cubes as ref
 
 import vecsearch as vs
+from vecsearch.engine import methods
 from vecsearch.engine.codegen import layer_kernels
 from vecsearch.puzzles import cubes
 from vecsearch.puzzles.cubes import Dataset, cubic_puzzle
@@ -136,27 +137,39 @@ def test_random_short_datasets_from_every_start_match_the_reference():
     assert out == [str(expected) for _, expected in cases]
 
 
-@pytest.mark.parametrize("radius", [None, 0, 6, 20])
-def test_python_api_solutions_replay_to_the_pattern(radius):
+def test_python_api_solutions_replay_to_the_pattern():
     for dataset, expected in short_datasets(random.Random(4), 25, 14):
-        solution = cubes.solve(dataset, radius=radius)
+        solution = vs.solve(PUZZLE, *dataset.instance())
         assert len(solution) == expected
         end = ref.replay(ref.start(dataset.x, dataset.y), solution.move_names)
         assert ref.tops(end) == dataset.pattern
         assert solution.replay() and solution.states[0] == cubes.start_state(dataset.x, dataset.y)
 
 
+@pytest.mark.parametrize("method", ["start-balls", "start-tables", "pairs"])
+def test_shared_start_methods_match_the_reference_and_replay(method):
+    cases = short_datasets(random.Random(5), 30, 14)
+    found = vs.solve_many(PUZZLE, [(i, *d.instance()) for i, (d, _) in enumerate(cases)], method=method,
+                          max_depth=cubes.JUDGE_LIMIT)
+    assert not found.errors and found.method == method and found.lengths.tolist() == [expected for _, expected in cases]
+    for i, (dataset, _) in enumerate(cases):
+        end = ref.replay(ref.start(dataset.x, dataset.y), [PUZZLE.move_names[m] for m in found.moves_of(i)])
+        assert ref.tops(end) == dataset.pattern
+
+
 def test_limits_and_the_ball_policy():
     deep = Dataset(2, 1, "RRRBWBRRE")  # 31 steps (sample)
-    assert cubes.solve(deep) is None
-    assert len(cubes.solve(deep, max_depth=31)) == 31
-    assert len(cubes.solve(deep, max_depth=31, radius=20)) == 31
-    assert cubes.solve(deep, radius=24) is None
-    assert [cubes.ball_radius(n) for n in (1, 2, 4, 5, 19, 20, 119, 120)] == [None, 20, 20, 22, 22, 24, 24, 26]
+    with pytest.raises(vs.NoSolution):
+        vs.solve(PUZZLE, *deep.instance(), max_depth=cubes.JUDGE_LIMIT)
+    assert len(vs.solve(PUZZLE, *deep.instance(), max_depth=31)) == 31
+    assert [methods.ball_radius(n, 30) for n in (1, 2, 4, 5, 19, 20, 119, 120)] == [None, 20, 20, 22, 22, 24, 24, 26]
+    assert methods.ball_radius(200, None) is None  # without a depth limit no ball pays
+    three = [(i, *deep.instance()) for i in range(3)]
+    assert vs.solve_many(PUZZLE, three, method="start-balls", max_depth=31).lengths.tolist() == [31] * 3
+    assert vs.solve_many(PUZZLE, three, method="start-balls", max_depth=30).lengths.tolist() == [-1] * 3
     datasets = [Dataset(2, 1, "RRRBWBRRE")] * 3 + [Dataset(1, 1, "RRRWWWRRE")] + [Dataset(3, 2, "RRRWEWRRR")]
-    assert cubes.radii(datasets) == [20, 20, 20, None, 20]  # (3, 2) and (2, 1) are both edges
-    assert cubes.distances(datasets) == [None, None, None, 30, None]
-    assert [s and len(s) for s in cubes.solve_many(datasets)] == [None, None, None, 30, None]
+    out, error = judge(dataset_text(datasets))
+    assert error is None and out == ["-1", "-1", "-1", "30", "-1"]
 
 
 def test_symmetries_map_rolls_to_rolls():

@@ -12,8 +12,9 @@ from numba.core import event
 
 import vecsearch as vs
 from vecsearch.engine import jit
+from vecsearch.engine import methods, strategies
 from vecsearch.engine import solve as solve_module
-from vecsearch.engine.batch import choose_method, instances_from
+from vecsearch.engine.instances import instances_from
 
 
 def python(code: str, **env):
@@ -33,17 +34,17 @@ def cli(*args, stdin="", **env):
 def test_import_loads_the_contract_errors_and_registry_only():
     loaded = python("import sys, vecsearch\n"
                     "print(' '.join(sorted(m for m in sys.modules if m.split('.')[0] == 'vecsearch')))")
-    assert loaded.split() == ["vecsearch", "vecsearch._numba", "vecsearch.errors", "vecsearch.puzzle",
-                              "vecsearch.registry"]
+    assert loaded.split() == ["vecsearch", "vecsearch._numba", "vecsearch.errors", "vecsearch.heuristics",
+                              "vecsearch.puzzle", "vecsearch.registry"]
 
 
 def test_every_public_name_loads_on_first_use():
     assert set(vs.__all__) <= set(dir(vs))
     for name in vs.__all__:
         assert getattr(vs, name) is not None
-    from vecsearch import solve_batch
-    from vecsearch.engine.batch import solve_batch as original
-    assert solve_batch is original
+    from vecsearch import solve_many
+    from vecsearch.engine.many import solve_many as original
+    assert solve_many is original
     with pytest.raises(AttributeError, match="no attribute 'no_such_name'"):
         vs.no_such_name
 
@@ -51,19 +52,23 @@ def test_every_public_name_loads_on_first_use():
 # --- a distance table only when it pays ------------------------------------------------------------
 def test_a_table_pays_only_for_enough_instances():
     puzzle = vs.get_puzzle("sliding-3x3")
-    assert solve_module.auto_method(puzzle, 1) == "bidirectional"
-    assert solve_module.auto_method(puzzle, 10_000) == "table"
-    assert solve_module.auto_method(puzzle) == "table"  # no count: as many as it takes
-    one, many = puzzle.goal_states(), np.repeat(puzzle.goal_states(), 10_000)
-    assert choose_method(puzzle, instances_from(puzzle, one)[0]) == "pairs"
-    assert choose_method(puzzle, instances_from(puzzle, many)[0]) == "table"
-    assert solve_module.table_pays(10 ** 6, 10 ** 6) and not solve_module.table_pays(10 ** 6, 1)
+    one, two, many = (np.repeat(puzzle.goal_states(), n) for n in (1, 2, 10_000))
+    assert methods.choose(puzzle, instances_from(puzzle, one)[0]) == "bidirectional"
+    assert methods.choose(puzzle, instances_from(puzzle, two)[0]) == "pairs"
+    assert methods.choose(puzzle, instances_from(puzzle, many)[0]) == "table"
+    assert methods.table_pays(10 ** 6, 10 ** 6) and not methods.table_pays(10 ** 6, 1)
 
 
 def test_one_line_builds_no_table_and_a_large_batch_does(monkeypatch):
     built = []
     original = solve_module.distance_table
-    monkeypatch.setattr(solve_module, "distance_table", lambda *a, **k: built.append(a) or original(*a, **k))
+
+    def counting(*args, **options):
+        built.append(args)
+        return original(*args, **options)
+
+    monkeypatch.setattr(solve_module, "distance_table", counting)
+    monkeypatch.setattr(strategies, "distance_table", counting)
     problem = vs.get_problem("eight")
     answers, error = problem.solve_text("2 3 4 1 5 x 7 6 8\n")
     assert error is None and len(answers[0].output) == 19 and built == []

@@ -17,19 +17,28 @@ Module map:
   svg                pictures of states and solutions (puzzles supply ``draw(state)``)
   plots              matplotlib pictures of one or several profiles (lazy import)
   optional           lazy imports of optional dependencies, errors naming the extra
-  engine/search      ``bfs``, ``bidirectional``, ``SearchResult``
+  engine/search      ``bfs``, ``bidirectional`` (entry points over the layer machinery)
+  engine/sides       ``Side``: one direction of a layered search (visited set, frontier, layers)
+  engine/endpoints   puzzles by name, start and goal layers of a search
+  engine/result      ``SearchResult``
+  engine/caches      process-wide caches by name, ``clear_caches()``
   engine/enumeration ``bfs`` without a goal: layered or two-bit, planned, checkpointed, interruptible
   engine/twobit      two-bit (distance mod 3) search over rank space, push or pull per layer
   engine/planner     memory estimates per mode, the mode that fits, ``MemoryLimitError``
   engine/checkpoint  atomic checkpoint directories (JSON manifest and numpy arrays)
-  engine/solve       ``solve`` (one instance), ``solve_many`` (many, shared goal)
-  engine/batch       ``solve_batch`` (files of many instances: method picked once, chunks, dask)
+  engine/methods     the one registry of methods: needs, options honoured, ``auto``
+  engine/solve       ``solve`` (one instance), ``distance_table`` (kept for reuse)
+  engine/many        ``solve_many`` (many instances: method picked once, chunks, dask), ``iter_many``
+  engine/instances   ``Instances``: ids, starts, goals in arrays; digests for resumes
+  engine/answers     ``ManySolutions``: the one result type for many instances
+  engine/strategies  how each method answers a chunk of instances
   engine/distributed chunks of a batch on a dask.distributed cluster (optional)
   batch_io           batch files: JSON lines / judge formats in and out, streaming, resuming
   engine/pairs       ``solve_pairs`` (many instances, each with its own goal, in one kernel call)
   engine/tables      ``DistanceTable``: one backward BFS, answers by descent
   engine/idastar     IDA* (one instance, or many in parallel); engine/astar: A*
-  engine/heuristic   ``Heuristic``: an admissible bound and its tables; search kernels per heuristic
+  heuristics         ``Heuristic``: an admissible bound and its tables (part of the contract)
+  engine/heuristic   heuristics by name, evaluated in bulk; search kernels per heuristic
   engine/pdb         pattern databases: 0-1 BFS of an abstraction, cached numpy files
   engine/paths       path reconstruction from stored layers
   engine/visited     bitset and hash-set visited sets, layer expansion
@@ -65,16 +74,15 @@ from vecsearch.registry import get_problem, get_puzzle
 
 # Everything else loads on first use (PEP 562): ``import vecsearch`` stays cheap for the CLI.
 _LAZY = {
-    "BatchResult": "vecsearch.engine.batch", "solve_batch": "vecsearch.engine.batch",
     "Heuristic": "vecsearch.heuristics",
     "solve_pairs": "vecsearch.engine.pairs",
     "BoundRecord": "vecsearch.engine.profile", "LayerRecord": "vecsearch.engine.profile",
     "Profile": "vecsearch.engine.profile",
-    "SearchResult": "vecsearch.engine.search", "bfs": "vecsearch.engine.search",
+    "SearchResult": "vecsearch.engine.result", "bfs": "vecsearch.engine.search",
     "bidirectional": "vecsearch.engine.search",
     "Solution": "vecsearch.engine.solution",
-    "ManySolutions": "vecsearch.engine.solve", "distance_table": "vecsearch.engine.solve",
-    "solve": "vecsearch.engine.solve", "solve_many": "vecsearch.engine.solve",
+    "ManySolutions": "vecsearch.engine.answers", "distance_table": "vecsearch.engine.solve",
+    "solve": "vecsearch.engine.solve", "solve_many": "vecsearch.engine.many", "METHODS": "vecsearch.engine.methods",
     "DistanceTable": "vecsearch.engine.tables",
     "plot_profiles": "vecsearch.plots",
     "validate": "vecsearch.validation", "clear_caches": "vecsearch.engine.caches", "warm_up": "vecsearch.engine.warmup",
@@ -83,10 +91,10 @@ _LAZY = {
 }
 
 __all__ = [
-    "BatchResult", "BoundRecord", "DistanceTable", "Heuristic", "InvalidPuzzleInput", "LayerRecord", "ManySolutions", "MemoryLimitError", "NoSolution",
+    "BoundRecord", "DistanceTable", "Heuristic", "InvalidPuzzleInput", "LayerRecord", "METHODS", "ManySolutions", "MemoryLimitError", "NoSolution",
     "Orbit", "PermutationDefinition", "PermutationPuzzle", "Profile", "Puzzle", "PuzzleDefinitionError",
     "SearchInterrupted", "SearchResult", "Solution", "UnknownPuzzle", "VecsearchError",
-    "bfs", "bidirectional", "clear_caches", "distance_table", "get_problem", "get_puzzle", "load_definition", "plot_profiles", "solve", "solve_batch",
+    "bfs", "bidirectional", "clear_caches", "distance_table", "get_problem", "get_puzzle", "load_definition", "plot_profiles", "solve",
     "solve_many",
     "solve_pairs", "validate", "warm_up",
 ]

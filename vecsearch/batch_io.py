@@ -7,21 +7,27 @@ numbers). Output: JSON lines, one record per instance as its chunk finishes
 ``"beyond": max_depth``, or ``{"id", "error"}`` for a malformed instance), or the judge's output
 in input order.
 
-Resuming: re-running with the same output file skips what it already holds. A JSON-lines file is
-cut back to its last complete line and the ids it holds are skipped; a judge-format file keeps a
-sidecar ``OUT.done`` (cases answered and bytes written, updated after each chunk) and is cut back
-to that point.
+Resuming: re-running with the same output file skips what it already holds, and says how much
+that is. A JSON-lines file is cut back to its last complete line; every record carries the
+``digest`` of its instance (start and goal, ``Instances.digests``), so ids already answered are
+skipped only when they still ask the same thing: an output written for other instances is
+refused, never silently kept. A judge-format file keeps a sidecar ``OUT.done`` (cases answered,
+bytes written and the digest of the whole input, updated after each chunk) and is cut back to
+that point. Ids must be unique in an input: duplicates are refused.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import sys
 
 import numpy as np
 
-from vecsearch.engine.batch import Instances, instances_from, iter_batch
+from vecsearch.engine.instances import Instances, duplicate_ids, instances_from
+from vecsearch.engine.many import iter_many
+from vecsearch.errors import InvalidPuzzleInput
 from vecsearch.kernels.text import record_lines
 
 # --- reading ------------------------------------------------------------------------------
@@ -59,58 +65,92 @@ def _key(identifier) -> str:
     return json.dumps(identifier)
 
 
-def answered_ids(path: str) -> set[str]:
-    """Keys of the ids a JSON-lines output already holds; cuts off a truncated last line."""
+def answered_records(path: str) -> dict[str, int | None]:
+    """``{id key: digest}`` of the records a JSON-lines output holds (None: an error record, or
+    a record without a digest); cuts off a truncated last line."""
     if not os.path.exists(path):
-        return set()
+        return {}
     with open(path, "rb+") as handle:
         data = handle.read()
         end = data.rfind(b"\n") + 1
         if end < len(data):
             handle.truncate(end)
-    done = set()
+    done = {}
     for line in data[:end].splitlines():
         try:
-            done.add(_key(json.loads(line)["id"]))
-        except (json.JSONDecodeError, KeyError, TypeError):
+            record = json.loads(line)
+            done[_key(record["id"])] = record.get("digest")
+        except (json.JSONDecodeError, KeyError, TypeError, AttributeError):
             continue
     return done
 
 
-def _judge_progress(path: str) -> tuple[int, int]:
+def _check_resume(out: str, done: dict, keys: list[str], digests: np.ndarray, error_keys: set[str]) -> None:
+    """Refuse to resume ``out`` when it answers other instances than these under their ids."""
+    current = dict(zip(keys, digests.tolist()))
+    changed = [k for k, d in done.items()
+               if (k in current and d != current[k]) or (k in error_keys and d is not None)
+               or (k not in current and k not in error_keys)]
+    if changed:
+        raise InvalidPuzzleInput(
+            f"{out} holds answers to other instances than this input's ({len(changed):,} id(s) differ or are"
+            f" missing, first {changed[0]}): give another output file, or remove it to start afresh")
+
+
+def _refuse_duplicates(ids) -> None:
+    twice = duplicate_ids(ids)
+    if twice:
+        shown = ", ".join(json.dumps(i) for i in twice[:5]) + (", ..." if len(twice) > 5 else "")
+        raise InvalidPuzzleInput(f"{len(twice):,} id(s) name more than one instance ({shown}); ids must be unique")
+
+
+def _judge_progress(path: str, digests: np.ndarray) -> tuple[int, int]:
     """(cases answered, bytes) a judge-format output holds, cut back to that point (a file
-    without its marker starts over)."""
+    without its marker starts over); answers to other cases than the input's first ones are
+    refused."""
     if not os.path.exists(path):
         return 0, 0
     try:
         with open(path + ".done") as handle:
             record = json.load(handle)
-        cases, size = int(record["cases"]), int(record["bytes"])
+        cases, size, written_for = int(record["cases"]), int(record["bytes"]), record["input"]
     except (OSError, ValueError, KeyError, TypeError):
-        cases = size = 0
+        cases, size, written_for = 0, 0, None
+    if cases and (cases > len(digests) or written_for != _prefix_digest(digests[:cases]).hexdigest()):
+        raise InvalidPuzzleInput(f"{path} holds the answers to another input's {cases:,} cases: give another output"
+                                 " file, or remove it (and its .done marker) to start afresh")
     with open(path, "rb+") as handle:
         handle.truncate(size)
     return cases, size
 
 
-def _mark(path: str, cases: int, size: int) -> None:
+def _mark(path: str, cases: int, size: int, input_digest: str) -> None:
     temporary = path + ".done.tmp"
     with open(temporary, "w") as handle:
-        json.dump({"cases": cases, "bytes": size}, handle)
+        json.dump({"cases": cases, "bytes": size, "input": input_digest}, handle)
     os.replace(temporary, path + ".done")
+
+
+def _prefix_digest(digests: np.ndarray):
+    """A running digest of the instances answered so far (``update`` it with the next ones)."""
+    running = hashlib.blake2b(digest_size=8)
+    running.update(np.ascontiguousarray(digests).tobytes())
+    return running
 
 
 # --- writing ------------------------------------------------------------------------------
 
 
-def jsonl_records(puzzle, chunk, max_depth=None) -> bytes:
-    """The JSON lines of a finished chunk."""
+def jsonl_records(puzzle, chunk, digests: np.ndarray, max_depth=None) -> bytes:
+    """The JSON lines of a finished chunk (``digests``: its instances' digests)."""
     n = len(chunk.lengths)
     seconds = chunk.seconds / max(1, n)
     names = puzzle.move_names
     ids = chunk.ids
     if isinstance(ids, np.ndarray) and ids.dtype.kind in "iu" and (ids >= 0).all() and all(len(m) == 1 for m in names):
-        return _jsonl_vectorised(chunk, names, seconds, max_depth)
+        none = 'null, "unreachable": true' if max_depth is None else f'null, "beyond": {int(max_depth)}'
+        return record_lines(ids, chunk.lengths, chunk.moves, digests, "".join(names), none,
+                            f', "seconds": {seconds:.9f}}}\n')
     lines = []
     for i, identifier in enumerate(ids.tolist() if isinstance(ids, np.ndarray) else ids):
         length = int(chunk.lengths[i])
@@ -120,26 +160,27 @@ def jsonl_records(puzzle, chunk, max_depth=None) -> bytes:
         else:
             record.update({"length": None, "unreachable" if max_depth is None else "beyond":
                            True if max_depth is None else max_depth})
-        record["seconds"] = round(seconds, 9)
+        record.update(digest=int(digests[i]), seconds=round(seconds, 9))
         lines.append(json.dumps(record))
     return ("\n".join(lines) + "\n").encode()
 
 
-def _jsonl_vectorised(chunk, names, seconds, max_depth) -> bytes:
-    """``jsonl_records`` for integer ids and one-letter moves, written by a kernel."""
-    none = 'null, "unreachable": true' if max_depth is None else f'null, "beyond": {int(max_depth)}'
-    return record_lines(chunk.ids, chunk.lengths, chunk.moves, "".join(names), none, f', "seconds": {seconds:.9f}}}\n')
-
-
-def run_jsonl(puzzle, instances, errors, out, *, method="auto", max_depth=None, chunk_size=None, client=None,
-              progress=None, options=None, stream=None) -> int:
-    """Answer ``instances`` into the JSON-lines file ``out`` (or ``stream``), resuming; error
-    records for ``errors`` not yet written. Returns the number of instances answered now."""
-    done = answered_ids(out) if out is not None else set()
+def run_jsonl(puzzle, instances, errors, out, *, stream=None, report=None, **solve_options) -> int:
+    """Answer ``instances`` into the JSON-lines file ``out`` (or ``stream``), resuming (see the
+    module docstring); error records for ``errors`` not yet written. ``report(text)`` is told
+    how much a resume found done; ``solve_options`` go to ``iter_many``. Returns the number of
+    instances answered now."""
+    ids = instances.ids.tolist() if isinstance(instances.ids, np.ndarray) else list(instances.ids)
+    _refuse_duplicates(ids + [i for i, _ in errors])
+    digests = instances.digests()
+    done = answered_records(out) if out is not None else {}
     if done:
-        ids = instances.ids.tolist() if isinstance(instances.ids, np.ndarray) else instances.ids
-        keep = np.array([_key(i) not in done for i in ids], bool)
-        instances = instances.select(np.flatnonzero(keep))
+        keys = [_key(i) for i in ids]
+        _check_resume(out, done, keys, digests, {_key(i) for i, _ in errors})
+        if report is not None:
+            report(f"resuming {out}: {len(done):,} of {len(ids) + len(errors):,} instances already answered")
+        keep = np.flatnonzero([k not in done for k in keys])
+        instances, digests = instances.select(keep), digests[keep]
         errors = [(i, m) for i, m in errors if _key(i) not in done]
     handle = open(out, "ab") if out is not None else stream
     answered = 0
@@ -147,9 +188,9 @@ def run_jsonl(puzzle, instances, errors, out, *, method="auto", max_depth=None, 
         if errors:
             handle.write("".join(json.dumps({"id": i, "error": m}) + "\n" for i, m in errors).encode())
             handle.flush()
-        for chunk in iter_batch(puzzle, instances, method=method, max_depth=max_depth, chunk_size=chunk_size,
-                                client=client, progress=progress, options=options):
-            handle.write(jsonl_records(puzzle, chunk, max_depth))
+        for chunk in iter_many(puzzle, instances, **solve_options):
+            handle.write(jsonl_records(puzzle, chunk, digests[chunk.first:chunk.first + len(chunk.lengths)],
+                                       solve_options.get("max_depth")))
             handle.flush()
             answered += len(chunk.lengths)
     finally:
@@ -158,27 +199,32 @@ def run_jsonl(puzzle, instances, errors, out, *, method="auto", max_depth=None, 
     return answered
 
 
-def run_judge(problem, instances, out, *, method="auto", chunk_size=None, client=None, progress=None,
-              options=None, stream=None) -> int:
-    """Answer in the judge's output format, in input order, into ``out`` (resuming) or ``stream``."""
+def run_judge(problem, instances, out, *, stream=None, report=None, max_depth=None, **solve_options) -> int:
+    """Answer in the judge's output format, in input order, into ``out`` (resuming) or
+    ``stream``; ``max_depth``: longer answers count as none (default: the problem's limit)."""
     cases = size = 0
+    digests = instances.digests()
     if out is not None:
-        cases, size = _judge_progress(out)
+        cases, size = _judge_progress(out, digests)
+        if cases and report is not None:
+            report(f"resuming {out}: {cases:,} of {len(instances):,} cases already answered")
         instances = instances.take(cases, len(instances))
+    answered_so_far = _prefix_digest(digests[:cases])
     handle = open(out, "ab") if out is not None else stream
     answered = 0
+    limit = problem.max_depth if max_depth is None else max_depth
     try:
-        for chunk in iter_batch(problem.puzzle, instances, method=method, max_depth=problem.max_depth,
-                                chunk_size=chunk_size, client=client, progress=progress, options=options,
-                                ordered=True):
+        for chunk in iter_many(problem.puzzle, instances, max_depth=limit, ordered=True, **solve_options):
             text = problem.batch_output(chunk.lengths, chunk.moves)
             data = text if isinstance(text, bytes) else "".join(t + "\n" for t in text).encode()
             handle.write(data)
             handle.flush()
             answered += len(chunk.lengths)
+            answered_so_far.update(np.ascontiguousarray(digests[cases + answered - len(chunk.lengths):
+                                                                 cases + answered]).tobytes())
             if out is not None:
                 size += len(data)
-                _mark(out, cases + answered, size)
+                _mark(out, cases + answered, size, answered_so_far.hexdigest())
     finally:
         if out is not None:
             handle.close()

@@ -1,12 +1,13 @@
 """The ``vecsearch`` command line: a thin layer over the public API.
 
-Exit status: 0 success, 1 no solution (``solve --one``), 2 bad usage or bad input,
-130 interrupted.
+Exit status: 0 success, 2 bad usage or bad input (also a batch with malformed instances, whose
+other instances are answered), 130 interrupted. Unsolvable instances are answers, not errors.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import sys
 from pathlib import Path
 
@@ -33,10 +34,9 @@ examples:
 """
 
 
-BATCH_METHODS = ("auto", "table", "start-tables", "pairs", "idastar", "astar", "bidirectional", "bfs")  # engine.batch.METHODS
-
-
 def build_parser() -> argparse.ArgumentParser:
+    from vecsearch.engine import methods
+
     parser = argparse.ArgumentParser(
         prog="vecsearch", description="Exhaustive state-space search for combinatorial puzzles.",
         epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -79,8 +79,8 @@ def build_parser() -> argparse.ArgumentParser:
                        help="jsonl: one record per instance (default); judge: the judge output, in input order")
     batch.add_argument("--input", choices=("auto", "jsonl", "judge"), default="auto",
                        help="input format (default: JSON lines if the file starts with '{')")
-    batch.add_argument("--method", default="auto", choices=BATCH_METHODS, metavar="M",
-                       help=f"{', '.join(BATCH_METHODS)} (default: auto)")
+    batch.add_argument("--method", default="auto", choices=("auto", *methods.METHODS), metavar="M",
+                       help=f"auto (default), or one of {', '.join(methods.METHODS)}")
     batch.add_argument("--max-depth", type=_non_negative, metavar="D", help="longer answers count as none")
     batch.add_argument("--chunk-size", type=_positive, metavar="N", help="instances per chunk (default: by method)")
     batch.add_argument("--scheduler", metavar="ADDRESS", help="send chunks to this dask.distributed scheduler"
@@ -177,11 +177,7 @@ def _progress(args) -> bool:
         return args.progress
     if not sys.stderr.isatty():
         return False
-    try:
-        import tqdm  # noqa: F401
-    except ImportError:
-        return False
-    return True
+    return importlib.util.find_spec("tqdm") is not None
 
 
 def run_bfs(args) -> int:
@@ -227,17 +223,21 @@ def run_batch(args) -> int:
         max_depth = args.max_depth if args.max_depth is not None else problem.max_depth
     report_errors(args.puzzle, errors)
     client = _dask_client(args.scheduler)
-    options = dict(method=args.method, chunk_size=args.chunk_size, client=client, progress=args.progress)
-    stream = sys.stdout.buffer
+    options = dict(method=args.method, max_depth=max_depth, chunk_size=args.chunk_size, client=client,
+                   progress=args.progress, stream=sys.stdout.buffer, report=_note)
     try:
         if args.format == "judge":
-            run_judge(problem, instances, args.output, stream=stream, **options)
+            run_judge(problem, instances, args.output, **options)
         else:
-            run_jsonl(puzzle, instances, errors, args.output, stream=stream, max_depth=max_depth, **options)
+            run_jsonl(puzzle, instances, errors, args.output, **options)
     finally:
         if client is not None:
             client.close()
     return 2 if errors else 0
+
+
+def _note(text: str) -> None:
+    print(f"vecsearch: {text}", file=sys.stderr, flush=True)
 
 
 def _dask_client(address):

@@ -65,7 +65,7 @@ class JudgeProblem:
         """The cases of a whole input as ``Instances`` (ids: case numbers), and ``(id, message)``
         for the malformed case that stopped the reading (formats of one case per line may
         report several and go on)."""
-        from vecsearch.engine.batch import instances_from
+        from vecsearch.engine.instances import instances_from
 
         cases, error = self.read(data.decode("utf-8"))
         instances, errors = instances_from(self.puzzle, [(case.number, *self.instance(case.data)) for case in cases])

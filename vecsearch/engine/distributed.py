@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import time
 
-from vecsearch.engine.batch import BatchChunk, solve_chunk
+from vecsearch.engine.answers import Chunk
+from vecsearch.engine.strategies import solve_chunk
 
 
 def _portable(puzzle):
@@ -28,12 +29,12 @@ def _run(puzzle, chunk, method, max_depth, options):
     from vecsearch.engine.endpoints import as_puzzle
 
     began = time.perf_counter()
-    lengths, moves = solve_chunk(as_puzzle(puzzle), chunk, method, max_depth, options)
-    return lengths, moves, time.perf_counter() - began
+    lengths, moves, profile = solve_chunk(as_puzzle(puzzle), chunk, method, max_depth, options)
+    return lengths, moves, profile, time.perf_counter() - began
 
 
 def map_chunks(client, puzzle, instances, bounds, method, max_depth, options, ordered=False):
-    """``BatchChunk``s of ``instances`` split at ``bounds``, solved on ``client``'s workers."""
+    """``Chunk``s of ``instances`` split at ``bounds``, solved on ``client``'s workers."""
     try:
         from distributed import as_completed
     except ImportError:  # pragma: no cover - depends on the environment
@@ -48,8 +49,8 @@ def map_chunks(client, puzzle, instances, bounds, method, max_depth, options, or
     next_index = 0
     for future in as_completed(futures):
         lo = futures[future]
-        lengths, moves, seconds = future.result()
-        chunk = BatchChunk(lo, instances.ids[lo:lo + len(lengths)], lengths, moves, seconds, method)
+        lengths, moves, profile, seconds = future.result()
+        chunk = Chunk(lo, instances.ids[lo:lo + len(lengths)], lengths, moves, seconds, method, profile)
         if not ordered:
             yield chunk
             continue

@@ -20,7 +20,7 @@ from vecsearch.engine.codegen import layer_kernels
 from vecsearch.engine.endpoints import as_puzzle
 from vecsearch.engine.planner import physical_bytes
 from vecsearch.engine.search import bidirectional
-from vecsearch.engine.solve import ManySolutions
+from vecsearch.engine.answers import ManySolutions
 from vecsearch.errors import InvalidPuzzleInput
 
 UNSEEN = 255
@@ -72,7 +72,7 @@ def solve_pairs(puzzle, starts, goals, *, max_depth=None, max_forward=None, max_
         moves = _at_least(moves, redone.moves.shape[1])
         moves[deep, :redone.moves.shape[1]] = redone.moves
     lengths[lengths < 0] = -1
-    return ManySolutions(puzzle, lengths, moves, "pairs")
+    return ManySolutions(puzzle, list(range(n)), lengths, moves, "pairs")
 
 
 def _at_least(moves, width):
@@ -141,4 +141,4 @@ def _one_by_one(puzzle, starts, start_offsets, goals, goal_offsets, limits, indi
     for row, solution in enumerate(found):
         if solution is not None:
             moves[row, :len(solution)] = solution.moves
-    return ManySolutions(puzzle, lengths, moves, "bidirectional")
+    return ManySolutions(puzzle, list(range(len(found))), lengths, moves, "bidirectional")

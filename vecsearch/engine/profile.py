@@ -56,6 +56,22 @@ class Profile:
     def add(self, record: LayerRecord) -> None:
         self.records.append(record)
 
+    @classmethod
+    def summed(cls, profiles: list["Profile"]) -> "Profile | None":
+        """One profile of heuristic searches run in parts (chunks of a batch): nodes, seconds
+        and compile time summed per side and bound, memory the largest (None: no profiles)."""
+        if not profiles:
+            return None
+        rows: dict[tuple, BoundRecord] = {}
+        for record in (r for p in profiles for r in p.records):
+            key = (record.side, record.bound)
+            old = rows.get(key)
+            rows[key] = record if old is None else BoundRecord(
+                record.side, record.bound, old.expanded + record.expanded, old.generated + record.generated,
+                old.seconds + record.seconds, max(old.bytes, record.bytes))
+        return cls(sorted(rows.values(), key=lambda r: (r.side, r.bound)), sum(p.compile_seconds for p in profiles),
+                   profiles[0].visited)
+
     def side(self, side: str) -> list[LayerRecord]:
         return [r for r in self.records if r.side == side]
 

@@ -28,7 +28,8 @@ from vecsearch.engine import jit, planner
 from vecsearch.engine.layers import Layer
 from vecsearch.engine.search import bfs
 from vecsearch.engine.sides import choose_visited
-from vecsearch.engine.solve import TABLE_AUTO_RANKS, solve
+from vecsearch.engine.methods import TABLE_AUTO_RANKS
+from vecsearch.engine.solve import solve
 from vecsearch.engine.tables import DistanceTable
 from vecsearch.engine.visited import make_visited
 from vecsearch.errors import MemoryLimitError

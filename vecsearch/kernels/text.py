@@ -122,7 +122,7 @@ def _move_lines(lengths, moves, letters, none_text, out):
 
 
 @kernel
-def _record_lines(ids, lengths, moves, letters, texts, none_text, out):
+def _record_lines(ids, lengths, moves, digests, letters, texts, none_text, out):
     at = 0
     for i in range(lengths.shape[0]):
         at = _put(out, at, texts[0])
@@ -136,6 +136,8 @@ def _record_lines(ids, lengths, moves, letters, texts, none_text, out):
         else:
             at = _put(out, at, none_text)
         at = _put(out, at, texts[4])
+        at = _put_number(out, at, digests[i])
+        at = _put(out, at, texts[5])
     return at
 
 
@@ -152,14 +154,15 @@ def move_lines(lengths, moves, move_letters: str, none_text: str) -> bytes:
     return out[:_move_lines(lengths, moves, _bytes(move_letters), _bytes(none_text), out)].tobytes()
 
 
-def record_lines(ids, lengths, moves, move_letters: str, none_text: str, tail: str) -> bytes:
-    """JSON lines ``{"id": ID, "length": L, "moves": "LETTERS"TAIL`` (ids >= 0), or
-    ``{"id": ID, "length": NONE_TEXTTAIL`` where ``lengths`` is -1."""
-    texts = tuple(_bytes(t) for t in ('{"id": ', ', "length": ', ', "moves": "', '"', tail))
+def record_lines(ids, lengths, moves, digests, move_letters: str, none_text: str, tail: str) -> bytes:
+    """JSON lines ``{"id": ID, "length": L, "moves": "LETTERS", "digest": DIGEST`` + ``tail``
+    (ids and digests >= 0), or ``{"id": ID, "length": NONE_TEXT, "digest": ...`` where
+    ``lengths`` is -1."""
+    texts = tuple(_bytes(t) for t in ('{"id": ', ', "length": ', ', "moves": "', '"', ', "digest": ', tail))
     lengths = np.ascontiguousarray(lengths, np.int64)
     moves = np.ascontiguousarray(moves, np.int64)
     row = sum(len(t) for t in texts) + 40 + max(moves.shape[1], len(none_text))
     out = np.empty(len(lengths) * row, np.uint8)
-    size = _record_lines(np.ascontiguousarray(ids, np.int64), lengths, moves, _bytes(move_letters), texts,
-                         _bytes(none_text), out)
+    size = _record_lines(np.ascontiguousarray(ids, np.int64), lengths, moves, np.ascontiguousarray(digests, np.int64),
+                         _bytes(move_letters), texts, _bytes(none_text), out)
     return out[:size].tobytes()

@@ -29,8 +29,7 @@ from __future__ import annotations
 import numpy as np
 
 from vecsearch._numba import state_function
-from vecsearch.engine.search import bfs
-from vecsearch.engine.solution import Solution
+from vecsearch.engine.many import solve_many
 from vecsearch.errors import InvalidPuzzleInput
 from vecsearch.judge import Answer, Case, JudgeProblem, Lines
 from vecsearch.kernels.intrinsics import popcount
@@ -219,27 +218,12 @@ def gap_puzzle() -> GapPuzzle:
     return _puzzle
 
 
-# --- the set-up, solving, and the judge format --------------------------------------------------
+# --- the set-up and the judge format --------------------------------------------------------------
 
 def set_up(rows) -> tuple[int, int]:
     """The state after the set-up of a dealt layout: 4 rows of 7 card numbers (11..47) in
     columns 2..8; the aces leave gaps behind and go to column 1."""
     return pack([card_id(card // 10, card % 10) if card % 10 != 1 else -1 for row in rows for card in row])
-
-
-def solve(rows) -> Solution | None:
-    """A shortest move sequence from the set-up of ``rows`` (dealt layout, see ``set_up``) to
-    the goal, or None if the goal cannot be reached (the BFS ran out of states)."""
-    return bfs(gap_puzzle(), set_up(rows), GOAL).solution
-
-
-def solve_many(layouts) -> list[Solution | None]:
-    return [solve(rows) for rows in layouts]
-
-
-def distances(layouts) -> list[int | None]:
-    """The fewest moves of each layout (None: unreachable), without rebuilding the paths."""
-    return [bfs(gap_puzzle(), set_up(rows), GOAL, path=False).length for rows in layouts]
 
 
 class GapJudge(JudgeProblem):
@@ -275,7 +259,8 @@ class GapJudge(JudgeProblem):
         return cases, None
 
     def answer(self, cases):
-        return [Answer(str(d) if d is not None else "-1") for d in distances(case.data for case in cases)]
+        found = solve_many(self.puzzle, [(case.number, *self.instance(case.data)) for case in cases])
+        return [Answer(str(length)) for length in found.lengths.tolist()]
 
     def instance(self, data):
         return set_up(data), None

@@ -7,11 +7,12 @@ most 30, else ``-1``.
 
 from __future__ import annotations
 
+from vecsearch.engine.many import solve_many
 from vecsearch.errors import InvalidPuzzleInput
 from vecsearch.judge import Answer, Case, JudgeProblem, Lines
 from vecsearch.puzzles.cubes.puzzle import cubic_puzzle
-from vecsearch.puzzles.cubes.rules import JUDGE_LIMIT, Dataset, goal_states, start_state
-from vecsearch.puzzles.cubes.strategy import distances
+from vecsearch.puzzles.cubes.rules import JUDGE_LIMIT, Dataset
+from vecsearch.puzzles.cubes.symmetry import canonical
 
 PATTERN_TOKENS = ("W", "B", "R", "E")
 
@@ -38,13 +39,17 @@ class CubesJudge(JudgeProblem):
             cases.append(Case(number, first, dataset))
 
     def answer(self, cases):
-        found = distances([case.data for case in cases], max_depth=JUDGE_LIMIT)
-        return [Answer(str(d) if d is not None else "-1") for d in found]
+        """Each dataset mapped by a board symmetry to one of three starts (distances do not
+        change), so that datasets share starts; the engine picks how to use that."""
+        images = [canonical(case.data)[1] for case in cases]
+        found = solve_many(self.puzzle, [(case.number, *self.instance(image)) for case, image in zip(cases, images)],
+                           max_depth=JUDGE_LIMIT)
+        return [Answer(str(length)) for length in found.lengths.tolist()]
 
     max_depth = JUDGE_LIMIT
 
     def instance(self, data):
-        return start_state(data.x, data.y), goal_states(data.pattern)
+        return data.instance()
 
     def output(self, length, moves):
         return str(length)

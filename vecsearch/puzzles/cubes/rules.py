@@ -174,6 +174,10 @@ class Dataset:
     def empty(self) -> int:
         return 3 * (self.y - 1) + (self.x - 1)
 
+    def instance(self) -> tuple:
+        """``(start, goals)`` for the engine: the start state and the goal set of the pattern."""
+        return start_state(self.x, self.y), goal_states(self.pattern)
+
 
 def start_state(x: int, y: int) -> int:
     return pack(start_cells(3 * (y - 1) + (x - 1)))

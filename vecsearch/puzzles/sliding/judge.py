@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from vecsearch._numba import kernel
-from vecsearch.engine.solve import solve_many
+from vecsearch.engine.many import solve_many
 from vecsearch.errors import InvalidPuzzleInput
 from vecsearch.judge import Answer, JudgeProblem, line_cases
 from vecsearch.puzzles.sliding.board import GOAL_CONVENTIONS, MOVE_NAMES, goal_order
@@ -76,7 +76,7 @@ class SlidingJudge(JudgeProblem):
     def batch_instances(self, data: bytes):
         """All lines read in one pass (``kernels.text``) and checked in bulk; only the lines that
         fail are read again one by one, for their message. A bad line does not stop the rest."""
-        from vecsearch.engine.batch import Instances
+        from vecsearch.engine.instances import Instances
         from vecsearch.kernels.text import token_lines
 
         cells = self.puzzle.cells

@@ -1,0 +1,78 @@
+"""``ManySolutions``: the one result type for many instances, and the ``Chunk`` it is built from."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from vecsearch.engine.profile import Profile
+
+
+@dataclass
+class Chunk:
+    """Answers for consecutive instances: ``lengths[i]`` (-1: none) and moves
+    ``moves[i, :lengths[i]]``; ``seconds``: the chunk's wall time; ``first``: the position of
+    its first instance among all."""
+
+    first: int
+    ids: list
+    lengths: np.ndarray
+    moves: np.ndarray
+    seconds: float
+    method: str
+    profile: object = None
+
+
+@dataclass(repr=False)
+class ManySolutions:
+    """Answers for many instances in input order: ``lengths[i]`` (-1: none, within the depth
+    limit if one was given) and the moves of one shortest path in ``moves[i, :lengths[i]]``.
+    ``seconds[i]``: its chunk's wall time divided among the chunk; ``errors``: ``(id, message)``
+    of malformed instances (not among the answers); ``profile``: for heuristic searches, the
+    nodes expanded per f-bound summed over the instances."""
+
+    puzzle: object
+    ids: list
+    lengths: np.ndarray
+    moves: np.ndarray
+    method: str
+    seconds: np.ndarray | None = None
+    errors: list = field(default_factory=list)
+    profile: object = None
+
+    @classmethod
+    def from_chunks(cls, puzzle, ids, chunks: list[Chunk], errors=(), method: str = "none") -> "ManySolutions":
+        n = len(ids)
+        lengths = np.full(n, -1, np.int64)
+        seconds = np.zeros(n)
+        moves = np.zeros((n, max((c.moves.shape[1] for c in chunks), default=0)), np.int64)
+        for chunk in chunks:
+            end = chunk.first + len(chunk.lengths)
+            lengths[chunk.first:end] = chunk.lengths
+            seconds[chunk.first:end] = chunk.seconds / max(1, len(chunk.lengths))
+            moves[chunk.first:end, :chunk.moves.shape[1]] = chunk.moves
+        profiles = [c.profile for c in chunks if c.profile is not None]
+        used = chunks[-1].method if chunks else method
+        return cls(puzzle, ids, lengths, moves, used, seconds, list(errors), Profile.summed(profiles))
+
+    def __len__(self) -> int:
+        return len(self.lengths)
+
+    def moves_of(self, i: int) -> list[int] | None:
+        return None if self.lengths[i] < 0 else self.moves[i, :self.lengths[i]].tolist()
+
+    def formatted(self, i: int) -> str | None:
+        """Instance ``i``'s moves as the puzzle writes them, or None if it has no answer."""
+        moves = self.moves_of(i)
+        return None if moves is None else self.puzzle.format_moves(moves)
+
+    @property
+    def solved(self) -> int:
+        return int((self.lengths >= 0).sum())
+
+    def __repr__(self) -> str:
+        longest = int(self.lengths.max(initial=-1))
+        errors = f", {len(self.errors)} malformed" if self.errors else ""
+        return (f"<ManySolutions {self.puzzle.name}: {self.solved:,} of {len(self):,} solved by {self.method!r},"
+                f" longest {longest if longest >= 0 else '-'}{errors}>")

@@ -1,0 +1,89 @@
+"""``solve_many``: many instances, the method picked once, solved chunk by chunk.
+
+An instance is an id, a start state and a goal (a state or a set; default: the puzzle's goal).
+The method comes from the registry (``vecsearch.engine.methods``; ``auto`` picks by cost), chunks
+run one after another on the local cores (the kernels are parallel) or on a ``dask.distributed``
+cluster (``client=``), and ``iter_many`` yields each ``Chunk`` as it finishes; ``solve_many``
+gathers them into one ``ManySolutions``. Files of instances are ``vecsearch.batch_io``'s job.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+
+from vecsearch.engine import methods
+from vecsearch.engine.answers import Chunk, ManySolutions
+from vecsearch.engine.endpoints import as_puzzle
+from vecsearch.engine.instances import Instances, instances_from
+from vecsearch.engine.strategies import solve_chunk
+
+
+def solve_many(puzzle, instances, goal=None, *, method: str = "auto", max_depth=None, chunk_size=None, client=None,
+               progress=None, **options) -> ManySolutions:
+    """Shortest solutions of many instances, in input order.
+
+    ``instances``: an array of starts, an iterable of starts, ``(id, start)`` /
+    ``(id, start, goal)`` tuples or ``{"id", "start", "goal"}`` dicts (ids default to positions),
+    or ``Instances``; ``goal``: the goal of instances that name none (default: the puzzle's).
+    ``method``: ``"auto"`` or a name of ``vecsearch.engine.methods.METHODS``; ``options`` go to
+    it (``threads=``, ``heuristic=``, ...) and are refused if it does not honour them.
+    ``client``: a ``dask.distributed.Client`` to send chunks to; ``progress``: a tqdm bar
+    (default: when standard error is a terminal). Malformed instances are left out of the
+    answers and listed in ``errors``.
+    """
+    puzzle = as_puzzle(puzzle)
+    batch, errors = instances_from(puzzle, instances, goal)
+    chunks = list(iter_many(puzzle, batch, method=method, max_depth=max_depth, chunk_size=chunk_size, client=client,
+                            progress=progress, **options))
+    return ManySolutions.from_chunks(puzzle, batch.ids, chunks, errors, _method_name(puzzle, batch, method, max_depth))
+
+
+def iter_many(puzzle, instances: Instances, *, method: str = "auto", max_depth=None, chunk_size=None, client=None,
+              progress=None, ordered=False, **options):
+    """``Chunk`` after ``Chunk`` as chunks finish (in input order locally; with a ``client``, in
+    finishing order unless ``ordered``)."""
+    puzzle = as_puzzle(puzzle)
+    name = _method_name(puzzle, instances, method, max_depth)
+    chosen = methods.check(name, puzzle, options, shared_goal=instances.shared_goal)
+    size = max(1, int(chunk_size)) if chunk_size else chosen.chunk_size
+    bounds = [(lo, min(len(instances), lo + size)) for lo in range(0, len(instances), size)]
+    bar = progress_bar(len(instances), progress)
+    try:
+        if client is not None:
+            from vecsearch.engine.distributed import map_chunks
+
+            chunks = map_chunks(client, puzzle, instances, bounds, name, max_depth, options, ordered)
+        else:
+            chunks = (_timed(puzzle, lo, instances.take(lo, hi), name, max_depth, options) for lo, hi in bounds)
+        for chunk in chunks:
+            if bar is not None:
+                bar.update(len(chunk.lengths))
+            yield chunk
+    finally:
+        if bar is not None:
+            bar.close()
+
+
+def _method_name(puzzle, instances, method: str, max_depth) -> str:
+    return methods.choose(puzzle, instances, max_depth) if method == "auto" else method
+
+
+def _timed(puzzle, first, chunk, method, max_depth, options) -> Chunk:
+    began = time.perf_counter()
+    lengths, moves, profile = solve_chunk(puzzle, chunk, method, max_depth, options)
+    return Chunk(first, chunk.ids, lengths, moves, time.perf_counter() - began, method, profile)
+
+
+def progress_bar(total: int, progress):
+    """A tqdm bar on standard error (``progress=None``: only when it is a terminal), or None
+    (also when tqdm is not installed)."""
+    if progress is None:
+        progress = sys.stderr.isatty()
+    if not progress:
+        return None
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        return None
+    return tqdm(total=total, unit="inst", file=sys.stderr, smoothing=0.1)
