@@ -70,7 +70,7 @@ def _best_cli(args, repeat=3):
 def _eight_breakdown(path: Path) -> str:
     import vecsearch as vs
     from vecsearch.batch_io import jsonl_records
-    from vecsearch.engine.batch import iter_batch
+    from vecsearch.engine.many import iter_many
     from vecsearch.engine.solve import distance_table
 
     problem = vs.get_problem("eight")
@@ -80,14 +80,16 @@ def _eight_breakdown(path: Path) -> str:
     parsed = time.perf_counter()
     distance_table(problem.puzzle, instances.goals)
     tabled = time.perf_counter()
-    descent = judge = records = 0.0
-    for chunk in iter_batch(problem.puzzle, instances):
+    began = time.perf_counter()
+    digests = instances.digests()
+    descent, judge, records = 0.0, 0.0, time.perf_counter() - began
+    for chunk in iter_many(problem.puzzle, instances):
         descent += chunk.seconds
         began = time.perf_counter()
         problem.batch_output(chunk.lengths, chunk.moves)
         judge += time.perf_counter() - began
         began = time.perf_counter()
-        jsonl_records(problem.puzzle, chunk)
+        jsonl_records(problem.puzzle, chunk, digests[chunk.first:chunk.first + len(chunk.lengths)])
         records += time.perf_counter() - began
     return (f"in-process: read+check {parsed - started:.2f} s, table {tabled - parsed:.2f} s,"
             f" descent {descent:.2f} s, judge text {judge:.2f} s / JSON lines {records:.2f} s")
@@ -113,12 +115,12 @@ def eight(fmt):
 def _passes(instances, puzzle, **options):
     """Seconds of a first pass over the datasets (the nine tables rooted at the starts built on
     the way) and of a second (tables held)."""
-    from vecsearch.engine.batch import iter_batch
+    from vecsearch.engine.many import iter_many
 
     times = []
     for _ in range(2):
         began = time.perf_counter()
-        list(iter_batch(puzzle, instances, max_depth=30, **options))
+        list(iter_many(puzzle, instances, max_depth=30, **options))
         times.append(time.perf_counter() - began)
     return times
 

@@ -151,8 +151,21 @@ def cubes_enumeration():
 
 
 def cubes_hardest():
+    import vecsearch as vs
+    from vecsearch.engine.methods import ball_radius
     from vecsearch.engine.solve import distance_table
     from vecsearch.puzzles import cubes
+
+    puzzle = cubes.cubic_puzzle()
+
+    def alone_distance(dataset):
+        image = cubes.canonical(dataset)[1]
+        return vs.bidirectional(puzzle, *image.instance(), max_depth=30, path=False).length
+
+    def ball_distance(dataset, radius):
+        image = cubes.canonical(dataset)[1]
+        start, goals = image.instance()
+        return distance_table(puzzle, start, max_depth=radius).search(goals, max_depth=30, path=False).length
 
     hardest = []
     for kind, (x, y) in START_KINDS.items():
@@ -160,15 +173,14 @@ def cubes_hardest():
         for wanted in (29, 30, 31, int(depths[depths < 255].max())):
             code = int(np.flatnonzero(depths == wanted)[0])
             hardest.append((kind, wanted, cubes.Dataset(x, y, pattern_text(code))))
-    cubes.distances([hardest[0][2]])  # warm-up: loads the kernels
+    radius = ball_radius(200, 30)
+    alone_distance(hardest[0][2])  # warm-up: loads the kernels
     alone, shared = [], []
     for kind, wanted, dataset in hardest:
         expected = wanted if wanted <= 30 else None
-        assert cubes.distances([dataset]) == [expected]
-        alone.append(best_of(lambda: cubes.distances([dataset]), 7))
-        radius = cubes.ball_radius(200)
-        distance_table(cubes.cubic_puzzle(), cubes.start_state(dataset.x, dataset.y), max_depth=radius)
-        shared.append(best_of(lambda: cubes.search(dataset, 30, radius, False), 7))
+        assert alone_distance(dataset) == expected and ball_distance(dataset, radius) == expected
+        alone.append(best_of(lambda: alone_distance(dataset), 7))
+        shared.append(best_of(lambda: ball_distance(dataset, radius), 7))
     worst = int(np.argmax(alone))
     return max(alone) * 1e3, (f"{len(hardest)} datasets (answers 29, 30, 31 and the deepest, from a corner, an edge and"
                               f" the centre), each alone (bidirectional); worst: {hardest[worst][0]} at"
@@ -245,12 +257,19 @@ def gap_hard_layouts():
     return hard
 
 
+def gap_distance(gap, rows) -> int | None:
+    """The fewest moves of a dealt layout (None: unreachable), by a forward BFS without the path."""
+    import vecsearch as vs
+
+    return vs.bfs(gap.gap_puzzle(), gap.set_up(rows), gap.GOAL, path=False).length
+
+
 def gap_hardest():
     from vecsearch.puzzles import gap
 
     hard = gap_hard_layouts()
-    gap.distances([hard[0][1]])
-    times = [best_of(lambda: gap.distances([rows]), 7) for _, rows, _ in hard]
+    gap_distance(gap, hard[0][1])
+    times = [best_of(lambda: gap_distance(gap, rows), 7) for _, rows, _ in hard]
     described = ", ".join(f"{kind} {size:,}{' moves' if kind != 'unsolvable' else ' layouts'} {t * 1e3:.1f} ms"
                           for (kind, _, size), t in zip(hard, times))
     return max(times) * 1e3, described
@@ -267,7 +286,7 @@ def gap_file():
         layouts.append(gap_rows(cards))
     rng.shuffle(layouts)
     text = f"{len(layouts)}\n\n" + "\n\n".join("\n".join(" ".join(map(str, row)) for row in rows) for rows in layouts)
-    expected = "".join(f"{-1 if d is None else d}\n" for d in gap.distances(layouts))
+    expected = "".join(f"{-1 if d is None else d}\n" for d in (gap_distance(gap, rows) for rows in layouts))
     seconds = with_file(text + "\n", lambda path: wall(["solve", "gap"], path, expected))
     return seconds, (f"whole process, 95 random + 5 hard layouts; C++ with an ordered map 0.45 s;"
                      f" `import numpy, numba` alone {import_baseline():.2f} s")
