@@ -62,6 +62,8 @@ class Instances:
         """A 48-bit digest of each instance's start and goal layer (what it asks, not its id;
         the puzzle's default goal counts as no goal), for telling a resumed batch's instances
         from others under the same ids."""
+        if len(self) == 0:
+            return np.zeros(0, np.int64)
         none = np.zeros(0, np.int64)
         if self.goal_offsets is None:
             goal_hash = np.full(len(self), _bytes_hash(self.goal_of(0, none).tobytes()), np.uint64)

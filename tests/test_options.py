@@ -1,0 +1,110 @@
+"""Every option is honoured or refused: none is accepted and then dropped.
+
+The methods registry declares which options each method honours; these tests hold each method to
+its declaration (an undeclared option is refused with a message naming it, a declared one
+reaches the search), and check the command-line options that were once accepted and ignored.
+"""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+
+import numba
+import numpy as np
+import pytest
+from reference import distances, pack_sliding, sliding_goal, sliding_neighbours
+from test_engine import random_state
+
+import vecsearch as vs
+from vecsearch.engine import methods
+
+EIGHT_FAR = "8 6 7 2 5 4 3 x 1"  # 31 moves from the goal
+
+
+@pytest.fixture
+def thread_counts(monkeypatch):
+    """The thread counts searches set (``blocks.thread_limit``), recorded."""
+    seen = []
+    original = numba.set_num_threads
+    monkeypatch.setattr(numba, "set_num_threads", lambda n: seen.append(n) or original(n))
+    return seen
+
+
+def cli(*args, stdin=""):
+    done = subprocess.run([sys.executable, "-m", "vecsearch", *args], input=stdin, capture_output=True, text=True,
+                          timeout=600)
+    return done.returncode, done.stdout, done.stderr
+
+
+@pytest.mark.parametrize("name", sorted(methods.METHODS))
+def test_every_method_refuses_an_option_it_does_not_honour(name):
+    puzzle = vs.get_puzzle("sliding-2x3")
+    with pytest.raises(methods.MethodError, match=rf"method '{name}' does not take colour; it takes max_depth"):
+        methods.check(name, puzzle, {"colour": 1})
+    for option in methods.METHODS[name].options:
+        assert methods.check(name, vs.get_puzzle("sliding-3x3"), {option: None}).name == name
+
+
+def test_methods_refuse_puzzles_that_lack_what_they_need():
+    gap = vs.get_puzzle("gap")  # directed, no predecessors
+    for name in ("table", "pairs", "start-tables", "start-balls"):
+        with pytest.raises(methods.MethodError, match=f"method '{name}' needs .*; gap has not"):
+            methods.check(name, gap)
+    with pytest.raises(methods.MethodError, match="needs a heuristic; gap has not"):
+        vs.solve(gap, gap.start_states(), method="idastar")
+    with pytest.raises(methods.MethodError, match="'pairs' for one instance"):
+        vs.solve("eight", EIGHT_FAR, method="pairs")
+
+
+def test_solve_by_table_honours_max_depth_and_threads_and_refuses_the_rest(thread_counts):
+    vs.clear_caches("distance_tables")
+    assert len(vs.solve("eight", EIGHT_FAR, method="table", threads=1)) == 31
+    assert 1 in thread_counts  # the table was built on one thread
+    with pytest.raises(vs.NoSolution, match="within 30 moves"):
+        vs.solve("eight", EIGHT_FAR, method="table", max_depth=30)
+    with pytest.raises(methods.MethodError, match="'table' does not take strategy"):
+        vs.solve("eight", EIGHT_FAR, method="table", strategy="alternate")
+
+
+@pytest.mark.parametrize("method", ["table", "pairs", "bidirectional", "bfs", "start-balls"])
+def test_solve_many_honours_max_depth_on_every_path(method):
+    neighbours = sliding_neighbours(2, 3)
+    distance = distances([sliding_goal(2, 3)], neighbours)
+    rng = random.Random(21)
+    starts = [random_state(2, 3, rng) for _ in range(40)]
+    found = vs.solve_many("sliding-2x3", [pack_sliding(s) for s in starts], method=method, max_depth=12)
+    expected = [d if d <= 12 else -1 for d in (distance.get(s, -1) for s in starts)]
+    assert found.method == method and found.lengths.tolist() == expected
+    assert any(d > 12 for d in distance.values()) and -1 in expected  # the limit cut some answers
+
+
+def test_solve_many_honours_threads_on_the_table_path(thread_counts):
+    vs.clear_caches("distance_tables")
+    starts = np.repeat(vs.get_puzzle("sliding-2x3").goal_states(), 5000)
+    found = vs.solve_many("sliding-2x3", starts, method="auto", threads=1)
+    assert found.method == "table" and 1 in thread_counts
+
+
+def test_the_batch_command_honours_max_depth_in_judge_format():
+    text = "1 2 3 4 5 6 7 x 8\n" + EIGHT_FAR + "\n"
+    code, out, _ = cli("batch", "eight", "-", "--format", "judge", stdin=text)
+    assert code == 0 and out.splitlines()[0] == "r" and len(out.splitlines()[1]) == 31
+    code, out, _ = cli("batch", "eight", "-", "--format", "judge", "--max-depth", "30", stdin=text)
+    assert code == 0 and out.splitlines() == ["r", "unsolvable"]
+
+
+def test_the_command_line_refuses_a_method_the_puzzle_cannot_run():
+    from vecsearch.puzzles import gap
+
+    layout = gap.gap_puzzle().format_state(gap.GOAL).replace("\n", " ")
+    code, out, err = cli("batch", "gap", "-", "--method", "table", stdin=f'{{"id": 1, "start": "{layout}"}}\n')
+    assert (code, out) == (2, "") and err.startswith("vecsearch: error: method 'table' needs predecessors")
+    code, _, err = cli("batch", "gap", "-", stdin="")
+    assert code == 0 and err == ""  # no instances: nothing to do, no error
+
+
+def test_a_batch_result_prints_short():
+    found = vs.solve_many("sliding-2x3", ["1 2 3 4 5 x", "1 2 3 4 x 5", "1 2 3 5 4 x"], method="pairs")
+    assert repr(found) == "<ManySolutions sliding-2x3: 2 of 3 solved by 'pairs', longest 1>"
