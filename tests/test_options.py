@@ -101,8 +101,9 @@ def test_the_command_line_refuses_a_method_the_puzzle_cannot_run():
     layout = gap.gap_puzzle().format_state(gap.GOAL).replace("\n", " ")
     code, out, err = cli("batch", "gap", "-", "--method", "table", stdin=f'{{"id": 1, "start": "{layout}"}}\n')
     assert (code, out) == (2, "") and err.startswith("vecsearch: error: method 'table' needs predecessors")
-    code, _, err = cli("batch", "gap", "-", stdin="")
-    assert code == 0 and err == ""  # no instances: nothing to do, no error
+    code, out, err = cli("batch", "gap", "-", "--input", "jsonl", stdin='{"id": 1, "start": "1 2"}\n')
+    assert (code, out) == (2, '{"id": 1, "error": "expected 28 cells (4 rows of 7: cards 12..47 without aces, -- for a'
+                              ' gap), got 2 tokens"}\n')  # the only instance is malformed: nothing to solve
 
 
 def test_a_batch_result_prints_short():
