@@ -7,7 +7,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 # The CLI announces long compiles on standard error; tests that compare it exactly would see the
-# line whenever a cache is cold. tests/test_lean_start.py turns it on where it is the subject.
+# line whenever a cache is cold. tests/test_startup.py turns it on where it is the subject.
 os.environ["VECSEARCH_ANNOUNCE_COMPILE"] = "0"
 DATA = Path(__file__).parent / "data"
 
