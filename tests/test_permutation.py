@@ -278,7 +278,7 @@ def _expanded_ranks(puzzle_tables, rank, component, unrank, expand, rank_of, exp
 def test_rank_space_moves_of_one_orbit_puzzles(puzzle):
     from vecsearch.puzzles.permutation import rank_steps, rules
 
-    f = puzzle._functions
+    f = puzzle.functions
     packed = puzzle.start_states()
     component = int(jit.call(layer_kernels(puzzle).components, packed, puzzle.tables)[0])
     direct, via = np.empty(64, np.int64), np.empty(64, np.int64)

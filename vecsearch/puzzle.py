@@ -183,6 +183,11 @@ class Puzzle:
         return self.reversible or self._functions["predecessors_state"] is not None
 
     @property
+    def has_default_goal(self) -> bool:
+        """Whether the puzzle names a goal of its own (``goal_states()`` without arguments)."""
+        return self._goal is not None
+
+    @property
     def functions(self) -> Mapping[str, object]:
         """The compiled per-state functions by role (``expand_state``, ``predecessors_state``,
         ``rank_state``, ``component_state``, ``expand_ranked_state``, ``unrank_state``,

@@ -21,7 +21,7 @@ from vecsearch.errors import InvalidPuzzleInput, PuzzleDefinitionError
 
 def validate(puzzle, *, limit: int = 64) -> int:
     """Check ``puzzle`` on up to ``limit`` states near its start and goal; returns how many."""
-    functions = puzzle._functions
+    functions = puzzle.functions
     samples = _defaults(puzzle)
     seen = {_key(s) for s in samples}
     probed = 0
@@ -49,7 +49,7 @@ def validate(puzzle, *, limit: int = 64) -> int:
 
 def _defaults(puzzle) -> list:
     states = []
-    sources = [("start", puzzle.start_states)] + ([("goal", puzzle.goal_states)] if puzzle._goal is not None else [])
+    sources = [("start", puzzle.start_states)] + ([("goal", puzzle.goal_states)] if puzzle.has_default_goal else [])
     for what, get in sources:
         try:
             layer = get()
@@ -96,7 +96,7 @@ def _call_expand(puzzle, role, function, state):
 
 
 def _check_ranks(puzzle, state, children):
-    functions = puzzle._functions
+    functions = puzzle.functions
     rank, component = functions["rank_state"], functions["component_state"]
     for child, move in [(state, None)] + children:
         if rank is not None:
@@ -125,7 +125,7 @@ def _check_compiled(puzzle, states):
 
     from vecsearch.engine import jit
 
-    expand = puzzle._functions["expand_state"]
+    expand = puzzle.functions["expand_state"]
     for state in states:
         layer = puzzle.states(np.array([state]))
         try:
