@@ -147,8 +147,10 @@ def test_solitaire_random_pairs():
         assert judge.splitlines()[number - 1] == ("YES" if expected is not None else "NO")
 
 
-@pytest.mark.parametrize("method", ["auto", "start-tables"])  # auto: pairs for so few datasets
+@pytest.mark.parametrize("method", ["auto", "start-tables"])  # auto: pairs or balls for so few datasets
 def test_cubes_random_datasets(method):
+    """Walks of up to 14 rolls, every answer checked by the reference's BFS (datasets beyond 30
+    rolls are checked against the reference's whole-space BFS in test_cubes.py, a slow test)."""
     rng = random.Random(5)
     datasets = []
     for i in range(16):
@@ -156,10 +158,7 @@ def test_cubes_random_datasets(method):
         state = cubes_ref.start(x, y)
         for _ in range(rng.randint(0, 14)):
             state = rng.choice(cubes_ref.neighbours(state))[1]
-        pattern = cubes_ref.tops(state)
-        if i >= 12 and method == "start-tables":  # any pattern: often beyond 30 steps (checked against the judge)
-            pattern = "".join(rng.choice("WBR") for _ in range(8)) + "E"
-        datasets.append((x, y, pattern))
+        datasets.append((x, y, cubes_ref.tops(state)))
     text = "".join(f"{x} {y}\n" + "\n".join(" ".join(p[r * 3:r * 3 + 3]) for r in range(3)) + "\n"
                    for x, y, p in datasets) + "0 0\n"
     records, judge, errors = batch("cubes", text, method=method)
@@ -167,13 +166,8 @@ def test_cubes_random_datasets(method):
     assert judge.splitlines() == single("cubes", text)
     for number, (x, y, pattern) in enumerate(datasets, 1):
         record = records[number]
-        if number > 12:
-            assert record["length"] == (None if judge.splitlines()[number - 1] == "-1" else int(record["length"]))
-            if record["length"] is None:
-                assert record["beyond"] == 30
-                continue
-        else:
-            assert record["length"] == cubes_ref.solve(x, y, pattern, 30)
+        assert record["length"] == cubes_ref.solve(x, y, pattern, 30)
+        assert judge.splitlines()[number - 1] == str(record["length"])
         assert cubes_ref.tops(cubes_ref.replay(cubes_ref.start(x, y), record["moves"])) == pattern
 
 

@@ -247,5 +247,10 @@ def test_full_reference_layers_and_hundreds_of_patterns(full_reference):
     datasets = [Dataset(x, y, p) for p in patterns]
     out, error = judge(dataset_text(datasets))
     assert error is None
-    assert out == [str(best[p]) if best[p] <= 30 else "-1" for p in patterns]
+    expected = [str(best[p]) if best[p] <= 30 else "-1" for p in patterns]
+    assert out == expected
     assert sum(o == "-1" for o in out) >= 24
+    for method in ("start-tables", "start-balls", "pairs"):  # the batch path, every method for shared starts
+        found = vs.solve_many(PUZZLE, [(i, *d.instance()) for i, d in enumerate(datasets)], method=method,
+                              max_depth=cubes.JUDGE_LIMIT)
+        assert [str(n) for n in found.lengths.tolist()] == expected, method
