@@ -27,21 +27,11 @@ from vecsearch.kernels.ranking import FIRST_SIXTEEN, quotient, take_unused
 from vecsearch.puzzles.permutation.rules import PIECE_MOVES, PiecesTables
 
 
-class RankStepTables(NamedTuple):
-    dst: np.ndarray
-    src: np.ndarray
-    twist: np.ndarray
-    length: np.ndarray
-    keep: np.ndarray
-    orientations: np.ndarray
-    orbits: np.ndarray
-    factorials: np.ndarray
-    scalars: np.ndarray
-    step_source: np.ndarray
-    step_twist: np.ndarray
-    step_high: np.ndarray
-    step_order: np.ndarray
-    step_powers: np.ndarray
+# The pieces tables, then how a move steps a single orbit's rank (built by ``step_tables``).
+RankStepTables = NamedTuple("RankStepTables", [*PiecesTables.__annotations__.items(),
+                                               *((name, np.ndarray) for name in ("step_source", "step_twist",
+                                                                                 "step_high", "step_order",
+                                                                                 "step_powers"))])
 
 
 @state_function
