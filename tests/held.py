@@ -9,6 +9,7 @@ reaches the point, sleeps until a signal arrives:
 - ``depth N``: after the checkpoint of depth N of a ``vecsearch bfs --checkpoint`` is written.
 """
 
+import signal
 import sys
 import time
 
@@ -41,6 +42,9 @@ def after_depth(limit, save):
 
 
 def main(where, limit, *args):
+    # A shell's background job ignores SIGINT, and its children inherit that: the test's Ctrl-C
+    # must reach this run whatever launched the test suite.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     if where == "chunks":
         batch_io.iter_many = after_chunks(int(limit), batch_io.iter_many)
     elif where == "depth":
