@@ -94,7 +94,7 @@ def _check_resume(out: str, done: dict, keys: list[str], digests: np.ndarray, er
     if changed:
         raise InvalidPuzzleInput(
             f"{out} holds answers to other instances than this input's ({len(changed):,} id(s) differ or are"
-            f" missing, first {changed[0]}): give another output file, or remove it to start afresh")
+            f" missing, first id {changed[0]}): give another output file, or remove it to start afresh")
 
 
 def _refuse_duplicates(ids) -> None:
