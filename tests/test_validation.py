@@ -87,12 +87,45 @@ def python_only(state, tables, children, moves):
     (bad_move_index, {}, r"child 8 has move 9; expected 0\.\.8"),
     (one_way, {}, r"expand\('11'\) does not include '0', although move '0' leads there .*reversible=False"),
     (good_expand, {"start": 1 << 70}, r"the start state is not a state of 1 word\(s\): state word \d+ does not fit"),
-    (python_only, {}, r"numba cannot compile the puzzle's functions"),
+    (python_only, {}, r"lights-out: numba cannot compile python_only \(\S*test_validation\.py, line \d+\): Unknown attribute"
+                      r" 'bit_count' of type int64"),
 ])
 def test_broken_user_puzzles_are_named_precisely(expand, options, message):
     puzzle = lights(expand, **options)
     with pytest.raises(vs.PuzzleDefinitionError, match=message):
         vs.validate(puzzle)
+
+
+COSTS = {0: 1}  # numba cannot read a global dict
+
+
+def dict_heuristic(state, tables):
+    return COSTS.get(state, 0)
+
+
+def test_an_uncompilable_function_is_named_with_numbas_first_cause():
+    puzzle = lights(good_expand, heuristic=dict_heuristic)
+    with pytest.raises(vs.PuzzleDefinitionError,
+                       match=r"numba cannot compile dict_heuristic: NameError: name 'COSTS' is not defined") as error:
+        vs.solve(puzzle, method="astar")
+    assert "COSTS" in str(error.value.__cause__)  # numba's full message stays one attribute away
+
+
+def test_a_puzzle_without_start_or_goal_is_probed_from_a_given_state():
+    puzzle = lights(good_expand, start=None, goal=None)
+    with pytest.raises(vs.PuzzleDefinitionError, match=r"lights-out has no start or goal of its own to probe from:"
+                                                       r" give states, as in validate\(puzzle, STATE\)"):
+        vs.validate(puzzle)
+    assert vs.validate(puzzle, 0) == 64
+    assert vs.validate(puzzle, [0, 511], limit=5) == 5
+    with pytest.raises(vs.InvalidPuzzleInput, match="lights-out has no start or goal of its own: give a start state"):
+        vs.bfs(puzzle)
+    assert vs.bfs(puzzle, 0).total_states == 512
+
+
+def test_a_bare_table_array_is_refused_with_the_shape_expected():
+    with pytest.raises(vs.PuzzleDefinitionError, match=r"tables is a tuple of arrays; wrap a single array as \(array,\)"):
+        lights(good_expand, tables=MASKS)
 
 
 def wide_expand(state, tables, children, moves):

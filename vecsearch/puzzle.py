@@ -183,6 +183,11 @@ class Puzzle:
         return self.reversible or self._functions["predecessors_state"] is not None
 
     @property
+    def has_default_start(self) -> bool:
+        """Whether the puzzle names a start state of its own."""
+        return self._start is not None
+
+    @property
     def has_default_goal(self) -> bool:
         """Whether the puzzle names a goal of its own (``goal_states()`` without arguments)."""
         return self._goal is not None
@@ -298,6 +303,8 @@ class Puzzle:
 
     def start_states(self) -> np.ndarray:
         """The default start (a layer); the goal when no start was given."""
+        if self._start is None and self._goal is None:
+            raise InvalidPuzzleInput(f"{self.name} has no start or goal of its own: give a start state")
         return self.states(self._start if self._start is not None else self._goal)
 
     def goal_states(self) -> np.ndarray:

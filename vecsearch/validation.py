@@ -19,10 +19,11 @@ from vecsearch.engine.codegen import layer_kernels
 from vecsearch.errors import InvalidPuzzleInput, PuzzleDefinitionError
 
 
-def validate(puzzle, *, limit: int = 64) -> int:
-    """Check ``puzzle`` on up to ``limit`` states near its start and goal; returns how many."""
+def validate(puzzle, states=None, *, limit: int = 64) -> int:
+    """Check ``puzzle`` on up to ``limit`` states near ``states`` (one state or many; by default
+    the puzzle's start and goal); returns how many."""
     functions = puzzle.functions
-    samples = _defaults(puzzle)
+    samples = _defaults(puzzle) if states is None else _given(puzzle, states)
     seen = {_key(s) for s in samples}
     probed = 0
     while samples and probed < limit:
@@ -43,11 +44,19 @@ def validate(puzzle, *, limit: int = 64) -> int:
             if _key(child) not in seen:
                 seen.add(_key(child))
                 samples.append(child)
-    _check_compiled(puzzle, _defaults(puzzle))
+    _check_compiled(puzzle, _defaults(puzzle) if states is None else _given(puzzle, states))
     return probed
 
 
+def _given(puzzle, states) -> list:
+    layer = puzzle.states(states)
+    return [row.copy() if puzzle.width > 1 else row for row in layer]
+
+
 def _defaults(puzzle) -> list:
+    if not puzzle.has_default_start and not puzzle.has_default_goal:
+        raise PuzzleDefinitionError(f"{puzzle.name} has no start or goal of its own to probe from: give states,"
+                                    " as in validate(puzzle, STATE)")
     states = []
     sources = [("start", puzzle.start_states)] + ([("goal", puzzle.goal_states)] if puzzle.has_default_goal else [])
     for what, get in sources:
@@ -121,8 +130,6 @@ def _check_ranks(puzzle, state, children):
 
 def _check_compiled(puzzle, states):
     """The compiled kernels give the children the Python functions give."""
-    from numba.core.errors import NumbaError
-
     from vecsearch.engine import jit
 
     expand = puzzle.functions["expand_state"]
@@ -130,10 +137,8 @@ def _check_compiled(puzzle, states):
         layer = puzzle.states(np.array([state]))
         try:
             children, moves = jit.call(layer_kernels(puzzle).neighbours, layer, puzzle.tables, False)
-        except NumbaError as error:
-            detail = next((line.strip() for line in str(error).splitlines() if line.strip()), "")
-            raise PuzzleDefinitionError(f"{puzzle.name}: numba cannot compile the puzzle's functions: {detail}"
-                                        " (the chained error has numba's full message)") from error
+        except PuzzleDefinitionError as error:
+            raise PuzzleDefinitionError(f"{puzzle.name}: {error}") from error.__cause__
         compiled = sorted((_key(c), int(m)) for c, m in zip(children, moves))
         expected = sorted((_key(c), m) for c, m in _call_expand(puzzle, "expand", expand, state))
         if compiled != expected:

@@ -17,11 +17,15 @@ compiled, so a long search never passes for a compile.
 from __future__ import annotations
 
 import os
+import re
 import sys
 import threading
 import time
 
 from numba.core import event
+from numba.core.errors import NumbaError
+
+from vecsearch.errors import PuzzleDefinitionError
 
 ANNOUNCE_AFTER = 0.5  # seconds a compile runs before it is announced
 
@@ -46,13 +50,41 @@ def call(kernel, *args):
     global _compile_seconds
     known = len(kernel.overloads)
     started = time.perf_counter()
-    result = kernel(*args)
+    try:
+        result = kernel(*args)
+    except NumbaError as error:
+        raise PuzzleDefinitionError(compile_failure(error, kernel)) from error
     if len(kernel.overloads) != known:
         seconds = time.perf_counter() - started
         _compile_seconds += seconds
         if compile_log is not None:
             compile_log.append((getattr(getattr(kernel, "py_func", None), "__name__", repr(kernel)), seconds))
     return result
+
+
+def compile_failure(error: NumbaError, kernel) -> str:
+    """What a user needs from numba's refusal to compile ``kernel``: the function at fault (with
+    its file and line when numba names them) and numba's first line of cause."""
+    lines = [line.strip() for line in str(error).splitlines()]
+    cause = next((line for line in lines if line and not line.startswith(("Failed in", "During:"))), lines[0])
+    located = re.search(r'File "([^"]+)", line (\d+):\s*\n\s*def (\w+)\(', str(error))
+    if located:
+        where = f"{located[3]} ({located[1]}, line {located[2]})"
+    else:
+        where = _function_naming(cause, kernel) or "the puzzle's functions"
+    return f"numba cannot compile {where}: {cause} (the chained error has numba's full message)"
+
+
+def _function_naming(cause: str, kernel) -> str | None:
+    """The function among ``kernel``'s globals that uses the undefined global ``cause`` names."""
+    missing = re.search(r"name '(\w+)' is not defined", cause)
+    if missing is None:
+        return None
+    for value in getattr(getattr(kernel, "py_func", None), "__globals__", {}).values():
+        code = getattr(getattr(value, "py_func", None), "__code__", None)
+        if code is not None and missing[1] in code.co_names:
+            return value.py_func.__name__
+    return None
 
 
 def warm(kernel, *args) -> None:
