@@ -81,6 +81,28 @@ def test_help_has_examples():
     assert code == 0 and "examples:" in out and "vecsearch solve eight --sample" in out
 
 
+def test_version_is_the_installed_distributions():
+    from importlib.metadata import version
+
+    assert run("--version") == (0, f"vecsearch {version('vecsearch')}\n", "")
+
+
+def test_an_instance_typed_where_the_file_goes_is_answered_with_the_ways_to_give_it():
+    typed = "2 3 4 1 5 x 7 6 8"
+    code, out, err = run("solve", "eight", typed)
+    assert (code, out) == (2, "")
+    assert err == (f"vecsearch: error: no file '{typed}': FILE names a file of instances; give one instance as"
+                   f" `vecsearch solve eight --text '{typed}'`, or on standard input: `echo '{typed}' | vecsearch solve"
+                   f" eight`\n")
+    assert run("solve", "eight", "--text", typed) == run("solve", "eight", stdin=typed + "\n")
+
+
+def test_search_help_names_definition_files_metrics_and_move_starts():
+    code, out, _ = run("bfs", "--help")
+    flat = " ".join(out.split())
+    assert code == 0 and "FILE.tws" in flat and "FILE.tws:qtm" in flat and "moves from the solved state" in flat
+
+
 def test_solve_sliding_problems_by_size_name():
     code, out, err = run("solve", "sliding-2x3", stdin="1 2 3 4 0 5\n2 1 3 4 5 x\n")
     assert (code, out, err) == (0, "r\nunsolvable\n", "")
@@ -144,6 +166,12 @@ def test_bfs_reads_a_puzzle_definition_file(tmp_path):
     path.write_text("Set S 4 1\nMove X\nS\n2 1 3 4\nEnd\nMove C\nS\n2 3 4 1\nEnd\n")
     code, out, _ = run("bfs", str(path), "--csv")
     assert code == 0 and sum(int(row.split(",")[2]) for row in out.splitlines()[1:]) == 24
+    path.write_text("Set S 4 1\nMove X\nS\n2 1 3 4\nEnd\nMove C\nS\n2 3 4 1\nEnd\n")
+    for metric, moves in [("", "X C C2 C'"), (":htm", "X C C2 C'"), (":qtm", "X C C'"), (":given", "X C")]:
+        code, out, _ = run("bfs", f"{path}{metric}", "--csv", "--max-depth", "1")
+        assert code == 0 and int(out.splitlines()[2].split(",")[2]) == len(moves.split())  # one child per move
+    code, out, err = run("bfs", f"{path}:xtm")
+    assert code == 2 and "unknown metric 'xtm' after the file name; expected one of htm, qtm, given" in err
     path.write_text("Set S 4 1\nMove X\nS\n2 1 3\nEnd\n")
     code, out, err = run("bfs", str(path))
     assert code == 2 and err == "vecsearch: error: line 4: expected 4 slot numbers, got 3 tokens\n"

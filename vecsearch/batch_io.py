@@ -232,5 +232,14 @@ def run_judge(problem, instances, out, *, stream=None, report=None, max_depth=No
 
 
 def report_errors(name: str, errors) -> None:
+    """One line per malformed instance on standard error, located once."""
     for identifier, message in errors:
-        print(f"vecsearch: {name}: instance {identifier}: {message}", file=sys.stderr)
+        print(f"vecsearch: {name}: {error_line(identifier, message)}", file=sys.stderr)
+
+
+def error_line(identifier, message: str) -> str:
+    """``message`` after the instance's id, unless it starts with that very location (``line 8``
+    for a line without an id, ``case 2`` for a judge-format case numbered 2)."""
+    if message.startswith((f"{identifier}:", f"case {identifier},", f"case {identifier}:")):
+        return message
+    return f"instance {json.dumps(identifier)}: {message}"

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import os
+import shlex
 import sys
 from pathlib import Path
 
@@ -41,6 +43,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="vecsearch", description="Exhaustive state-space search for combinatorial puzzles.",
         epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    parser.add_argument("--version", action="version", version=f"vecsearch {_version()}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     solve = commands.add_parser("solve", help="answer a contest problem's input in its judge format",
@@ -49,6 +52,8 @@ def build_parser() -> argparse.ArgumentParser:
     source = solve.add_mutually_exclusive_group()
     source.add_argument("file", nargs="?", metavar="FILE", help="input file (default: standard input)")
     source.add_argument("--sample", action="store_true", help="use the problem statement's bundled sample input")
+    source.add_argument("--text", metavar="INPUT", help="the input itself, in the judge format, e.g."
+                        " --text \"2 3 4 1 5 x 7 6 8\"")
     solve.add_argument("--goal", metavar="NAME", help="goal convention, for problems with several (sliding-RxC:"
                        " default = tiles 1..N-1 then the blank; korf = the blank, then 1..N-1)")
     solve.set_defaults(run=run_solve)
@@ -103,8 +108,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _add_search_arguments(parser) -> None:
     """The instance options of the enumerating commands (``bfs``, ``profile``)."""
-    parser.add_argument("puzzle", metavar="PUZZLE", help="puzzle name (see `vecsearch list`)")
-    parser.add_argument("--start", metavar="TEXT", help="start state in the puzzle's text format (default: its goal)")
+    parser.add_argument("puzzle", metavar="PUZZLE", help="puzzle name (see `vecsearch list`), or a definition file"
+                        " FILE.tws in the half-turn metric (FILE.tws:qtm for quarter turns, FILE.tws:given for"
+                        " the moves as written)")
+    parser.add_argument("--start", metavar="TEXT", help="start state in the puzzle's text format, or (permutation"
+                        " puzzles) moves from the solved state, e.g. \"R U2 F'\" (default: its goal)")
     parser.add_argument("--max-depth", type=_non_negative, metavar="D", help="stop after depth D")
     parser.add_argument("--threads", type=_positive, metavar="N", help="worker threads (default: all cores)")
     parser.add_argument("--mode", choices=("auto", "layers", "twobit"), default="auto",
@@ -146,7 +154,13 @@ def run_solve(args) -> int:
     problem = get_problem(args.problem)
     if args.goal is not None:
         problem = problem.with_goal(args.goal)
-    text = problem.sample() if args.sample else _read_input(args.file)
+    if args.sample:
+        text = problem.sample()
+    elif args.text is not None:
+        text = args.text
+    else:
+        _refuse_typed_instance(args.file, f"vecsearch solve {args.problem}")
+        text = _read_input(args.file)
     answers, error = problem.solve_text(text)
     out = sys.stdout
     for answer in answers:
@@ -158,6 +172,14 @@ def run_solve(args) -> int:
         print(f"vecsearch: {problem.name}: {error}", file=sys.stderr)
         return 2
     return 0
+
+
+def _refuse_typed_instance(path: str | None, command: str) -> None:
+    """An instance typed where a file name goes: say where instances go instead."""
+    if path is not None and path != "-" and any(c.isspace() for c in path) and not os.path.exists(path):
+        typed = shlex.quote(path)
+        raise InputError(f"no file {typed}: FILE names a file of instances; give one instance as"
+                         f" `{command} --text {typed}`, or on standard input: `echo {typed} | {command}`")
 
 
 def _enumerate(args, **options):
@@ -339,6 +361,7 @@ class InputError(Exception):
 
 
 def _read_input(path: str | None, binary: bool = False) -> str | bytes:
+    """The file at ``path`` (standard input for None or ``-``)."""
     if path is None or path == "-":
         return sys.stdin.buffer.read() if binary else sys.stdin.read()
     try:
@@ -351,6 +374,12 @@ def _read_input(path: str | None, binary: bool = False) -> str | bytes:
         raise InputError(f"cannot read {path}: {error.strerror}") from None
     except UnicodeDecodeError:
         raise InputError(f"{path} is not a UTF-8 text file") from None
+
+
+def _version() -> str:
+    from vecsearch import __version__
+
+    return __version__
 
 
 def main(argv=None) -> int:

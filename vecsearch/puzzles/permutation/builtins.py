@@ -11,7 +11,8 @@
   reverses the K tokens in the turnstile (slots 1..K).
 - ``lrx-N`` (3 <= N <= 16): a row of N; ``L`` / ``L'`` rotate it, ``X`` swaps slots 1 and 2
   (the Cayley graph of S_N with those generators).
-- ``PATH.tws``: a definition file in the text format (``textformat``), half-turn metric.
+- ``PATH.tws``: a definition file in the text format (``textformat``), half-turn metric;
+  ``PATH.tws:qtm`` (quarter turns) or ``PATH.tws:given`` (the moves as written) for another.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from importlib import resources
 from pathlib import Path
 
 from vecsearch.errors import InvalidPuzzleInput
-from vecsearch.puzzles.permutation.definition import Orbit, PermutationDefinition
+from vecsearch.puzzles.permutation.definition import METRICS, Orbit, PermutationDefinition
 from vecsearch.puzzles.permutation.puzzle import PermutationPuzzle
 from vecsearch.puzzles.permutation.textformat import load_definition, parse_definition
 
@@ -35,7 +36,7 @@ PUZZLES = {
     "pancake-N": "N pancakes (2 <= N <= 16), prefix reversals r2..rN",
     "topspin-N[-K]": "TopSpin: N tokens on a ring (N <= 16), turnstile of K (default 4)",
     "lrx-N": "1 x N row: rotate left/right (L, L'), exchange the first two (X)",
-    "FILE.tws": "a permutation puzzle definition file (see README), half-turn metric",
+    "FILE.tws[:METRIC]": "a permutation puzzle definition file (see README); METRIC htm (default), qtm or given",
 }
 PROBLEMS = {}
 
@@ -79,8 +80,15 @@ def _builtin(name: str) -> PermutationPuzzle | None:
 
 
 def from_name(name: str) -> PermutationPuzzle | None:
-    if name.endswith(".tws"):
-        if not Path(name).is_file():
-            raise InvalidPuzzleInput(f"no puzzle definition file {name}")
-        return PermutationPuzzle(load_definition(name), "htm")
-    return _builtin(name)
+    """A built-in by name, or a definition file ``PATH.tws`` (``PATH.tws:METRIC`` for another
+    metric than the half-turn one)."""
+    match = re.fullmatch(r"(.+\.tws)(?::(\w*))?", name)
+    if match is None:
+        return _builtin(name)
+    path, metric = match[1], match[2] if match[2] is not None else "htm"
+    if metric not in METRICS:
+        raise InvalidPuzzleInput(f"{name}: unknown metric {metric!r} after the file name; expected one of"
+                                 f" {', '.join(METRICS)}")
+    if not Path(path).is_file():
+        raise InvalidPuzzleInput(f"no puzzle definition file {path}")
+    return PermutationPuzzle(load_definition(path), metric)

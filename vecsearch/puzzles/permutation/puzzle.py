@@ -278,7 +278,14 @@ class PermutationPuzzle(Puzzle):
             for token in tokens:
                 state = self.definition.apply(state, names[token])
             return self.encode(state)
-        return self.encode(self._read_orbits(tokens))
+        try:
+            return self.encode(self._read_orbits(tokens))
+        except InvalidPuzzleInput as error:
+            orbits = {o.name for o in self.definition.orbits}
+            if all(t.isdigit() or t == "/" or t in orbits for t in tokens):
+                raise
+            raise InvalidPuzzleInput(f"{error.message}, or moves from the solved state (move names:"
+                                     f" {' '.join(names)})") from None
 
     def _read_orbits(self, tokens):
         orbits = self.definition.orbits
@@ -291,8 +298,7 @@ class PermutationPuzzle(Puzzle):
         while at < len(tokens):
             j = index.get(tokens[at])
             if j is None or j in seen:
-                expected = f"orbit {tokens[at]} only once" if j is not None else \
-                    f"an orbit name ({', '.join(index)}){' or move names' if not seen else ''}"
+                expected = f"orbit {tokens[at]} only once" if j is not None else f"an orbit name ({', '.join(index)})"
                 raise InvalidPuzzleInput(f"token {at + 1} is {tokens[at]!r}; expected {expected}")
             seen.add(j)
             state[j], at = self._read_orbit(orbits[j], tokens, at + 1)
