@@ -2,6 +2,7 @@
 against the plain-Python reference (the move tables applied to tuples)."""
 
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -249,8 +250,18 @@ def test_definition_files_load_by_path(tmp_path):
     path.write_text("Name swap3\nSet S 3 1\nMove X\nS\n2 1 3\nEnd\nMove Y\nS\n1 3 2\nEnd\n")
     puzzle = vs.get_puzzle(str(path))
     assert puzzle.name == "swap3" and vs.bfs(puzzle).layer_sizes == [1, 2, 2, 1]
-    with pytest.raises(vs.InvalidPuzzleInput, match="no puzzle definition file"):
+    with pytest.raises(vs.InvalidPuzzleInput, match=r"cannot read puzzle definition .*missing\.tws: No such file"
+                                                    r" or directory \(shipped with vecsearch, by name: 2x2x2\)"):
         vs.get_puzzle(str(tmp_path / "missing.tws"))
+
+
+def test_shipped_definitions_load_by_name_from_anywhere(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # not the repository's root
+    shipped = vs.load_definition("2x2x2")
+    by_path = vs.load_definition(Path(vs.__file__).parent / "data" / "2x2x2.tws")
+    assert format_definition(vs.load_definition("2x2x2.tws")) == format_definition(by_path) == format_definition(shipped)
+    assert [m.name for m in shipped.moves] == ["U", "R", "F", "D", "L", "B"]
+    assert vs.get_puzzle("2x2x2.tws").rank_size == vs.get_puzzle("pocket-full").rank_size
 
 
 def test_moves_given_as_move_objects():

@@ -19,13 +19,11 @@ from __future__ import annotations
 
 import re
 from functools import cache
-from importlib import resources
-from pathlib import Path
 
 from vecsearch.errors import InvalidPuzzleInput
 from vecsearch.puzzles.permutation.definition import METRICS, Orbit, PermutationDefinition
 from vecsearch.puzzles.permutation.puzzle import PermutationPuzzle
-from vecsearch.puzzles.permutation.textformat import load_definition, parse_definition
+from vecsearch.puzzles.permutation.textformat import load_definition
 
 MAX_SLOTS = 16  # one orbit of N distinct pieces without orientation packs into 4N <= 64 bits
 
@@ -42,8 +40,8 @@ PROBLEMS = {}
 
 
 def cube_definition() -> PermutationDefinition:
-    """The 2x2x2 cube with all six face turns, from ``vecsearch/data/2x2x2.tws``."""
-    return parse_definition(resources.files("vecsearch").joinpath("data", "2x2x2.tws").read_text())
+    """The 2x2x2 cube with all six face turns, shipped as ``vecsearch/data/2x2x2.tws``."""
+    return load_definition("2x2x2")
 
 
 def pancake_definition(n: int) -> PermutationDefinition:
@@ -89,6 +87,4 @@ def from_name(name: str) -> PermutationPuzzle | None:
     if metric not in METRICS:
         raise InvalidPuzzleInput(f"{name}: unknown metric {metric!r} after the file name; expected one of"
                                  f" {', '.join(METRICS)}")
-    if not Path(path).is_file():
-        raise InvalidPuzzleInput(f"no puzzle definition file {path}")
     return PermutationPuzzle(load_definition(path), metric)

@@ -27,6 +27,7 @@ it (``htm``: all its powers, as twsearch does; ``qtm``: it and its inverse).
 
 from __future__ import annotations
 
+from importlib import resources
 from pathlib import Path
 
 from vecsearch.errors import InvalidPuzzleInput, PuzzleDefinitionError
@@ -36,13 +37,25 @@ COMMANDS = ("Name", "Set", "Solved", "Move")
 
 
 def load_definition(path) -> PermutationDefinition:
-    """Read a definition file; its name defaults to the file's stem."""
+    """Read a definition file; its name defaults to the file's stem. A bare name that is no file
+    here (``"2x2x2"`` or ``"2x2x2.tws"``) is one of the definitions shipped with vecsearch."""
     path = Path(path)
+    source = path if path.exists() or path.parent != Path(".") else _bundled(path.name)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = source.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
-        raise InvalidPuzzleInput(f"cannot read puzzle definition {path}: {error}") from None
+        shipped = ", ".join(sorted(Path(entry.name).stem for entry in _data().iterdir() if entry.name.endswith(".tws")))
+        raise InvalidPuzzleInput(f"cannot read puzzle definition {path}: {getattr(error, 'strerror', None) or error}"
+                                 f" (shipped with vecsearch, by name: {shipped})") from None
     return parse_definition(text, default_name=path.stem)
+
+
+def _data():
+    return resources.files("vecsearch").joinpath("data")
+
+
+def _bundled(name: str):
+    return _data().joinpath(name if name.endswith(".tws") else f"{name}.tws")
 
 
 def parse_definition(text: str, default_name: str = "puzzle") -> PermutationDefinition:

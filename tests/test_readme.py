@@ -1,0 +1,28 @@
+"""What the README promises a new user is what the library and the command line do."""
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import vecsearch as vs
+
+README = (Path(__file__).parent.parent / "README.md").read_text()
+
+
+def test_the_readme_solution_string_is_the_one_python_and_the_cli_give():
+    claimed = re.search(r'vs\.solve\("eight", "2 3 4 1 5 x 7 6 8"\) +# <Solution of 19 moves \.\.\.>, str\(\) -> \'(\w+)\'',
+                        README)
+    assert claimed, "the README's first solve example moved: update this test"
+    assert str(vs.solve("eight", "2 3 4 1 5 x 7 6 8")) == claimed[1]
+    cli = subprocess.run([sys.executable, "-m", "vecsearch", "solve", "eight", "--text", "2 3 4 1 5 x 7 6 8"],
+                         capture_output=True, text=True, timeout=600)
+    assert cli.stdout == claimed[1] + "\n"
+
+
+def test_the_readme_names_the_other_methods_paths_truly():
+    named = re.search(r"`bfs`, `table` and `idastar` give\s+`(\w+)`", README)
+    assert named
+    for method in ("bfs", "table", "idastar"):
+        assert str(vs.solve("eight", "2 3 4 1 5 x 7 6 8", method=method)) == named[1]
+
