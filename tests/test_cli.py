@@ -161,6 +161,14 @@ def test_bfs_refuses_a_search_over_its_memory_limit_in_one_line():
     assert "limit of 10.0 MiB" in err and "two-bit table" in err and len(err.strip().splitlines()) == 1
 
 
+def test_bfs_under_a_depth_limit_stops_before_the_limit_and_prints_the_layers_found():
+    code, out, err = run("bfs", "sliding-4x4", "--max-depth", "40", "--max-memory", "24M", "--csv")
+    depths = [int(row.split(",")[1]) for row in out.splitlines()[1:]]
+    assert code == 2 and depths == list(range(len(depths))) and len(depths) > 10
+    assert err.startswith(f"vecsearch: error: sliding-4x4: stopped after depth {depths[-1]}: layer {depths[-1] + 1}")
+    assert len(err.strip().splitlines()) == 1
+
+
 def test_bfs_reads_a_puzzle_definition_file(tmp_path):
     path = tmp_path / "swap.tws"
     path.write_text("Set S 4 1\nMove X\nS\n2 1 3 4\nEnd\nMove C\nS\n2 3 4 1\nEnd\n")

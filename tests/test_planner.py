@@ -93,3 +93,29 @@ def test_distance_tables_are_planned_too():
     table = vs.DistanceTable("pancake-9", storage="mod3", max_memory=300_000)
     assert table.max_distance == 10
     assert table.distance(np.int64(vs.get_puzzle("pancake-9").parse_state("2 1 3 4 5 6 7 8 9"))) == 1
+
+
+def published_4x4_counts():
+    import json
+    from pathlib import Path
+
+    return json.loads((Path(__file__).parent / "data" / "sliding_layers.json").read_text())["A089484"]["counts"]
+
+
+def test_a_depth_limit_plans_for_the_layers_it_reaches_not_the_whole_space():
+    puzzle = vs.get_puzzle("sliding-4x4")
+    with pytest.raises(vs.MemoryLimitError, match="two-bit table 2.4 TiB"):
+        planner.plan(puzzle)  # the whole space fits nowhere
+    limited = planner.plan(puzzle, max_depth=22)  # 4^22 passes the rank space, yet the search is small
+    assert (limited.mode, limited.visited) == ("layers", "hash")
+
+
+def test_a_search_stops_before_the_layer_that_would_pass_the_limit_with_its_layers_and_a_hint():
+    with pytest.raises(vs.MemoryLimitError) as stop:
+        vs.bfs("sliding-4x4", max_depth=40, max_memory="24M")
+    message, found = str(stop.value), stop.value.result
+    depth = found.depth
+    assert f"stopped after depth {depth}: layer {depth + 1}, about" in message and "limit of 24.0 MiB" in message
+    assert "bidirectional search" in message and "IDA*" in message and "--workers N" in message
+    assert 14 <= depth < 40 and found.layer_sizes == published_4x4_counts()[:depth + 1]
+    assert found.profile.records[-1].bytes <= 24 << 20  # it stopped before passing the limit, not after

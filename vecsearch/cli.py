@@ -204,11 +204,16 @@ def _progress(args) -> bool:
 
 def run_bfs(args) -> int:
     from vecsearch.engine.enumeration import KEEP_FARTHEST
-    from vecsearch.errors import SearchInterrupted
+    from vecsearch.errors import MemoryLimitError, SearchInterrupted
 
     try:
         puzzle, result = _enumerate(args, checkpoint=args.checkpoint, resume=args.resume,
                                     keep_farthest=max(KEEP_FARTHEST, args.antipodes or 0))
+    except MemoryLimitError as stop:
+        if stop.result is None:
+            raise
+        _print_profile(stop.result.profile, args.csv)  # the layers it found are answers too
+        raise
     except SearchInterrupted as stop:
         _print_profile(stop.result.profile, args.csv)
         again = f"; continue with --resume {stop.checkpoint}" if stop.checkpoint else ""

@@ -96,7 +96,8 @@ class _Layered:
 
     def __init__(self, puzzle, starts, backward, plan, keep_layers, max_depth, profile, name, after_layer, sink,
                  saved, one_layer_per_step):
-        budget = planner.MemoryBudget(plan.limit, puzzle.name)
+        budget = planner.MemoryBudget(plan.limit, puzzle)
+        self.budget = budget
         self.max_depth = max_depth
         # Small layers may grow several to a kernel call, but a checkpoint must see each one alone
         self.one_layer_per_step = one_layer_per_step
@@ -112,6 +113,10 @@ class _Layered:
         return self.side.exhausted
 
     def step(self) -> None:
+        side = self.side
+        sizes = [r.states for r in side.profile.records if r.side == side.name]
+        if len(sizes) >= 2 and sizes[-2]:
+            self.budget.check_next_layer(side.depth, sizes, side.projected_bytes)
         if self.one_layer_per_step:
             self.side.step(None)
         else:

@@ -114,7 +114,8 @@ def format_size(n: int) -> str:
 
 def reachable_bound(puzzle, max_depth) -> tuple[int | None, bool]:
     """At most how many states a search can reach, the rank space or ``sum M^d`` to the depth
-    limit, and whether the depth limit gave it (a loose bound)."""
+    limit, and whether there is a depth limit (the bound is then loose: layers grow far slower
+    than ``M^d`` once duplicates appear, and a limit below the diameter leaves most ranks unseen)."""
     bound = puzzle.rank_size if puzzle.has_rank else None
     if max_depth is None:
         return bound, False
@@ -123,7 +124,7 @@ def reachable_bound(puzzle, max_depth) -> tuple[int | None, bool]:
         reach += power
         power *= puzzle.max_moves
         if bound is not None and reach >= bound:
-            return bound, False
+            return bound, True
     return reach, True
 
 
@@ -197,11 +198,34 @@ def _refusal(puzzle, candidates, every, limit) -> str:
 class MemoryBudget:
     """Checks allocations against the limit while a search runs."""
 
-    def __init__(self, limit: int, name: str):
+    def __init__(self, limit: int, puzzle):
         self.limit = limit
-        self.name = name
+        self.puzzle = puzzle
+        self.name = puzzle.name
 
     def check(self, total: int, what: str = "the next layer") -> None:
         if total > self.limit:
             raise MemoryLimitError(f"{self.name}: {what} would take the search to {format_size(total)},"
-                                   f" over its memory limit of {format_size(self.limit)}")
+                                   f" over its memory limit of {format_size(self.limit)}; {deeper_hint(self.puzzle)}")
+
+    def check_next_layer(self, depth: int, sizes: list[int], projected_bytes) -> None:
+        """Stop before a layer that would pass the limit: it is projected to grow by the last
+        layers' ratio, and ``projected_bytes(new states)`` says what holding it would take."""
+        growth = sizes[-1] / sizes[-2]
+        projected = projected_bytes(int(sizes[-1] * growth))
+        if projected > self.limit:
+            raise MemoryLimitError(
+                f"{self.name}: stopped after depth {depth}: layer {depth + 1}, about {sizes[-1] * growth:,.0f} states"
+                f" (x{growth:.2f} per layer), would take the search to about {format_size(int(projected))}, over its"
+                f" memory limit of {format_size(self.limit)}; {deeper_hint(self.puzzle)}")
+
+
+def deeper_hint(puzzle) -> str:
+    """Where to go when a breadth-first search runs out of memory."""
+    ways = ["a path between two states: bidirectional search (vecsearch solve, vs.solve) holds two half-depth balls"]
+    if puzzle.heuristic_names:
+        ways.append("IDA* (method='idastar') holds almost nothing")
+    if puzzle.has_unrank:
+        ways.append("the whole space: the two-bit table on a cluster or on disk (--workers N, --scheduler ADDRESS,"
+                    " --spill DIR)")
+    return "; ".join(ways)

@@ -12,7 +12,7 @@ import time
 from vecsearch.engine import jit, planner
 from vecsearch.engine.layers import Layer
 from vecsearch.engine.profile import LayerRecord
-from vecsearch.engine.visited import GROW_BELOW, make_visited
+from vecsearch.engine.visited import GROW_BELOW, ROUND, make_visited
 from vecsearch.errors import MemoryLimitError, VecsearchError
 
 UNLIMITED = 1 << 30  # "no depth limit" as a layer count
@@ -57,6 +57,13 @@ class Side:
     @property
     def nbytes(self) -> int:
         return self.visited.nbytes + self.layer_bytes
+
+    def projected_bytes(self, new_states: int) -> int:
+        """The peak bytes of growing a layer of ``new_states`` new states: the visited set on its
+        way to holding them, the layers held, and the new layer's buffers and final copy."""
+        layer = 8 * self.puzzle.width * new_states
+        last_round = min(len(self.frontier), ROUND) * self.puzzle.max_moves  # children claimed at once
+        return self.visited.bytes_holding(self.visited.count + new_states + last_round) + self.layer_bytes + 2 * layer
 
     def step(self, other, max_layers: int = 1) -> int:
         """Grow one layer, or up to ``max_layers`` while they stay small (see

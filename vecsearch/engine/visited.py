@@ -100,6 +100,9 @@ class BitsetVisited(_Visited):
     def nbytes(self) -> int:
         return self.bits.nbytes + self._scratch.nbytes
 
+    def bytes_holding(self, count: int) -> int:
+        return self.nbytes
+
     def add(self, states: np.ndarray) -> np.ndarray:
         """Mark ``states``; returns those not seen before (duplicates removed)."""
         states = states.copy()
@@ -188,10 +191,21 @@ class HashVisited(_Visited):
     def nbytes(self) -> int:
         return self.keys.nbytes + self._scratch.nbytes
 
-    def _reserve(self, incoming: int) -> None:
+    def bytes_holding(self, count: int) -> int:
+        """The peak bytes on the way to holding ``count`` states: the old and the grown table
+        side by side while it rehashes."""
+        capacity = self._capacity_for(count)
+        grown = 0 if capacity == len(self.keys) else 8 * self.width * capacity
+        return self.nbytes + grown
+
+    def _capacity_for(self, count: int) -> int:
         capacity = len(self.keys)
-        while 2 * (self.count + incoming) > capacity:
+        while 2 * count > capacity:
             capacity *= 4  # rather than 2: a third of the rehashing, for at most twice the slots
+        return capacity
+
+    def _reserve(self, incoming: int) -> None:
+        capacity = self._capacity_for(self.count + incoming)
         if capacity != len(self.keys):
             if self.guard is not None:
                 self.guard(8 * self.width * capacity)
