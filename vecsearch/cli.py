@@ -6,147 +6,14 @@ other instances are answered), 130 interrupted. Unsolvable instances are answers
 
 from __future__ import annotations
 
-import argparse
+import contextlib
 import importlib.util
 import os
 import shlex
 import sys
 from pathlib import Path
 
-EXAMPLES = """\
-examples:
-  vecsearch solve eight --sample            solve the bundled POJ 1077 sample
-  vecsearch solve eight puzzles.txt         one shortest move string per line
-  vecsearch solve sliding-4x4 --goal korf korf100.txt
-                                            15-puzzles (0 = blank, goal blank first), IDA* + pattern databases
-  vecsearch solve cubes --sample            Cubic Eight-Puzzle (POJ 3131); also: solitaire, chessboard, gap
-  vecsearch bfs sliding-3x4 --csv           layer sizes of the whole 3x4 space, as CSV
-  vecsearch bfs eight --start "1 2 3 4 x 5 6 7 8" --max-depth 10
-  vecsearch bfs pocket-full --mode twobit --antipodes 3     2 bits per state; three farthest states
-  vecsearch bfs pancake-12 --max-memory 2G --checkpoint ck  Ctrl-C, then --resume ck to continue
-  vecsearch profile cubes --plot cubes.png --csv cubes.csv
-                                            the layer profile as a table, a plot and a CSV file
-  vecsearch batch eight many.txt -o out.jsonl
-                                            many instances: streamed JSON lines, resumable (re-run to resume)
-  vecsearch batch eight many.txt --format judge -o out.txt
-  vecsearch batch sliding-3x4 pairs.jsonl   JSON lines {"id", "start", "goal"} in, JSON lines out
-  vecsearch warm-up pancake-11 sliding-3x4  compile ahead of time (a machine, a container image, a worker)
-  vecsearch warm-up --all                   every built-in puzzle family
-  vecsearch list                            the built-in puzzles and problems
-"""
-
-
-def build_parser() -> argparse.ArgumentParser:
-    from vecsearch.engine import methods
-
-    parser = argparse.ArgumentParser(
-        prog="vecsearch", description="Exhaustive state-space search for combinatorial puzzles.",
-        epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    parser.add_argument("--version", action="version", version=f"vecsearch {_version()}")
-    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-
-    solve = commands.add_parser("solve", help="answer a contest problem's input in its judge format",
-                                epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
-    solve.add_argument("problem", metavar="PROBLEM", help="problem name (see `vecsearch list`)")
-    source = solve.add_mutually_exclusive_group()
-    source.add_argument("file", nargs="?", metavar="FILE", help="input file (default: standard input)")
-    source.add_argument("--sample", action="store_true", help="use the problem statement's bundled sample input")
-    source.add_argument("--text", metavar="INPUT", help="the input itself, in the judge format, e.g."
-                        " --text \"2 3 4 1 5 x 7 6 8\"")
-    solve.add_argument("--goal", metavar="NAME", help="goal convention, for problems with several (sliding-RxC:"
-                       " default = tiles 1..N-1 then the blank; korf = the blank, then 1..N-1)")
-    solve.set_defaults(run=run_solve)
-
-    bfs = commands.add_parser("bfs", help="enumerate the states reachable from a start and print the profile",
-                              epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
-    _add_search_arguments(bfs)
-    bfs.add_argument("--csv", action="store_true", help="print the profile as CSV")
-    bfs.add_argument("--checkpoint", metavar="DIR", help="save the search after every layer in DIR")
-    bfs.add_argument("--resume", metavar="DIR", help="continue the search saved in DIR (and keep saving there)")
-    bfs.add_argument("--antipodes", type=_non_negative, metavar="N", help="print up to N of the farthest states")
-    bfs.set_defaults(run=run_bfs)
-
-    profile = commands.add_parser("profile", help="enumerate like bfs; print the profile, plot it, save it as CSV",
-                                  epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
-    _add_search_arguments(profile)
-    profile.add_argument("--plot", metavar="FILE", help="write the profile plot to FILE (.png, .svg, .pdf; needs matplotlib)")
-    profile.add_argument("--csv", metavar="FILE", help="write the profile as CSV to FILE")
-    profile.set_defaults(run=run_profile)
-    batch = commands.add_parser("batch", help="solve a file of many instances (streamed, resumable, parallel)",
-                                epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
-    batch.add_argument("puzzle", metavar="PUZZLE", help="puzzle or problem name (see `vecsearch list`)")
-    batch.add_argument("file", metavar="FILE", help="instances: JSON lines {\"id\", \"start\", \"goal\"} or the"
-                       " problem's judge format (- for standard input)")
-    batch.add_argument("-o", "--output", metavar="OUT", help="write here as chunks finish; re-running with the same"
-                       " OUT resumes (default: standard output)")
-    batch.add_argument("--format", choices=("jsonl", "judge"), default="jsonl",
-                       help="jsonl: one record per instance (default); judge: the judge output, in input order")
-    batch.add_argument("--input", choices=("auto", "jsonl", "judge"), default="auto",
-                       help="input format (default: JSON lines if the file starts with '{')")
-    batch.add_argument("--method", default="auto", choices=("auto", *methods.METHODS), metavar="M",
-                       help=f"auto (default), or one of {', '.join(methods.METHODS)}")
-    batch.add_argument("--max-depth", type=_non_negative, metavar="D", help="longer answers count as none")
-    batch.add_argument("--chunk-size", type=_positive, metavar="N", help="instances per chunk (default: by method)")
-    batch.add_argument("--scheduler", metavar="ADDRESS", help="send chunks to this dask.distributed scheduler"
-                       " (pip install 'vecsearch[dask]')")
-    batch.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
-                       help="tqdm progress bar on standard error (default: when it is a terminal)")
-    batch.set_defaults(run=run_batch)
-
-    warm = commands.add_parser("warm-up", help="compile (or load) the kernels that solve and bfs will call, ahead of"
-                               " time; prints seconds per kernel",
-                               epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
-    warm.add_argument("puzzles", nargs="*", metavar="PUZZLE", help="puzzle or problem names (see `vecsearch list`)")
-    warm.add_argument("--all", action="store_true", help="every built-in puzzle family (one member per set of kernels)")
-    warm.set_defaults(run=run_warm_up)
-
-    listing = commands.add_parser("list", help="name the built-in puzzles and problems")
-    listing.set_defaults(run=run_list)
-    return parser
-
-
-def _add_search_arguments(parser) -> None:
-    """The instance options of the enumerating commands (``bfs``, ``profile``)."""
-    parser.add_argument("puzzle", metavar="PUZZLE", help="puzzle name (see `vecsearch list`), or a definition file"
-                        " FILE.tws in the half-turn metric (FILE.tws:qtm for quarter turns, FILE.tws:given for"
-                        " the moves as written)")
-    parser.add_argument("--start", metavar="TEXT", help="start state in the puzzle's text format, or (permutation"
-                        " puzzles) moves from the solved state, e.g. \"R U2 F'\" (default: its goal)")
-    parser.add_argument("--max-depth", type=_non_negative, metavar="D", help="stop after depth D")
-    parser.add_argument("--threads", type=_positive, metavar="N", help="worker threads (default: all cores)")
-    parser.add_argument("--mode", choices=("auto", "layers", "twobit"), default="auto",
-                        help="layers: stored layers and a bitset or hash set; twobit: 2 bits per rank (distance"
-                             " mod 3); auto (default): what fits, two-bit for large rank spaces")
-    parser.add_argument("--max-memory", type=_memory_size, metavar="SIZE",
-                        help="memory the search may use, e.g. 500M or 4G (default: 80%% of the available memory);"
-                             " a search that cannot fit is refused before it starts")
-    parser.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
-                        help="show a progress bar on stderr (default: when stderr is a terminal; needs tqdm)")
-
-
-def _non_negative(text: str) -> int:
-    value = int(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected a number >= 0, got {text}")
-    return value
-
-
-def _memory_size(text: str) -> int:
-    from vecsearch.engine.planner import parse_size
-
-    try:
-        return parse_size(text)
-    except ValueError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
-
-
-def _positive(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a number >= 1, got {text}")
-    return value
-
+from vecsearch.cli_arguments import build_parser
 
 def run_solve(args) -> int:
     from vecsearch.registry import get_problem
@@ -184,13 +51,40 @@ def _refuse_typed_instance(path: str | None, command: str) -> None:
 
 def _enumerate(args, **options):
     """The puzzle and the ``bfs`` the options of ``_add_search_arguments`` (and ``options``) ask for."""
+    from vecsearch.engine.planner import format_size
     from vecsearch.engine.search import bfs
+    from vecsearch.engine.segments import is_partitioned
     from vecsearch.registry import get_puzzle
 
     puzzle = get_puzzle(args.puzzle)
     start = puzzle.state(args.start) if args.start is not None else None
-    return puzzle, bfs(puzzle, start, max_depth=args.max_depth, threads=args.threads, mode=args.mode,
-                       max_memory=args.max_memory, progress=_progress(args), **options)
+    with _cluster(args) as client:
+        if args.spill is not None and not is_partitioned(options.get("resume")):
+            need = 2 * 8 * ((puzzle.rank_size + 31) // 32) if puzzle.has_rank else 0
+            _note(f"{puzzle.name}: spilling to {args.spill}: two tables of {format_size(need // 2)} on disk, plus"
+                  " 8 bytes per child routed between segments, freed after each layer")
+        return puzzle, bfs(puzzle, start, max_depth=args.max_depth, threads=args.threads, mode=args.mode,
+                           max_memory=args.max_memory, progress=_progress(args), client=client,
+                           segments=args.segments, spill=args.spill, **options)
+
+
+@contextlib.contextmanager
+def _cluster(args):
+    """The dask client ``--workers`` or ``--scheduler`` asks for (None for neither), closed after."""
+    if args.workers is None and args.scheduler is None:
+        yield None
+        return
+    try:
+        from distributed import Client, LocalCluster
+    except ImportError:
+        raise InputError("--workers and --scheduler need dask.distributed: pip install 'vecsearch[dask]'") from None
+    if args.scheduler is not None:
+        with Client(args.scheduler) as client:
+            yield client
+        return
+    with LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
+            Client(cluster) as client:
+        yield client
 
 
 def _progress(args) -> bool:
@@ -381,24 +275,19 @@ def _read_input(path: str | None, binary: bool = False) -> str | bytes:
         raise InputError(f"{path} is not a UTF-8 text file") from None
 
 
-def _version() -> str:
-    from vecsearch import __version__
-
-    return __version__
-
-
 def main(argv=None) -> int:
     from vecsearch.errors import VecsearchError
     from vecsearch.optional import MissingDependency
 
     args = build_parser().parse_args(argv)
+    run = COMMANDS[args.run]
     subject = getattr(args, "problem", None) or getattr(args, "puzzle", None)
     if subject is not None:  # a command that searches: say so when it compiles for long
         from vecsearch.engine import jit
 
         jit.announce_compiles(subject)
     try:
-        return args.run(args)
+        return run(args)
     except (VecsearchError, InputError, MissingDependency) as error:
         print(f"vecsearch: error: {error}", file=sys.stderr)
         return 2
@@ -407,6 +296,9 @@ def main(argv=None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+
+
+COMMANDS = {command.__name__: command for command in (run_solve, run_bfs, run_profile, run_batch, run_warm_up, run_list)}
 
 
 if __name__ == "__main__":

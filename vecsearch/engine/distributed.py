@@ -11,18 +11,8 @@ from __future__ import annotations
 import time
 
 from vecsearch.engine.answers import Chunk
+from vecsearch.engine.endpoints import portable
 from vecsearch.engine.strategies import solve_chunk
-
-
-def _portable(puzzle):
-    """The puzzle's registry name when that names this very puzzle, else the puzzle itself."""
-    from vecsearch.errors import UnknownPuzzle
-    from vecsearch.registry import get_puzzle
-
-    try:
-        return puzzle.name if get_puzzle(puzzle.name) is puzzle else puzzle
-    except UnknownPuzzle:
-        return puzzle
 
 
 def _run(puzzle, chunk, method, max_depth, options):
@@ -39,10 +29,10 @@ def map_chunks(client, puzzle, instances, bounds, method, max_depth, options, or
         from distributed import as_completed
     except ImportError:  # pragma: no cover - depends on the environment
         raise ImportError("a dask cluster needs dask.distributed: pip install 'vecsearch[dask]'") from None
-    portable = _portable(puzzle)
+    shipped = portable(puzzle)
     futures = {}
     for lo, hi in bounds:
-        future = client.submit(_run, portable, instances.take(lo, hi), method, max_depth, options, pure=False)
+        future = client.submit(_run, shipped, instances.take(lo, hi), method, max_depth, options, pure=False)
         futures[future] = lo
     finished = {}
     order = [lo for lo, _ in bounds]

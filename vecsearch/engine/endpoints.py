@@ -4,13 +4,22 @@ from __future__ import annotations
 
 from vecsearch.engine import jit
 from vecsearch.engine.codegen import layer_kernels
-from vecsearch.errors import InvalidPuzzleInput
+from vecsearch.errors import InvalidPuzzleInput, UnknownPuzzle
 from vecsearch.registry import get_puzzle
 
 
 def as_puzzle(puzzle):
     """``puzzle`` itself, or the built-in puzzle it names (``"eight"``, ``"pancake-9"``)."""
     return get_puzzle(puzzle) if isinstance(puzzle, str) else puzzle
+
+
+def portable(puzzle):
+    """What to send a worker for ``puzzle``: its registry name when that names this very
+    puzzle (the worker rebuilds it), else the puzzle itself (pickled)."""
+    try:
+        return puzzle.name if get_puzzle(puzzle.name) is puzzle else puzzle
+    except UnknownPuzzle:
+        return puzzle
 
 
 def endpoints(puzzle, start, goal, need_goal: bool = True):

@@ -32,6 +32,15 @@ class LayerRecord:
     method: str = "push"  # how the layer was found: "push" (expand the frontier) or "pull" (search the unreached)
 
 
+@dataclass(frozen=True)
+class PartitionedRecord(LayerRecord):
+    """A layer of a partitioned search (``vecsearch.engine.segments``): also the bytes of child
+    ranks routed between segments and the seconds of the slowest segment (both phases)."""
+
+    routed: int = 0
+    slowest: float = 0.0
+
+
 COLUMNS = tuple(f.name for f in fields(LayerRecord))
 
 
@@ -155,12 +164,14 @@ class Profile:
         if self.records and isinstance(self.records[0], BoundRecord):
             return self._bounds_table()
         methods = any(r.method != "push" for r in self.records) or self.visited == "twobit"
+        split = bool(self.records) and isinstance(self.records[-1], PartitionedRecord)
         header = f"{'side':<8} {'depth':>5} {'states':>13} {'frontier':>13} {'generated':>14} {'dups':>14} {'seconds':>9} {'MiB':>8}"
-        lines = [header + ("  method" if methods else "")]
+        lines = [header + ("  method" if methods else "") + (f" {'routed MiB':>11} {'slowest s':>10}" if split else "")]
         for r in self.records:
             lines.append(
                 f"{r.side:<8} {r.depth:>5} {r.states:>13,} {r.frontier:>13,} {r.generated:>14,} "
-                f"{r.duplicates:>14,} {r.seconds:>9.4f} {r.bytes / 2**20:>8.1f}" + (f"  {r.method}" if methods else "")
+                f"{r.duplicates:>14,} {r.seconds:>9.4f} {r.bytes / 2**20:>8.1f}" + (f"  {r.method:<6}" if split else f"  {r.method}" if methods else "")
+                + (f" {r.routed / 2**20:>11.1f} {r.slowest:>10.4f}" if split else "")
             )
         lines.append(
             f"total {self.total_states:,} states in {self.seconds:.4f} s search"

@@ -10,6 +10,8 @@ backward side that never grows.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from vecsearch.engine import jit, paths
 from vecsearch.engine.blocks import thread_limit
 from vecsearch.engine.endpoints import as_puzzle, endpoints
@@ -17,6 +19,7 @@ from vecsearch.engine.enumeration import KEEP_FARTHEST, enumerate_space
 from vecsearch.engine.profile import Profile
 from vecsearch.engine.progress import layer_progress
 from vecsearch.engine.result import SearchResult
+from vecsearch.engine.segments import is_partitioned, partitioned_bfs
 from vecsearch.engine.sides import UNLIMITED, Side, choose_visited
 from vecsearch.engine.solution import Solution
 from vecsearch.errors import VecsearchError
@@ -26,7 +29,8 @@ STRATEGIES = ("smaller", "alternate", "forward")
 
 def bfs(puzzle, start=None, goal=None, *, max_depth=None, keep_layers=None, backward=False,
         visited="auto", threads=None, on_layer=None, path=True, mode="auto", max_memory=None, checkpoint=None,
-        resume=None, keep_farthest=None, progress=False, _layer_sink=None) -> SearchResult:
+        resume=None, keep_farthest=None, progress=False, client=None, segments=None, spill=None,
+        _layer_sink=None) -> SearchResult:
     """Breadth-first search from ``start`` (one state or many; default: the puzzle's start).
 
     With ``goal`` (a state or a set), stops at the first layer that reaches it and returns a
@@ -41,13 +45,29 @@ def bfs(puzzle, start=None, goal=None, *, max_depth=None, keep_layers=None, back
     states of the last layer in ``result.layers``. Ctrl-C raises ``SearchInterrupted``.
     ``on_layer(record)`` is called with each ``LayerRecord`` as it is made; ``progress=True``
     shows a tqdm progress bar.
+
+    Partitioned (``vecsearch.engine.segments``): ``client=`` (a ``dask.distributed.Client``),
+    ``segments=S`` or ``spill=DIR`` run the two-bit search in segments, on the cluster's workers
+    or this process's threads, with the tables in memory-mapped files in ``spill`` (else in
+    ``checkpoint``, else a temporary directory); ``resume=DIR`` continues one.
     """
     puzzle = as_puzzle(puzzle)
+    partitioned = client is not None or segments is not None or spill is not None or is_partitioned(resume)
     if goal is not None:
         if backward:
             raise ValueError("backward search towards a goal: swap start and goal instead")
-        if mode == "twobit" or checkpoint is not None or resume is not None:
-            raise ValueError("a search towards a goal runs in layers, without checkpoints")
+        if mode == "twobit" or checkpoint is not None or resume is not None or partitioned:
+            raise ValueError("a search towards a goal runs in layers, on one machine, without checkpoints")
+    if partitioned:
+        if mode == "layers" or visited != "auto" or keep_layers:
+            raise ValueError("a partitioned search is a two-bit search: it keeps no layers")
+        if spill is not None and checkpoint is not None and Path(spill).resolve() != Path(checkpoint).resolve():
+            raise ValueError("a partitioned search's files are its checkpoint: give spill or checkpoint, not both")
+        with layer_progress(progress, on_layer, f"bfs {puzzle.name}") as on_layer:
+            return partitioned_bfs(puzzle, start, max_depth=max_depth, backward=backward, segments=segments,
+                                   client=client, threads=threads, directory=spill or checkpoint, resume=resume,
+                                   keep_farthest=KEEP_FARTHEST if keep_farthest is None else keep_farthest,
+                                   max_memory=max_memory, on_layer=on_layer)
         return bidirectional(puzzle, start, goal, max_depth=max_depth, max_backward=0, visited=visited,
                              threads=threads, on_layer=on_layer, strategy="forward", path=path, progress=progress)
     with layer_progress(progress, on_layer, f"bfs {puzzle.name}") as on_layer:

@@ -180,6 +180,44 @@ def settle_batch(table, pull, pending, counts, states, ranks, batch, seek, newv,
 
 
 @kernel
+def frontier_children_range(old, new, lo, hi, pattern, last_mask, component, tables, backward, own_lo, own_hi,
+                            out):
+    """One segment's share of a layer of a partitioned two-bit search (``old``: the table at the
+    frontier's depth, ``new``: the next one; see ``vecsearch.engine.segment_tasks``): expand the
+    cells ``pattern`` selects in words ``[lo, hi)`` of ``old`` (``backward``: to predecessors),
+    set the children ``old`` has not reached whose ranks lie in ``[own_lo, own_hi)`` in ``new``,
+    and write the other unreached children's ranks to ``out`` (room for ``MAX_MOVES`` per
+    selected cell). Returns ``(expanded, generated, written)``."""
+    kids = new_states(MAX_MOVES, WIDTH)
+    moves = np.empty(MAX_MOVES, np.int64)
+    ranks = np.empty(MAX_MOVES, np.int64)
+    expanded = 0
+    generated = 0
+    written = 0
+    for word in range(lo, hi):
+        cells = cells_matching(old, word, pattern, last_mask)
+        while cells != 0:
+            low = cells & -cells
+            cells ^= low
+            rank = (word << 5) | (popcount(low - 1) >> 1)
+            c = rank_neighbours(rank, component, tables, backward, kids, moves, ranks, 0)
+            for j in range(c):
+                prefetch(old, ranks[j] >> 5)
+            for j in range(c):
+                r = ranks[j]
+                if cell_value(old, r) != 3:
+                    continue
+                if own_lo <= r < own_hi:
+                    new[r >> 5] &= ~(2 << ((r & 31) << 1))
+                else:
+                    out[written] = r
+                    written += 1
+            generated += c
+            expanded += 1
+    return expanded, generated, written
+
+
+@kernel
 def unrank_many(ranks, component, tables):
     """The states of ``ranks`` (all in ``component``)."""
     out = new_states(ranks.shape[0], WIDTH)

@@ -1,0 +1,116 @@
+"""The partitioned two-bit search: the same layer counts as a plain search on threads, on a dask
+LocalCluster, out of core, after a worker is killed, and after the client is stopped and resumed."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+from reference import bfs_layers, pancake_neighbours, sliding_goal, sliding_neighbours
+from test_cli import HANG
+
+import vecsearch as vs
+
+SWAP_TWS = "Name swap\nSet S 6 2\nMove X\nS\n2 1 3 4 5 6\n1 0 0 0 0 0\nEnd\nMove C\nS\n2 3 4 5 6 1\nEnd\n"
+
+
+def reference_sizes(start, neighbours):
+    return [len(layer) for layer in bfs_layers([start], neighbours)]
+
+
+@pytest.fixture(scope="module")
+def client(tmp_path_factory):
+    dask = pytest.importorskip("dask")
+    distributed = pytest.importorskip("distributed")
+    scratch = str(tmp_path_factory.mktemp("dask"))  # a local disk, not a shared /tmp/dask-scratch-space
+    with dask.config.set({"temporary-directory": scratch}), \
+            distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                                     local_directory=scratch) as cluster, \
+            distributed.Client(cluster) as client:
+        yield client
+
+
+def test_segments_on_threads_count_what_the_reference_counts():
+    pancakes = vs.bfs("pancake-7", segments=5, threads=2)
+    assert pancakes.layer_sizes == reference_sizes(tuple(range(1, 8)), pancake_neighbours(7))
+    sliding = vs.bfs("sliding-2x4", segments=3, threads=2)
+    assert sliding.layer_sizes == reference_sizes(sliding_goal(2, 4), sliding_neighbours(2, 4))
+    assert sliding.complete and isinstance(sliding.profile.records[-1], vs.engine.profile.PartitionedRecord)
+
+
+def test_a_local_cluster_counts_what_the_local_search_counts(client, tmp_path):
+    definition = tmp_path / "swap.tws"
+    definition.write_text(SWAP_TWS)
+    for name in ("sliding-3x3", "pancake-8", str(definition)):
+        puzzle = vs.get_puzzle(name)
+        local = vs.bfs(puzzle, mode="twobit")
+        remote = vs.bfs(puzzle, client=client, segments=4)
+        assert remote.layer_sizes == local.layer_sizes, name
+        records = remote.profile.records[1:]
+        assert sum(r.routed for r in records) > 0 and all(0 < r.slowest <= r.seconds for r in records)
+    far = vs.bfs("pancake-8", client=client, keep_farthest=3).last_layer.states
+    assert len(far) == 3 and all(s in set(vs.bfs("pancake-8", mode="twobit").last_layer.states) for s in far)
+
+
+def test_spilling_fits_a_table_over_the_memory_limit(tmp_path):
+    puzzle = vs.get_puzzle("pancake-10")  # a table of 907,200 bytes
+    with pytest.raises(vs.MemoryLimitError, match=r"over its memory limit of 512.0 KiB: give --spill DIR"):
+        vs.bfs(puzzle, segments=4, max_memory="512K")
+    spilled = vs.bfs(puzzle, spill=tmp_path / "spill", max_memory="512K")
+    assert spilled.layer_sizes == vs.bfs(puzzle, mode="twobit").layer_sizes
+    left = sorted(p.name for p in (tmp_path / "spill").iterdir())  # the last table and the state: to resume
+    assert len(left) == 2 and left[0] == "search.json" and left[1].startswith("table-")
+
+
+def test_a_worker_killed_mid_search_costs_a_redo_not_the_counts(client):
+    puzzle = vs.get_puzzle("pancake-10")
+    expected = vs.bfs(puzzle, mode="twobit").layer_sizes
+    before = client.run(os.getpid)
+    victim = min(before.values())
+    killed = []
+
+    def kill_during_the_next_layer(record):
+        if record.depth == 5 and not killed:
+            threading.Timer(0.02, lambda: (os.kill(victim, signal.SIGKILL), killed.append(victim))).start()
+
+    result = vs.bfs(puzzle, client=client, segments=8, on_layer=kill_during_the_next_layer)
+    assert killed and result.layer_sizes == expected
+    client.wait_for_workers(2, timeout=60)  # the nanny restarts it, for the next test
+    assert victim not in client.run(os.getpid).values()
+
+
+def test_a_stopped_search_resumes_with_the_same_counts(tmp_path):
+    puzzle = vs.get_puzzle("pancake-9")
+    expected = vs.bfs(puzzle, mode="twobit").layer_sizes
+
+    def stop_at_depth_4(record):
+        if record.depth == 4:
+            raise KeyboardInterrupt
+
+    with pytest.raises(vs.SearchInterrupted) as stop:
+        vs.bfs(puzzle, segments=3, checkpoint=tmp_path, on_layer=stop_at_depth_4)
+    assert stop.value.checkpoint == str(tmp_path) and stop.value.result.layer_sizes == expected[:5]
+    assert vs.bfs(puzzle, resume=tmp_path, segments=5).layer_sizes == expected  # any segment count
+
+
+def test_a_killed_client_process_resumes_from_its_last_layer(tmp_path):
+    command = [sys.executable, "-m", "vecsearch", "bfs", "pancake-10", "--segments", "4", "--csv"]
+    state = tmp_path / "search.json"
+    child = subprocess.Popen(command + ["--checkpoint", str(tmp_path)], stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + HANG
+    while time.monotonic() < deadline and child.poll() is None:
+        if state.exists() and len(json.loads(state.read_text())["records"]) > 5:
+            break
+        time.sleep(0.01)
+    child.send_signal(signal.SIGKILL)
+    child.wait()
+    stopped_at = len(json.loads(state.read_text())["records"]) - 1
+    done = subprocess.run(command + ["--resume", str(tmp_path)], capture_output=True, text=True, timeout=HANG)
+    assert done.returncode == 0, done.stderr
+    counts = [int(row.split(",")[2]) for row in done.stdout.splitlines()[1:]]
+    assert 5 <= stopped_at < len(counts) - 1 and counts == vs.bfs("pancake-10", mode="twobit").layer_sizes

@@ -1,0 +1,156 @@
+"""The command line's arguments: commands, options, help texts and examples."""
+
+from __future__ import annotations
+
+import argparse
+
+EXAMPLES = """\
+examples:
+  vecsearch solve eight --sample            solve the bundled POJ 1077 sample
+  vecsearch solve eight puzzles.txt         one shortest move string per line
+  vecsearch solve sliding-4x4 --goal korf korf100.txt
+                                            15-puzzles (0 = blank, goal blank first), IDA* + pattern databases
+  vecsearch solve cubes --sample            Cubic Eight-Puzzle (POJ 3131); also: solitaire, chessboard, gap
+  vecsearch bfs sliding-3x4 --csv           layer sizes of the whole 3x4 space, as CSV
+  vecsearch bfs eight --start "1 2 3 4 x 5 6 7 8" --max-depth 10
+  vecsearch bfs pocket-full --mode twobit --antipodes 3     2 bits per state; three farthest states
+  vecsearch bfs pancake-12 --max-memory 2G --checkpoint ck  Ctrl-C, then --resume ck to continue
+  vecsearch profile cubes --plot cubes.png --csv cubes.csv
+                                            the layer profile as a table, a plot and a CSV file
+  vecsearch batch eight many.txt -o out.jsonl
+                                            many instances: streamed JSON lines, resumable (re-run to resume)
+  vecsearch batch eight many.txt --format judge -o out.txt
+  vecsearch batch sliding-3x4 pairs.jsonl   JSON lines {"id", "start", "goal"} in, JSON lines out
+  vecsearch warm-up pancake-11 sliding-3x4  compile ahead of time (a machine, a container image, a worker)
+  vecsearch warm-up --all                   every built-in puzzle family
+  vecsearch list                            the built-in puzzles and problems
+"""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from vecsearch.engine import methods
+
+    parser = argparse.ArgumentParser(
+        prog="vecsearch", description="Exhaustive state-space search for combinatorial puzzles.",
+        epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"vecsearch {_version()}")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    solve = commands.add_parser("solve", help="answer a contest problem's input in its judge format",
+                                epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    solve.add_argument("problem", metavar="PROBLEM", help="problem name (see `vecsearch list`)")
+    source = solve.add_mutually_exclusive_group()
+    source.add_argument("file", nargs="?", metavar="FILE", help="input file (default: standard input)")
+    source.add_argument("--sample", action="store_true", help="use the problem statement's bundled sample input")
+    source.add_argument("--text", metavar="INPUT", help="the input itself, in the judge format, e.g."
+                        " --text \"2 3 4 1 5 x 7 6 8\"")
+    solve.add_argument("--goal", metavar="NAME", help="goal convention, for problems with several (sliding-RxC:"
+                       " default = tiles 1..N-1 then the blank; korf = the blank, then 1..N-1)")
+    solve.set_defaults(run="run_solve")
+
+    bfs = commands.add_parser("bfs", help="enumerate the states reachable from a start and print the profile",
+                              epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    _add_search_arguments(bfs)
+    bfs.add_argument("--csv", action="store_true", help="print the profile as CSV")
+    bfs.add_argument("--checkpoint", metavar="DIR", help="save the search after every layer in DIR")
+    bfs.add_argument("--resume", metavar="DIR", help="continue the search saved in DIR (and keep saving there)")
+    bfs.add_argument("--antipodes", type=_non_negative, metavar="N", help="print up to N of the farthest states")
+    bfs.set_defaults(run="run_bfs")
+
+    profile = commands.add_parser("profile", help="enumerate like bfs; print the profile, plot it, save it as CSV",
+                                  epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    _add_search_arguments(profile)
+    profile.add_argument("--plot", metavar="FILE", help="write the profile plot to FILE (.png, .svg, .pdf; needs matplotlib)")
+    profile.add_argument("--csv", metavar="FILE", help="write the profile as CSV to FILE")
+    profile.set_defaults(run="run_profile")
+    batch = commands.add_parser("batch", help="solve a file of many instances (streamed, resumable, parallel)",
+                                epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    batch.add_argument("puzzle", metavar="PUZZLE", help="puzzle or problem name (see `vecsearch list`)")
+    batch.add_argument("file", metavar="FILE", help="instances: JSON lines {\"id\", \"start\", \"goal\"} or the"
+                       " problem's judge format (- for standard input)")
+    batch.add_argument("-o", "--output", metavar="OUT", help="write here as chunks finish; re-running with the same"
+                       " OUT resumes (default: standard output)")
+    batch.add_argument("--format", choices=("jsonl", "judge"), default="jsonl",
+                       help="jsonl: one record per instance (default); judge: the judge output, in input order")
+    batch.add_argument("--input", choices=("auto", "jsonl", "judge"), default="auto",
+                       help="input format (default: JSON lines if the file starts with '{')")
+    batch.add_argument("--method", default="auto", choices=("auto", *methods.METHODS), metavar="M",
+                       help=f"auto (default), or one of {', '.join(methods.METHODS)}")
+    batch.add_argument("--max-depth", type=_non_negative, metavar="D", help="longer answers count as none")
+    batch.add_argument("--chunk-size", type=_positive, metavar="N", help="instances per chunk (default: by method)")
+    batch.add_argument("--scheduler", metavar="ADDRESS", help="send chunks to this dask.distributed scheduler"
+                       " (pip install 'vecsearch[dask]')")
+    batch.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                       help="tqdm progress bar on standard error (default: when it is a terminal)")
+    batch.set_defaults(run="run_batch")
+
+    warm = commands.add_parser("warm-up", help="compile (or load) the kernels that solve and bfs will call, ahead of"
+                               " time; prints seconds per kernel",
+                               epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    warm.add_argument("puzzles", nargs="*", metavar="PUZZLE", help="puzzle or problem names (see `vecsearch list`)")
+    warm.add_argument("--all", action="store_true", help="every built-in puzzle family (one member per set of kernels)")
+    warm.set_defaults(run="run_warm_up")
+
+    listing = commands.add_parser("list", help="name the built-in puzzles and problems")
+    listing.set_defaults(run="run_list")
+    return parser
+
+
+def _add_search_arguments(parser) -> None:
+    """The instance options of the enumerating commands (``bfs``, ``profile``)."""
+    parser.add_argument("puzzle", metavar="PUZZLE", help="puzzle name (see `vecsearch list`), or a definition file"
+                        " FILE.tws in the half-turn metric (FILE.tws:qtm for quarter turns, FILE.tws:given for"
+                        " the moves as written)")
+    parser.add_argument("--start", metavar="TEXT", help="start state in the puzzle's text format, or (permutation"
+                        " puzzles) moves from the solved state, e.g. \"R U2 F'\" (default: its goal)")
+    parser.add_argument("--max-depth", type=_non_negative, metavar="D", help="stop after depth D")
+    parser.add_argument("--threads", type=_positive, metavar="N", help="worker threads (default: all cores)")
+    parser.add_argument("--mode", choices=("auto", "layers", "twobit"), default="auto",
+                        help="layers: stored layers and a bitset or hash set; twobit: 2 bits per rank (distance"
+                             " mod 3); auto (default): what fits, two-bit for large rank spaces")
+    parser.add_argument("--max-memory", type=_memory_size, metavar="SIZE",
+                        help="memory the search may use, e.g. 500M or 4G (default: 80%% of the available memory);"
+                             " a search that cannot fit is refused before it starts")
+    parser.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                        help="show a progress bar on stderr (default: when stderr is a terminal; needs tqdm)")
+    split = parser.add_argument_group("partitioned two-bit search (spaces bigger than one process: on disk or a"
+                                      " dask.distributed cluster, pip install 'vecsearch[dask]')")
+    cluster = split.add_mutually_exclusive_group()
+    cluster.add_argument("--workers", type=_positive, metavar="N", help="run on a local cluster of N worker"
+                         " processes")
+    cluster.add_argument("--scheduler", metavar="ADDRESS", help="run on this dask.distributed scheduler's workers"
+                         " (they must see the run directory at the same path: give --spill on a shared disk)")
+    split.add_argument("--segments", type=_positive, metavar="S", help="cut the table into S segments (default: 4"
+                       " per worker)")
+    split.add_argument("--spill", metavar="DIR", help="keep the segment tables and routed children in memory-mapped"
+                       " files in DIR: a table larger than --max-memory then fits on disk")
+
+
+def _non_negative(text: str) -> int:
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a number >= 0, got {text}")
+    return value
+
+
+def _memory_size(text: str) -> int:
+    from vecsearch.engine.planner import parse_size
+
+    try:
+        return parse_size(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a number >= 1, got {text}")
+    return value
+
+
+def _version() -> str:
+    from vecsearch import __version__
+
+    return __version__
