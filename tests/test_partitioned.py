@@ -37,6 +37,7 @@ def client(tmp_path_factory):
 def test_segments_on_threads_count_what_the_reference_counts():
     pancakes = vs.bfs("pancake-7", segments=5, threads=2)
     assert pancakes.layer_sizes == reference_sizes(tuple(range(1, 8)), pancake_neighbours(7))
+    assert {r.method for r in pancakes.profile.records[1:]} == {"push", "pull"}  # both ways of making a layer
     sliding = vs.bfs("sliding-2x4", segments=3, threads=2)
     assert sliding.layer_sizes == reference_sizes(sliding_goal(2, 4), sliding_neighbours(2, 4))
     assert sliding.complete and isinstance(sliding.profile.records[-1], vs.engine.profile.PartitionedRecord)

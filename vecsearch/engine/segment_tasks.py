@@ -97,8 +97,9 @@ class SegmentReport:
     compile_seconds: float = 0.0
 
 
-def expand_segment(job: Job, segment: int, depth: int) -> SegmentReport:
-    """Phase 1 of making ``depth + 1`` for ``segment`` (see the module docstring)."""
+def expand_segment(job: Job, segment: int, depth: int, pull: bool) -> SegmentReport:
+    """Phase 1 of making ``depth + 1`` for ``segment`` (see the module docstring); a ``pull``
+    layer only copies the range (its settle phase looks for parents instead)."""
     began, compiled = time.perf_counter(), jit.compile_seconds()
     puzzle = as_puzzle(job.puzzle)
     kernel = layer_kernels(puzzle).frontier_children_range
@@ -108,6 +109,9 @@ def expand_segment(job: Job, segment: int, depth: int) -> SegmentReport:
     for start in range(lo, hi, COPY_WORDS):
         stop = min(hi, start + COPY_WORDS)
         retire_frontier(old[start:stop], new[start:stop])
+    if pull:
+        new.flush()
+        return SegmentReport(segment, seconds=time.perf_counter() - began)
     out = np.empty(ROUND_WORDS * 32 * puzzle.move_capacity, np.int64)
     own = (32 * lo, min(layout.rank_size, 32 * hi))
     expanded = generated = 0
@@ -127,33 +131,44 @@ def expand_segment(job: Job, segment: int, depth: int) -> SegmentReport:
                          compile_seconds=jit.compile_seconds() - compiled)
 
 
-def settle_segment(job: Job, segment: int, depth: int) -> SegmentReport:
-    """Phase 2 of making ``depth + 1`` for ``segment``: claim what was routed to it, count."""
-    began = time.perf_counter()
-    new = job.table(depth + 1, "r+")
+def settle_segment(job: Job, segment: int, depth: int, pull: bool) -> SegmentReport:
+    """Phase 2 of making ``depth + 1`` for ``segment``: claim what was routed to it (``pull``:
+    set each unreached rank of the range with a parent in the frontier), then count."""
+    began, compiled = time.perf_counter(), jit.compile_seconds()
+    old, new = job.table(depth, "r"), job.table(depth + 1, "r+")
+    lo, hi = job.layout.word_range(segment)
+    looked = 0
+    if pull:
+        puzzle = as_puzzle(job.puzzle)
+        _, looked, _ = jit.call(layer_kernels(puzzle).pull_segment_range, old, new, lo, hi, job.layout.last_mask(),
+                                job.component, puzzle.tables, job.backward)
     received = 0
     for path in sorted(job.routes(depth).glob(f"to-{segment}.from-*.bin")):
         ranks = np.fromfile(path, dtype=np.int64)
         claim_ranks(new, ranks)
         received += ranks.nbytes
-    lo, hi = job.layout.word_range(segment)
     kept = np.empty(job.keep, np.int64)
     count, filled = frontier_cells(new, lo, hi, kept)
     new.flush()
-    return SegmentReport(segment, routed=received, new=int(count), kept=kept[:filled],
-                         seconds=time.perf_counter() - began)
+    return SegmentReport(segment, generated=looked, routed=received, new=int(count), kept=kept[:filled],
+                         seconds=time.perf_counter() - began, compile_seconds=jit.compile_seconds() - compiled)
 
 
 def warm(job: Job) -> float:
-    """Compile (or load) the kernels of ``job``'s puzzle in this process; the seconds it took."""
+    """Compile (or load) the kernels of ``job``'s puzzle in this process, for the argument types
+    the tasks pass (the previous table is mapped read-only); the seconds it took."""
     compiled = jit.compile_seconds()
     puzzle = as_puzzle(job.puzzle)
-    words = np.full(1, -1, np.int64)
-    jit.call(layer_kernels(puzzle).frontier_children_range, words, words.copy(), 0, 0, FRONTIER_PATTERN,
-             job.layout.last_mask(), job.component, puzzle.tables, job.backward, 0, 0, np.empty(0, np.int64))
-    claim_ranks(words, np.empty(0, np.int64))
-    frontier_cells(words, 0, 0, np.empty(0, np.int64))
-    bucket_by_owner(np.empty(0, np.int64), 32, 1)
+    kernels = layer_kernels(puzzle)
+    old, new, none = np.full(1, -1, np.int64), np.full(1, -1, np.int64), np.empty(0, np.int64)
+    old.setflags(write=False)
+    jit.call(kernels.frontier_children_range, old, new, 0, 0, FRONTIER_PATTERN, job.layout.last_mask(),
+             job.component, puzzle.tables, job.backward, 0, 0, none)
+    jit.call(kernels.pull_segment_range, old, new, 0, 0, job.layout.last_mask(), job.component, puzzle.tables,
+             job.backward)
+    claim_ranks(new, none)
+    frontier_cells(new, 0, 0, none)
+    bucket_by_owner(none, 32, 1)
     return jit.compile_seconds() - compiled
 
 

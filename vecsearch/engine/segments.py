@@ -13,8 +13,9 @@ layer ``search.json`` is replaced (the commit: depth, profile, farthest ranks); 
 table and the layer's routes are removed. A search stopped at any moment resumes from the last
 commit (``resume=DIR``), with the same counts.
 
-Push only: a pull layer would read the neighbours' cells across every segment for each
-unreached rank, which on a cluster means remote reads per state; pushing routes each child once.
+A layer with fewer unreached ranks than frontier states is pulled instead, as in the local
+two-bit search: each segment looks for a parent of each of its unreached ranks in the frontier
+(reading the shared table of the previous depth) and nothing is routed.
 """
 
 from __future__ import annotations
@@ -56,9 +57,9 @@ class ThreadRunner:
         self.job = job
         return warm(job)
 
-    def map(self, task, depth: int) -> list:
+    def map(self, task, depth: int, pull: bool) -> list:
         with ThreadPoolExecutor(self.workers) as pool:
-            return list(pool.map(lambda t: task(self.job, t, depth), range(self.job.layout.segments)))
+            return list(pool.map(lambda t: task(self.job, t, depth, pull), range(self.job.layout.segments)))
 
 
 class DaskRunner:
@@ -75,8 +76,8 @@ class DaskRunner:
         self.job = self.client.scatter(job, broadcast=True, hash=False)
         return max(self.client.run(warm, job).values(), default=0.0)
 
-    def map(self, task, depth: int) -> list:
-        futures = [self.client.submit(task, self.job, t, depth, pure=False) for t in range(self.segments)]
+    def map(self, task, depth: int, pull: bool) -> list:
+        futures = [self.client.submit(task, self.job, t, depth, pull, pure=False) for t in range(self.segments)]
         return self.client.gather(futures)
 
 
@@ -156,6 +157,7 @@ class _Run:
             start_ranks = self._ranks(starts)
             component = int(jit.call(layer_kernels(puzzle).components, starts[:1], puzzle.tables)[0])
         self.start_ranks = start_ranks
+        self.can_pull = backward or puzzle.searchable_backward
         self.job = Job(portable(puzzle), str(root), Layout(puzzle.rank_size, segments), component, backward,
                        max(1, -(-keep // segments)) if keep else 0)
         self.keep = keep
@@ -209,16 +211,18 @@ class _Run:
         depth = self.depth
         began = time.perf_counter()
         self._new_table(depth + 1)
-        expanded = runner.map(expand_segment, depth)
-        settled = runner.map(settle_segment, depth)
-        compiled = max(r.compile_seconds for r in expanded)
+        frontier = self.counts[depth]
+        pull = self.can_pull and self.puzzle.rank_size - sum(self.counts) < frontier  # fewer to look at than to expand
+        expanded = runner.map(expand_segment, depth, pull)
+        settled = runner.map(settle_segment, depth, pull)
+        compiled = max(r.compile_seconds for r in expanded + settled)
         self.compile_seconds += compiled
         new = sum(r.new for r in settled)
-        generated = sum(r.generated for r in expanded)
-        slowest = max(e.seconds - e.compile_seconds + s.seconds for e, s in zip(expanded, settled))
+        generated = sum(r.generated for r in expanded + settled)
+        slowest = max(e.seconds + s.seconds - e.compile_seconds - s.compile_seconds for e, s in zip(expanded, settled))
         self.profile.add(PartitionedRecord(
-            self.side, depth + 1, new, self.counts[depth], generated, generated - new,
-            time.perf_counter() - began - compiled, self._bytes(2), "push", sum(r.routed for r in expanded), slowest))
+            self.side, depth + 1, new, frontier, generated, generated - new, time.perf_counter() - began - compiled,
+            self._bytes(2), "pull" if pull else "push", sum(r.routed for r in expanded), slowest))
         if new:
             self.kept = np.concatenate([r.kept for r in settled])[:self.keep]
         self._commit()

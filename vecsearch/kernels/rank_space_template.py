@@ -218,6 +218,38 @@ def frontier_children_range(old, new, lo, hi, pattern, last_mask, component, tab
 
 
 @kernel
+def pull_segment_range(old, new, lo, hi, last_mask, component, tables, backward):
+    """The pull form of ``frontier_children_range``: set in ``new`` every cell of words
+    ``[lo, hi)`` that ``old`` has not reached and that has a neighbour one move before it (a
+    predecessor; a child when ``backward``) in ``old``'s frontier (cell ``1``). Returns
+    ``(looked, neighbours looked at, set)``."""
+    kids = new_states(MAX_MOVES, WIDTH)
+    moves = np.empty(MAX_MOVES, np.int64)
+    ranks = np.empty(MAX_MOVES, np.int64)
+    looked = 0
+    generated = 0
+    found = 0
+    for word in range(lo, hi):
+        cells = cells_matching(old, word, 0, last_mask)  # pattern 0 selects the unreached cells
+        while cells != 0:
+            low = cells & -cells
+            cells ^= low
+            rank = (word << 5) | (popcount(low - 1) >> 1)
+            c = rank_neighbours(rank, component, tables, not backward, kids, moves, ranks, 0)
+            for j in range(c):
+                prefetch(old, ranks[j] >> 5)
+            j = 0
+            while j < c and cell_value(old, ranks[j]) != 1:
+                j += 1
+            generated += min(j + 1, c)
+            if j < c:
+                new[word] &= ~(2 << ((rank & 31) << 1))
+                found += 1
+            looked += 1
+    return looked, generated, found
+
+
+@kernel
 def unrank_many(ranks, component, tables):
     """The states of ``ranks`` (all in ``component``)."""
     out = new_states(ranks.shape[0], WIDTH)
