@@ -115,3 +115,25 @@ def test_a_killed_client_process_resumes_from_its_last_layer(tmp_path):
     assert done.returncode == 0, done.stderr
     counts = [int(row.split(",")[2]) for row in done.stdout.splitlines()[1:]]
     assert 5 <= stopped_at < len(counts) - 1 and counts == vs.bfs("pancake-10", mode="twobit").layer_sizes
+
+
+def _tables_built():
+    from vecsearch.engine.caches import DISTANCE_TABLES
+
+    return len(DISTANCE_TABLES)
+
+
+def test_a_batch_on_a_cluster_builds_each_starts_table_once(client):
+    import random
+
+    puzzle = vs.get_puzzle("sliding-2x4")
+    rng = random.Random(5)
+    starts = [" ".join(map(str, rng.sample(range(8), 8))) for _ in range(6)]
+    goals = [" ".join(map(str, rng.sample(range(8), 8))) for _ in range(240)]
+    items = [{"id": i, "start": starts[i % 6], "goal": goal} for i, goal in enumerate(goals)]  # starts interleaved
+    local = vs.solve_many(puzzle, items, method="start-tables", chunk_size=25)
+    client.run(vs.clear_caches)
+    remote = vs.solve_many(puzzle, items, method="start-tables", chunk_size=25, client=client)
+    assert remote.lengths.tolist() == local.lengths.tolist() and list(remote.ids) == list(local.ids)
+    assert all(remote.moves_of(i) == local.moves_of(i) for i in range(len(items)))
+    assert sum(client.run(_tables_built).values()) == 6  # one per distinct start in the whole cluster

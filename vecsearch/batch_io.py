@@ -189,8 +189,7 @@ def run_jsonl(puzzle, instances, errors, out, *, stream=None, report=None, **sol
             handle.write("".join(json.dumps({"id": i, "error": m}) + "\n" for i, m in errors).encode())
             handle.flush()
         for chunk in iter_many(puzzle, instances, **solve_options):
-            handle.write(jsonl_records(puzzle, chunk, digests[chunk.first:chunk.first + len(chunk.lengths)],
-                                       solve_options.get("max_depth")))
+            handle.write(jsonl_records(puzzle, chunk, digests[chunk.where], solve_options.get("max_depth")))
             handle.flush()
             answered += len(chunk.lengths)
     finally:

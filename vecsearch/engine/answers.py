@@ -11,9 +11,10 @@ from vecsearch.engine.profile import Profile
 
 @dataclass
 class Chunk:
-    """Answers for consecutive instances: ``lengths[i]`` (-1: none) and moves
-    ``moves[i, :lengths[i]]``; ``seconds``: the chunk's wall time; ``first``: the position of
-    its first instance among all."""
+    """Answers for some instances: ``lengths[i]`` (-1: none) and moves ``moves[i, :lengths[i]]``;
+    ``seconds``: the chunk's wall time; ``first``: the position of its first instance among all;
+    ``positions``: the position of each, when they are not ``first, first + 1, ...`` (a cluster
+    groups instances that share a table)."""
 
     first: int
     ids: list
@@ -22,6 +23,12 @@ class Chunk:
     seconds: float
     method: str
     profile: object = None
+    positions: np.ndarray | None = None
+
+    @property
+    def where(self) -> slice | np.ndarray:
+        """Where the chunk's instances are among all: an index for arrays of every instance."""
+        return slice(self.first, self.first + len(self.lengths)) if self.positions is None else self.positions
 
 
 @dataclass(repr=False)
@@ -48,10 +55,9 @@ class ManySolutions:
         seconds = np.zeros(n)
         moves = np.zeros((n, max((c.moves.shape[1] for c in chunks), default=0)), np.int64)
         for chunk in chunks:
-            end = chunk.first + len(chunk.lengths)
-            lengths[chunk.first:end] = chunk.lengths
-            seconds[chunk.first:end] = chunk.seconds / max(1, len(chunk.lengths))
-            moves[chunk.first:end, :chunk.moves.shape[1]] = chunk.moves
+            lengths[chunk.where] = chunk.lengths
+            seconds[chunk.where] = chunk.seconds / max(1, len(chunk.lengths))
+            moves[chunk.where, :chunk.moves.shape[1]] = chunk.moves
         profiles = [c.profile for c in chunks if c.profile is not None]
         used = chunks[-1].method if chunks else method
         return cls(puzzle, ids, lengths, moves, used, seconds, list(errors), Profile.summed(profiles))

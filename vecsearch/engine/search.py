@@ -58,6 +58,8 @@ def bfs(puzzle, start=None, goal=None, *, max_depth=None, keep_layers=None, back
             raise ValueError("backward search towards a goal: swap start and goal instead")
         if mode == "twobit" or checkpoint is not None or resume is not None or partitioned:
             raise ValueError("a search towards a goal runs in layers, on one machine, without checkpoints")
+        return bidirectional(puzzle, start, goal, max_depth=max_depth, max_backward=0, visited=visited,
+                             threads=threads, on_layer=on_layer, strategy="forward", path=path, progress=progress)
     if partitioned:
         if mode == "layers" or visited != "auto" or keep_layers:
             raise ValueError("a partitioned search is a two-bit search: it keeps no layers")
@@ -68,8 +70,6 @@ def bfs(puzzle, start=None, goal=None, *, max_depth=None, keep_layers=None, back
                                    client=client, threads=threads, directory=spill or checkpoint, resume=resume,
                                    keep_farthest=KEEP_FARTHEST if keep_farthest is None else keep_farthest,
                                    max_memory=max_memory, on_layer=on_layer)
-        return bidirectional(puzzle, start, goal, max_depth=max_depth, max_backward=0, visited=visited,
-                             threads=threads, on_layer=on_layer, strategy="forward", path=path, progress=progress)
     with layer_progress(progress, on_layer, f"bfs {puzzle.name}") as on_layer:
         return enumerate_space(
             puzzle, start, max_depth=max_depth, keep_layers=keep_layers, backward=backward, visited=visited,
