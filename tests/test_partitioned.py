@@ -137,3 +137,12 @@ def test_a_batch_on_a_cluster_builds_each_starts_table_once(client):
     assert remote.lengths.tolist() == local.lengths.tolist() and list(remote.ids) == list(local.ids)
     assert all(remote.moves_of(i) == local.moves_of(i) for i in range(len(items)))
     assert sum(client.run(_tables_built).values()) == 6  # one per distinct start in the whole cluster
+
+
+def test_the_command_line_runs_a_local_cluster_and_says_what_spilling_takes(tmp_path):
+    from test_cli import run
+
+    code, out, err = run("bfs", "pancake-7", "--workers", "2", "--segments", "3", "--spill", str(tmp_path), "--csv")
+    assert code == 0 and out.splitlines()[0].endswith(",routed,slowest")
+    assert [int(row.split(",")[2]) for row in out.splitlines()[1:]] == vs.bfs("pancake-7", mode="twobit").layer_sizes
+    assert f"pancake-7: spilling to {tmp_path}: two tables of 1.2 KiB on disk" in err
