@@ -97,8 +97,8 @@ def partitioned_bfs(puzzle, start=None, *, max_depth=None, backward=False, segme
     runner = DaskRunner(client) if client is not None else ThreadRunner(threads or os.cpu_count() or 1)
     root = resume if resume is not None else directory
     temporary = root is None
+    plan_disk(puzzle, None if temporary else Path(root), max_memory)
     root = Path(tempfile.mkdtemp(prefix="vecsearch-")) if temporary else Path(root)
-    plan_disk(puzzle, root, max_memory, spilled=not temporary)
     try:
         run = _Run(puzzle, root, start, backward, segments or default_segments(runner.workers), keep_farthest,
                    resume is not None)
@@ -116,12 +116,12 @@ def partitioned_bfs(puzzle, start=None, *, max_depth=None, backward=False, segme
             shutil.rmtree(root, ignore_errors=True)
 
 
-def plan_disk(puzzle, root: Path, max_memory, spilled: bool) -> int:
+def plan_disk(puzzle, root: Path | None, max_memory) -> int:
     """The bytes of files a partitioned search of ``puzzle`` holds between layers and during one
     (two tables); refused when they do not fit: in the memory limit for a temporary directory
-    (its files live in the page cache), on the disk of a spill directory."""
+    (``root`` None: its files live in the page cache), on the disk of a spill directory."""
     need = 2 * 8 * ((puzzle.rank_size + 31) // 32)
-    if not spilled:
+    if root is None:
         limit = planner.default_limit() if max_memory is None else planner.parse_size(max_memory)
         if need > limit:
             raise MemoryLimitError(f"{puzzle.name}: a partitioned search holds two tables of"
