@@ -61,11 +61,25 @@ def test_plot_draws_layer_sizes_per_side(meeting):
     assert sizes.get_yscale() == "log"
     forward = meeting.profile.side("forward")
     dups = next(line for line in children.get_lines() if line.get_label() == "eight forward duplicates")
-    assert list(dups.get_ydata()) == [r.duplicates for r in forward]
+    assert [None if y != y else y for y in dups.get_ydata()] == [r.duplicates or None for r in forward]  # 0: left out
     growth = next(line for line in branching.get_lines() if line.get_label() == "eight forward")
     assert list(growth.get_ydata()) == pytest.approx([b.states / a.states for a, b in zip(forward, forward[1:])])
     seconds = next(line for line in timing.get_lines() if line.get_label() == "eight forward seconds")
     assert list(seconds.get_ydata()) == [r.seconds for r in forward]
+
+
+def test_plot_leaves_zeros_off_log_panels_starts_amounts_at_zero_and_names_the_puzzle(meeting):
+    import math
+
+    pytest.importorskip("matplotlib").use("Agg")
+    figure = meeting.profile.plot(label="eight")
+    sizes, children, branching, timing, memory = figure.axes
+    dups = next(line for line in children.get_lines() if line.get_label() == "eight forward duplicates")
+    assert meeting.profile.side("forward")[0].duplicates == 0 and math.isnan(dups.get_ydata()[0])  # depth 0
+    for axis in (sizes, children):
+        assert all(y > 0 or math.isnan(y) for line in axis.get_lines() for y in line.get_ydata())
+    assert all(axis.get_ylim()[0] == 0 for axis in (branching, timing, memory))
+    assert figure.get_suptitle() == f"eight: {meeting.profile.total_states:,} states"
 
 
 def test_plot_profiles_compares_several(enumeration, meeting):

@@ -16,7 +16,9 @@ _SIDE_STYLE = {"forward": "-", "backward": "--"}
 
 def plot_profiles(profiles, labels=None, *, axes=None, title: str | None = None):
     """Draw ``profiles`` (a list of ``Profile``s, or a dict ``{label: profile}``) on the same four
-    panels and return the figure. ``axes``: four matplotlib axes to use (else a new 2x2 figure)."""
+    panels and return the figure. ``axes``: four matplotlib axes to use (else a new 2x2 figure).
+    ``title``: the figure's (default: each label with its total states; ``""``: none). Log panels
+    leave zeros out; amounts (branching, seconds, MiB) are drawn from zero."""
     if isinstance(profiles, dict):
         labels, profiles = list(profiles), list(profiles.values())
     profiles = list(profiles)
@@ -44,13 +46,13 @@ def plot_profiles(profiles, labels=None, *, axes=None, title: str | None = None)
             style = dict(color=colour, linestyle=_SIDE_STYLE.get(side, "-"), marker=".")
             x = [_x(r) for r in records]
             if heuristic:
-                _line(axes[0], x, [r.expanded for r in records], name, style)
-                _line(axes[1], x, [r.generated for r in records], name, style)
+                _line(axes[0], x, _positive([r.expanded for r in records]), name, style)
+                _line(axes[1], x, _positive([r.generated for r in records]), name, style)
                 ratios = [(xi, r.generated / r.expanded) for xi, r in zip(x, records) if r.expanded]
             else:
-                _line(axes[0], x, [r.states for r in records], name, style)
-                _line(axes[1], x, [r.states for r in records], f"{name} new".strip(), style)
-                _line(axes[1], x, [r.duplicates for r in records], f"{name} duplicates".strip(),
+                _line(axes[0], x, _positive([r.states for r in records]), name, style)
+                _line(axes[1], x, _positive([r.states for r in records]), f"{name} new".strip(), style)
+                _line(axes[1], x, _positive([r.duplicates for r in records]), f"{name} duplicates".strip(),
                       {**style, "marker": "x", "alpha": 0.6})
                 ratios = [(x[i], records[i].states / records[i - 1].states)
                           for i in range(1, len(records)) if records[i - 1].states and records[i].states]
@@ -71,15 +73,31 @@ def plot_profiles(profiles, labels=None, *, axes=None, title: str | None = None)
         axis.set_yscale("log")
     axes[3].set_ylabel("seconds")
     memory.set_ylabel("MiB held")
+    for axis in (axes[2], axes[3], memory):  # amounts: from zero, so that a flat line looks flat
+        axis.set_ylim(bottom=0)
     for axis in axes[:3]:
         if axis.get_legend_handles_labels()[0]:
             axis.legend(fontsize="small")
     handles = [h for a in (axes[3], memory) for h in a.get_legend_handles_labels()[0]]
     if handles:
         axes[3].legend(handles=handles, fontsize="small")
+    if title is None:
+        title = "; ".join(_headline(profile, label) for profile, label in zip(profiles, labels))
     if title:
         figure.suptitle(title)
     return figure
+
+
+def _headline(profile, label: str) -> str:
+    """What a profile's figure is of: its label (the puzzle) and its total states or nodes."""
+    heuristic = hasattr(profile.records[0], "bound")
+    total = f"{profile.expanded:,} nodes expanded" if heuristic else f"{profile.total_states:,} states"
+    return f"{label}: {total}" if label else total
+
+
+def _positive(values):
+    """``values`` for a log scale: zeros (and below) left out, so that no line drops to the axis."""
+    return [v if v > 0 else float("nan") for v in values]
 
 
 def _sides(profile):
