@@ -111,3 +111,24 @@ def test_every_builtin_puzzle_draws_its_start(name):
     state = puzzle.start_states()[0]
     board = puzzle.draw(state if puzzle.width == 1 else tuple(state))
     assert len(read_board(board.svg(), board.rows, board.cols)) == board.rows * board.cols
+
+
+def test_permutation_puzzles_show_each_orbit_with_its_pieces_and_twists(tmp_path):
+    path = tmp_path / "two.tws"
+    path.write_text("Set A 3 3\nSet B 2 1\nMove X\nA\n2 3 1\n1 0 2\nEnd\nMove Y\nB\n2 1\nEnd\n")
+    puzzle = vs.get_puzzle(str(path))
+
+    def read(text):
+        root = ET.fromstring(puzzle.show(text)._repr_svg_())
+        rects = sorted((float(r.get("y")), float(r.get("x")), r.get("fill")) for r in root.findall(f"{NS}rect"))
+        texts = sorted((float(t.get("y")), float(t.get("x")), t.text) for t in root.findall(f"{NS}text"))
+        return [fill for *_, fill in rects], [label for *_, label in texts]
+
+    solved_fills, solved_texts = read("A 1 2 3 / 0 0 0  B 1 2")
+    assert solved_texts == ["A", "1", "2", "3", "B", "1", "2"] and len(set(solved_fills)) == 1  # no twist marks
+    fills, texts = read("X")
+    orbits = puzzle.format_state(puzzle.state("X")).split("  ")  # "A p p p / t t t", "B p p"
+    pieces, twists = orbits[0].split(" / ")
+    assert texts[:4] == ["A"] + [p + "\u2032" * int(t) for p, t in zip(pieces.split()[1:], twists.split())]
+    assert texts[4:] == orbits[1].split() and any("\u2032" in t for t in texts)
+    assert all(f != solved_fills[0] for f in fills[:3]) and fills[3:] == solved_fills[3:]  # A: none home; B: solved

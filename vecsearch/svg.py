@@ -32,19 +32,28 @@ class Cell:
 
 @dataclass(frozen=True)
 class Board:
-    """``rows`` x ``cols`` cells, row-major from the top-left."""
+    """``rows`` x ``cols`` cells, row-major from the top-left (None: no cell there), and
+    optionally a label left of each row."""
 
     rows: int
     cols: int
-    cells: tuple[Cell, ...]
+    cells: tuple[Cell | None, ...]
+    row_labels: tuple[str, ...] = ()
 
     def __post_init__(self):
         if len(self.cells) != self.rows * self.cols:
             raise ValueError(f"a {self.rows}x{self.cols} board needs {self.rows * self.cols} cells, got {len(self.cells)}")
+        if self.row_labels and len(self.row_labels) != self.rows:
+            raise ValueError(f"a board of {self.rows} rows needs {self.rows} row labels, got {len(self.row_labels)}")
+
+    @property
+    def margin(self) -> int:
+        """Pixels left of the cells for the row labels."""
+        return 8 + 7 * max(map(len, self.row_labels)) if self.row_labels else 0
 
     @property
     def width(self) -> int:
-        return self.cols * SIZE
+        return self.margin + self.cols * SIZE
 
     @property
     def height(self) -> int:
@@ -52,8 +61,12 @@ class Board:
 
     def elements(self, x0: float = 0, y0: float = 0) -> list[str]:
         """The SVG elements of the board with its top-left corner at ``(x0, y0)``."""
-        out = []
+        out = [_text(x0 + self.margin - 4, y0 + (r + 0.5) * SIZE, label, anchor="end", size=11)
+               for r, label in enumerate(self.row_labels)]
+        x0 += self.margin
         for i, cell in enumerate(self.cells):
+            if cell is None:
+                continue
             x, y = x0 + (i % self.cols) * SIZE, y0 + (i // self.cols) * SIZE
             out.append(f'<rect x="{x}" y="{y}" width="{SIZE}" height="{SIZE}" fill="{_attr(cell.fill)}"'
                        f' stroke="#555555" stroke-width="1"/>')
@@ -121,9 +134,9 @@ def _document(width, height, elements) -> str:
             f' viewBox="0 0 {width} {height}" font-family="sans-serif">' + "".join(elements) + "</svg>")
 
 
-def _text(x, y, text, *, ink="#000000") -> str:
-    size = 13 if len(text) <= 2 else 9
-    return (f'<text x="{x}" y="{y}" fill="{_attr(ink)}" font-size="{size}" text-anchor="middle"'
+def _text(x, y, text, *, ink="#000000", anchor="middle", size=None) -> str:
+    size = size or (13 if len(text) <= 2 else 9)
+    return (f'<text x="{x}" y="{y}" fill="{_attr(ink)}" font-size="{size}" text-anchor="{anchor}"'
             f' dominant-baseline="central">{html.escape(text)}</text>')
 
 

@@ -32,11 +32,13 @@ from vecsearch.kernels.ranking import factorial_table
 from vecsearch.puzzle import Puzzle, signed64, unsigned64
 from vecsearch.puzzles.permutation import rank_steps, rules
 from vecsearch.puzzles.permutation.definition import PermutationDefinition
+from vecsearch.svg import Board, Cell
 
 COORDINATE_TABLE_ENTRIES = 1 << 23  # move-table entries (int32) allowed for the coordinates form
 MAX_RANK = 1 << 62
 REPRESENTATIONS = ("auto", "coordinates", "pieces")
 FAMILY_MOVES = 64  # move capacity of the compiled kernels: puzzles with up to this many moves share them
+SOLVED, ASTRAY = "#c8e6c9", "#ffffff"  # a slot's fill when it holds its solved piece and twist, or not
 
 
 @dataclass(frozen=True)
@@ -260,6 +262,23 @@ class PermutationPuzzle(Puzzle):
             out.append((tuple(f & ((1 << self.piece_bits) - 1) for f in fields),
                         tuple(f >> self.piece_bits for f in fields)))
         return tuple(out)
+
+    def draw(self, state) -> Board:
+        """One row per orbit, named: the piece (numbered from 1) in each slot, a prime per unit
+        of its twist, green where the slot holds its solved piece and twist."""
+        orbits = self.definition.orbits
+        width = max(orbit.size for orbit in orbits)
+        cells = []
+        for orbit, (pieces, twists), (home, untwisted) in zip(orbits, self.pieces(state), self.definition.solved):
+            for slot in range(width):
+                if slot >= orbit.size:
+                    cells.append(None)
+                    continue
+                twist = twists[slot]
+                mark = "\u2032" * twist if twist <= 2 else f"+{twist}"
+                solved = pieces[slot] == home[slot] and twist == untwisted[slot]
+                cells.append(Cell(SOLVED if solved else ASTRAY, f"{pieces[slot] + 1}{mark}"))
+        return Board(len(orbits), width, tuple(cells), tuple(orbit.name for orbit in orbits))
 
     def format_state(self, state) -> str:
         chunks = []
