@@ -112,7 +112,7 @@ def expand_segment(job: Job, segment: int, depth: int, pull: bool) -> SegmentRep
     if pull:
         new.flush()
         return SegmentReport(segment, seconds=time.perf_counter() - began)
-    out = np.empty(ROUND_WORDS * 32 * puzzle.move_capacity, np.int64)
+    out = np.empty(ROUND_WORDS * 32 * puzzle.max_moves, np.int64)  # a child per move of each rank, at most
     own = (32 * lo, min(layout.rank_size, 32 * hi))
     expanded = generated = 0
     with _RouteFiles(job.routes(depth), segment) as routes:

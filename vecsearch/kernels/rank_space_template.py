@@ -186,8 +186,8 @@ def frontier_children_range(old, new, lo, hi, pattern, last_mask, component, tab
     frontier's depth, ``new``: the next one; see ``vecsearch.engine.segment_tasks``): expand the
     cells ``pattern`` selects in words ``[lo, hi)`` of ``old`` (``backward``: to predecessors),
     set the children ``old`` has not reached whose ranks lie in ``[own_lo, own_hi)`` in ``new``,
-    and write the other unreached children's ranks to ``out`` (room for ``MAX_MOVES`` per
-    selected cell). Returns ``(expanded, generated, written)``."""
+    and write the other unreached children's ranks to ``out`` (room for the puzzle's
+    ``max_moves`` per selected cell). Returns ``(expanded, generated, written)``."""
     kids = new_states(MAX_MOVES, WIDTH)
     moves = np.empty(MAX_MOVES, np.int64)
     ranks = np.empty(MAX_MOVES, np.int64)
