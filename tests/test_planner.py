@@ -1,5 +1,7 @@
 """The memory planner: estimates, the mode it picks under a limit, refusals, guarded runs."""
 
+import re
+
 import numpy as np
 import pytest
 from numba import njit
@@ -119,3 +121,16 @@ def test_a_search_stops_before_the_layer_that_would_pass_the_limit_with_its_laye
     assert "bidirectional search" in message and "IDA*" in message and "--workers N" in message
     assert 14 <= depth < 40 and found.layer_sizes == published_4x4_counts()[:depth + 1]
     assert found.profile.records[-1].bytes <= 24 << 20  # it stopped before passing the limit, not after
+
+
+def test_a_search_towards_a_goal_stops_before_both_sides_pass_the_limit():
+    deep = "15 14 13 12 11 10 9 8 7 6 5 4 3 1 2 x"  # far from the goal: the sides never meet in 32 MiB
+    with pytest.raises(vs.MemoryLimitError) as stop:
+        vs.solve("sliding-4x4", deep, max_memory="32M")
+    message, found = str(stop.value), stop.value.result
+    assert re.search(r"sliding-4x4: stopped the (forward|backward) side after depth \d+: layer \d+, about", message)
+    assert "limit of 32.0 MiB" in message and "IDA* (method='idastar')" in message
+    assert found is not None and found.solution is None and found.profile.peak_bytes <= 32 << 20
+    counts = published_4x4_counts()
+    backward = found.profile.layer_sizes("backward")
+    assert len(backward) > 10 and backward == counts[:len(backward)]  # from the goal: the published layers

@@ -43,9 +43,10 @@ REQUIREMENTS = {
 
 METHODS = {m.name: m for m in (
     Method("bidirectional", "meet in the middle, one instance at a time (forward only on a directed puzzle)", (),
-           ("max_forward", "max_backward", "strategy", "threads", "visited", "on_layer", "progress"), True),
+           ("max_forward", "max_backward", "strategy", "threads", "visited", "on_layer", "progress", "max_memory"),
+           True),
     Method("bfs", "forward breadth-first search, one instance at a time", (),
-           ("threads", "visited", "on_layer", "progress"), True),
+           ("threads", "visited", "on_layer", "progress", "max_memory"), True),
     Method("table", "one backward BFS from the shared goal, then a descent per instance", ("backward", "rank"),
            ("threads",), True, 1 << 17),
     Method("start-tables", "a distance table rooted at each distinct start (goals may differ)",

@@ -208,14 +208,16 @@ class MemoryBudget:
             raise MemoryLimitError(f"{self.name}: {what} would take the search to {format_size(total)},"
                                    f" over its memory limit of {format_size(self.limit)}; {deeper_hint(self.puzzle)}")
 
-    def check_next_layer(self, depth: int, sizes: list[int], projected_bytes) -> None:
+    def check_next_layer(self, depth: int, sizes: list[int], projected_bytes, side: str = "") -> None:
         """Stop before a layer that would pass the limit: it is projected to grow by the last
         layers' ratio, and ``projected_bytes(new states)`` says what holding it would take."""
         growth = sizes[-1] / sizes[-2]
         projected = projected_bytes(int(sizes[-1] * growth))
         if projected > self.limit:
+            where = f"the {side} side " if side else ""
             raise MemoryLimitError(
-                f"{self.name}: stopped after depth {depth}: layer {depth + 1}, about {sizes[-1] * growth:,.0f} states"
+                f"{self.name}: stopped {where}after depth {depth}: layer {depth + 1}, about"
+                f" {sizes[-1] * growth:,.0f} states"
                 f" (x{growth:.2f} per layer), would take the search to about {format_size(int(projected))}, over its"
                 f" memory limit of {format_size(self.limit)}; {deeper_hint(self.puzzle)}")
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from vecsearch.engine import jit, paths
+from vecsearch.engine import jit, paths, planner
 from vecsearch.engine.blocks import thread_limit
 from vecsearch.engine.endpoints import as_puzzle, endpoints
 from vecsearch.engine.enumeration import KEEP_FARTHEST, enumerate_space
@@ -22,7 +22,7 @@ from vecsearch.engine.result import SearchResult
 from vecsearch.engine.segments import is_partitioned, partitioned_bfs
 from vecsearch.engine.sides import UNLIMITED, Side, choose_visited
 from vecsearch.engine.solution import Solution
-from vecsearch.errors import VecsearchError
+from vecsearch.errors import MemoryLimitError, VecsearchError
 
 STRATEGIES = ("smaller", "alternate", "forward")
 
@@ -59,7 +59,8 @@ def bfs(puzzle, start=None, goal=None, *, max_depth=None, keep_layers=None, back
         if mode == "twobit" or checkpoint is not None or resume is not None or partitioned:
             raise ValueError("a search towards a goal runs in layers, on one machine, without checkpoints")
         return bidirectional(puzzle, start, goal, max_depth=max_depth, max_backward=0, visited=visited,
-                             threads=threads, on_layer=on_layer, strategy="forward", path=path, progress=progress)
+                             threads=threads, on_layer=on_layer, strategy="forward", path=path, progress=progress,
+                             max_memory=max_memory)
     if partitioned:
         if mode == "layers" or visited != "auto" or keep_layers:
             raise ValueError("a partitioned search is a two-bit search: it keeps no layers")
@@ -81,7 +82,7 @@ def bfs(puzzle, start=None, goal=None, *, max_depth=None, keep_layers=None, back
 
 def bidirectional(puzzle, start=None, goal=None, *, max_depth=None, max_forward=None, max_backward=None,
                   strategy="smaller", visited="auto", threads=None, on_layer=None, path=True,
-                  progress=False) -> SearchResult:
+                  progress=False, max_memory=None) -> SearchResult:
     """Shortest path from ``start`` to ``goal`` (a state or a set; default: the puzzle's goal).
 
     Grows a forward side from the starts and a backward side from the goals until a new layer
@@ -90,7 +91,9 @@ def bidirectional(puzzle, start=None, goal=None, *, max_depth=None, max_forward=
     ``"smaller"`` (default) the smaller frontier, ``"alternate"`` each in turn, ``"forward"``
     only forward (a plain BFS towards the goal set). ``path=False`` finds the distance only
     (``SearchResult.length``), skipping the rebuild of the path. ``on_layer`` and ``progress``
-    as in ``bfs``.
+    as in ``bfs``. Before each layer, its bytes are projected from the side's growth so far: a
+    layer that would take both sides past ``max_memory`` (default: most of the available
+    memory) is not grown; ``MemoryLimitError`` carries the search so far.
     """
     puzzle = as_puzzle(puzzle)
     if strategy not in STRATEGIES:
@@ -107,9 +110,13 @@ def bidirectional(puzzle, start=None, goal=None, *, max_depth=None, max_forward=
     compiled = jit.compile_seconds()
     if len(goals) == 0:  # every goal is in another component: unreachable, no search needed
         return SearchResult(puzzle, profile, None, True, [])
+    budget = planner.MemoryBudget(planner.default_limit() if max_memory is None else planner.parse_size(max_memory),
+                                  puzzle)
     with thread_limit(threads), layer_progress(progress, on_layer, f"bidirectional {puzzle.name}") as on_layer:
-        forward = Side(puzzle, "forward", False, profile.visited, starts, True, max_forward, profile, on_layer, None)
-        back = Side(puzzle, "backward", True, profile.visited, goals, True, max_backward, profile, on_layer, None)
+        forward = Side(puzzle, "forward", False, profile.visited, starts, True, max_forward, profile, on_layer, None,
+                       budget)
+        back = Side(puzzle, "backward", True, profile.visited, goals, True, max_backward, profile, on_layer, None,
+                    budget)
         meet = back.visited.first_member(forward.frontier)
         complete = meet is not None
         turn = 0
@@ -119,6 +126,14 @@ def bidirectional(puzzle, start=None, goal=None, *, max_depth=None, max_forward=
                 break
             turn += 1
             other = back if side is forward else forward
+            sizes = profile.layer_sizes(side.name)
+            if len(sizes) >= 2 and sizes[-2]:
+                try:
+                    budget.check_next_layer(side.depth, sizes, lambda n: side.projected_bytes(n) + other.nbytes,
+                                            side.name)
+                except MemoryLimitError as stop:
+                    stop.result = SearchResult(puzzle, profile, None, False, forward.layers)
+                    raise
             if side.step(other.visited, room):
                 meet = other.visited.first_member(side.frontier)
                 complete = True
