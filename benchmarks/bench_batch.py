@@ -89,7 +89,7 @@ def _eight_breakdown(path: Path) -> str:
         problem.batch_output(chunk.lengths, chunk.moves)
         judge += time.perf_counter() - began
         began = time.perf_counter()
-        jsonl_records(problem.puzzle, chunk, digests[chunk.first:chunk.first + len(chunk.lengths)])
+        jsonl_records(problem.puzzle, chunk, digests[chunk.where])
         records += time.perf_counter() - began
     return (f"in-process: read+check {parsed - started:.2f} s, table {tabled - parsed:.2f} s,"
             f" descent {descent:.2f} s, judge text {judge:.2f} s / JSON lines {records:.2f} s")
