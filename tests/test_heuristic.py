@@ -170,6 +170,7 @@ def entry_index(tiles, cells):
 
 @pytest.mark.parametrize("rows,cols,homes,blank", [
     (2, 3, (0, 1, 2), 5), (2, 3, (3, 4), 5), (3, 3, (0, 1, 3, 4), 8), (3, 3, (2, 5, 6), 0), (2, 4, (1, 2, 5, 6, 7), 0),
+    (3, 3, (1, 3, 5, 7), 4), (4, 4, (1, 4, 6, 9), 0),  # blank regions split by the tiles; the 4x4
 ])
 def test_pattern_database_entries_equal_abstract_distances(rows, cols, homes, blank, tmp_path):
     packed, facts, _, built = pattern_database(rows, cols, homes, blank, directory=tmp_path)
@@ -209,6 +210,31 @@ def test_additive_heuristics_never_exceed_the_true_distance(rows, cols, partitio
         assert h[truth == 0].tolist() == [0] * int(np.sum(truth == 0))
     assert np.all(values["manhattan"] <= values["linear-conflict"])
     assert np.all(values["manhattan"] <= values["pdb"]) and values["pdb"].mean() > values["manhattan"].mean()
+
+
+def test_the_4x4_default_takes_7_8_once_built_else_6_6_3(tmp_path):
+    from vecsearch.engine.pdb import database_path
+    from vecsearch.puzzles.sliding.heuristics import canonical_patterns, default_partition, layout_partition
+
+    puzzle = sliding(4, 4)
+    for tiles in (puzzle.tiles(puzzle.goal_states()[0]), list(range(16))):
+        assert sorted(map(len, default_partition(puzzle, tiles, tmp_path))) == [3, 6, 6]
+        big = layout_partition(puzzle, tiles, "7-8")
+        assert sorted(map(len, big)) == [7, 8] and sorted(t for p in big for t in p) == list(range(1, 16))
+        home = tiles.index(0)
+        for pattern in big:  # two whole rows, or two rows but the blank's home
+            rows = {tiles.index(t) // 4 for t in pattern} | ({home // 4} if len(pattern) == 7 else set())
+            assert len(rows) == 2 and max(rows) - min(rows) == 1
+        for name, _, _ in canonical_patterns(puzzle, tiles, big)[2]:
+            database_path(name, tmp_path).parent.mkdir(exist_ok=True)
+            database_path(name, tmp_path).touch()
+        assert default_partition(puzzle, tiles, tmp_path) == big
+        for name, _, _ in canonical_patterns(puzzle, tiles, big)[2]:
+            database_path(name, tmp_path).unlink()
+    with pytest.raises(vs.InvalidPuzzleInput, match="needs the 4x4 with the blank's home in a corner"):
+        resolve(puzzle, puzzle.states(puzzle.encode("1 2 3 4 5 x 6 7 8 9 10 11 12 13 14 15".split())), "pdb78")
+    with pytest.raises(ValueError, match="has no heuristic 'pdb78'"):
+        resolve(sliding(3, 3), sliding(3, 3).goal_states(), "pdb78")
 
 
 def test_mirror_images_of_a_goal_share_pattern_databases(tmp_path):

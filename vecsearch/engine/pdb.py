@@ -3,9 +3,10 @@
 An ``Abstraction`` is a smaller puzzle (a projection of the real one: only some tiles or pieces
 are told apart) whose distance to its goal never exceeds the real distance. Its moves may cost
 0 (``free_moves``): for additive sliding-tile databases, moves of tiles outside the pattern
-are free. ``enumerate_distances`` runs a 0-1 breadth-first search over the abstraction's rank
-space with the engine's bitset and parallel expansion: each layer (distance ``d``) is grown by
-the paid moves of the previous layer, then closed under free moves. Database entries are groups
+are free (or, better, folded into the abstract state: see ``puzzles/sliding/patterns``).
+``enumerate_distances`` runs a 0-1 breadth-first search over the abstraction's rank space with
+the engine's bitset and parallel expansion: each layer (distance ``d``) is grown by the paid
+moves of the previous layer, then closed under free moves, if any. Database entries are groups
 of consecutive ranks (``entry = rank // group``: e.g. the same pattern with the blank anywhere)
 holding the least distance of the group.
 
@@ -24,7 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
-from vecsearch.engine import jit
+from vecsearch.engine import jit, planner
 from vecsearch.engine.blocks import thread_limit
 from vecsearch.engine.codegen import KERNEL_DIR, build_kernels, cache_dir
 from vecsearch.engine.profile import LayerRecord, Profile
@@ -50,14 +51,20 @@ class Abstraction:
     group: int = 1
 
 
-def enumerate_distances(abstraction: Abstraction, *, threads=None, on_layer=None) -> tuple[np.ndarray, Profile]:
+def enumerate_distances(abstraction: Abstraction, *, threads=None, on_layer=None,
+                        max_memory=None) -> tuple[np.ndarray, Profile]:
     """``entries[i]``: the least distance to the goal over the abstract states of entry ``i``
-    (``UNREACHED`` = 255 if none is connected to it), and the profile of the enumeration."""
+    (``UNREACHED`` = 255 if none is connected to it), and the profile of the enumeration.
+
+    The memory planner is asked first (``planner.plan_database``: the bitset and the entries
+    must fit under ``max_memory``, default most of the available memory); the layers are checked
+    against the same limit as they grow."""
     puzzle = abstraction.puzzle
     if not puzzle.has_rank or not puzzle.reversible:
         raise VecsearchError(f"{puzzle.name}: an abstraction needs a rank and reversible moves")
     if puzzle.rank_size % abstraction.group:
         raise VecsearchError(f"{puzzle.name}: rank_size {puzzle.rank_size} is not a multiple of group {abstraction.group}")
+    budget = planner.plan_database(puzzle, abstraction.group, max_memory)
     kernels = build_kernels(
         {"expand_state": puzzle.expand_function, "rank_state": puzzle.rank_function}, puzzle.width,
         puzzle.move_capacity, puzzle.kernel_label, templates=(PDB_TEMPLATE,), roles=("expand_state", "rank_state"),
@@ -70,14 +77,16 @@ def enumerate_distances(abstraction: Abstraction, *, threads=None, on_layer=None
     profile = Profile(visited="bitset")
     compiled = jit.compile_seconds()
     step = _Expander(kernels, puzzle, bits, costs, entries, abstraction.group)
+    fixed_bytes = bits.nbytes + entries.nbytes
     with thread_limit(threads):
         began, compiled_before = time.perf_counter(), jit.compile_seconds()
         goals = puzzle.states(abstraction.goals).copy()
         layer = goals[:jit.call(kernels.claim_goals, goals, puzzle.tables, bits, entries, abstraction.group)]
         depth, frontier, generated = 0, len(goals), 0
         while len(layer):
-            layer, closing = step.close(layer, depth)
-            generated += closing
+            if abstraction.free_moves:
+                layer, closing = step.close(layer, depth)
+                generated += closing
             seconds = time.perf_counter() - began - (jit.compile_seconds() - compiled_before)
             record = LayerRecord("abstract", depth, len(layer), frontier, generated, generated - len(layer) if depth else 0,
                                  seconds, bits.nbytes + entries.nbytes + layer.nbytes, "0-1")
@@ -89,6 +98,7 @@ def enumerate_distances(abstraction: Abstraction, *, threads=None, on_layer=None
             began, compiled_before = time.perf_counter(), jit.compile_seconds()
             frontier = len(layer)
             depth += 1
+            budget.check(fixed_bytes + 3 * layer.nbytes, f"layer {depth + 1}")  # the layer, the next in parts and whole
             layer, generated = step.expand(layer, 1, depth)
     profile.compile_seconds = jit.compile_seconds() - compiled
     return entries, profile
@@ -131,19 +141,25 @@ def database_dir(directory=None) -> Path:
     return Path(directory) if directory is not None else cache_dir() / "pdb"
 
 
+def database_path(name: str, directory=None) -> Path:
+    """The file of the database ``name`` (present or not)."""
+    return database_dir(directory) / f"{name}.npy"
+
+
 def cached_array(name: str, build: Callable[[], tuple[np.ndarray, dict]], directory=None):
     """The array saved as ``name.npy`` in ``database_dir(directory)``, built by ``build()`` (which
-    returns the array and a dict of facts kept beside it as ``name.json``) if absent.
+    returns the array and a dict of facts kept beside it as ``name.json``) if absent. A saved
+    array is memory-mapped (read-only): loading costs no time, pages are read as they are used.
 
     Returns ``(array, facts, seconds, built)``.
     """
-    folder = database_dir(directory)
-    path = folder / f"{name}.npy"
+    path = database_path(name, directory)
+    folder = path.parent
     began = time.perf_counter()
     if path.exists():
         facts_path = path.with_suffix(".json")
         facts = json.loads(facts_path.read_text()) if facts_path.exists() else {}
-        return np.load(path), facts, time.perf_counter() - began, False
+        return np.load(path, mmap_mode="r"), facts, time.perf_counter() - began, False
     array, facts = build()
     try:
         folder.mkdir(parents=True, exist_ok=True)

@@ -195,6 +195,18 @@ def _refusal(puzzle, candidates, every, limit) -> str:
             f" ({asked}); {advice}")
 
 
+def plan_database(puzzle, group: int, max_memory=None) -> "MemoryBudget":
+    """Before a pattern database is enumerated (``engine.pdb``): its bitset (a bit per rank) and
+    entries (a byte per ``group`` ranks) must fit under ``max_memory`` (default: most of the
+    available memory), or ``MemoryLimitError``; returns the budget its layers are checked against."""
+    limit = default_limit() if max_memory is None else parse_size(max_memory)
+    certain = (puzzle.rank_size + 63) // 64 * 8 + puzzle.rank_size // group + SCRATCH_BYTES
+    if certain > limit:
+        raise MemoryLimitError(f"{puzzle.name}: its pattern database needs {format_size(certain)} (bitset and"
+                               f" entries) before any layer, over the limit of {format_size(limit)}")
+    return MemoryBudget(limit, puzzle)
+
+
 class MemoryBudget:
     """Checks allocations against the limit while a search runs."""
 

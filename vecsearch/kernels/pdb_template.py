@@ -8,8 +8,10 @@ decrease), 255 where none was reached yet.
 """
 
 import numpy as np
-from vecsearch.kernels.intrinsics import atomic_or
-from vecsearch.kernels.roles import MAX_MOVES, WIDTH, expand_state, kernel, new_states, rank_state
+from vecsearch.kernels.intrinsics import atomic_or, prefetch
+from vecsearch.kernels.roles import MAX_MOVES, WIDTH, copy_at, expand_state, kernel, new_states, rank_state
+
+PREFETCH_BATCH = 256  # children ranked and prefetched together
 
 UNREACHED = 255
 
@@ -34,23 +36,35 @@ def claim_goals(states, tables, bits, entries, group):
 def expand_cost_range(frontier, lo, hi, tables, bits, costs, want, entries, group, depth, scratch, out):
     """Children of ``frontier[lo:hi]`` by moves of cost ``want`` whose rank bit was clear:
     claimed with an atomic fetch-or (each exactly once, ranges may run in parallel), recorded at
-    ``depth`` and written to ``scratch[out:]``. Returns ``(generated, new)``."""
-    kids = new_states(MAX_MOVES, WIDTH)
-    moves = np.empty(MAX_MOVES, np.int64)
+    ``depth`` and written to ``scratch[out:]``. Children are ranked a batch at a time and their
+    bitset words and entries prefetched before they are claimed. Returns ``(generated, new)``."""
+    kids = new_states(PREFETCH_BATCH + MAX_MOVES, WIDTH)
+    moves = np.empty(PREFETCH_BATCH + MAX_MOVES, np.int64)
+    ranks = np.empty(PREFETCH_BATCH + MAX_MOVES, np.int64)
     generated = 0
     k = 0
-    for i in range(lo, hi):
-        c = expand_state(frontier[i], tables, kids, moves)
-        for j in range(c):
-            if costs[moves[j]] != want:
-                continue
-            generated += 1
-            r = rank_state(kids[j], tables)
+    i = lo
+    while i < hi:
+        batch = 0
+        while i < hi and batch < PREFETCH_BATCH:
+            c = expand_state(frontier[i], tables, kids[batch:], moves[batch:])
+            i += 1
+            for j in range(batch, batch + c):
+                if costs[moves[j]] == want:
+                    r = rank_state(kids[j], tables)
+                    prefetch(bits, r >> 6)
+                    prefetch(entries, r // group)
+                    copy_at(kids, batch, kids, j)
+                    ranks[batch] = r
+                    batch += 1
+        generated += batch
+        for j in range(batch):
+            r = ranks[j]
             word = r >> 6
             bit = np.uint64(1) << np.uint64(r & 63)
             if bits[word] & bit == 0 and atomic_or(bits, word, bit) & bit == 0:
                 if entries[r // group] > depth:
                     entries[r // group] = depth
-                scratch[out + k] = kids[j]
+                copy_at(scratch, out + k, kids, j)
                 k += 1
     return generated, k

@@ -5,8 +5,11 @@
   others in that line pass: in each line, the tiles at home in it minus the longest sequence of
   them already in home order.
 - ``pdb``: additive pattern databases (``patterns``): the tiles are split into disjoint
-  patterns (default for the 4x4: 6-6-3); the bound is the Manhattan distance plus twice the
-  sum of the patterns' stored excess. On a square board whose goal has the blank on the main
+  patterns; the bound is the Manhattan distance plus twice the sum of the patterns' stored
+  excess. On the 4x4 (blank home in a corner) ``pdb78`` takes the 7-8 partition (two rows of
+  the board and two rows less the blank; 288 MB, built once in about 3 minutes) and ``pdb663``
+  the 6-6-3 one (32 MB, built in seconds); ``pdb`` is 7-8 when its databases are on disk,
+  else 6-6-3. Elsewhere ``pdb`` cuts the tiles into near-equal patterns of at most 6. On a square board whose goal has the blank on the main
   diagonal, also the same lookup of the transposed state (mirrored about that diagonal, tiles
   renamed so the goal maps to itself), and the larger of the two.
 
@@ -26,10 +29,15 @@ from vecsearch._numba import state_function
 from vecsearch.errors import InvalidPuzzleInput, VecsearchError
 from vecsearch.kernels.intrinsics import popcount
 from vecsearch.kernels.nibbles import nibble
+from vecsearch.engine.pdb import database_path
 from vecsearch.puzzles.sliding.patterns import database_name, partial_weights, pattern_database
 
 MAX_PATTERN = 8  # tiles per pattern (an 8-tile 4x4 database has 519 million entries)
-LAYOUT_4X4 = ("AABB", "AABB", "AABB", "CCC.")  # 6-6-3 with the blank home at the bottom right
+LAYOUTS_4X4 = {  # with the blank home at the bottom right
+    "6-6-3": ("AABB", "AABB", "AABB", "CCC."),
+    "7-8": ("AAAA", "AAAA", "BBBB", "BBB."),  # Felner, Korf and Hanan (JAIR 2004)
+}
+NAMED_LAYOUTS = {"pdb663": "6-6-3", "pdb78": "7-8"}  # heuristic names that choose a layout
 CELLS, ROWS, COLS, MIRRORED = 0, 1, 2, 3  # entries of the tables' ``size``
 
 
@@ -166,7 +174,7 @@ def additive_pdb(state, tables):
     return h + 2 * excess
 
 
-FUNCTIONS = {"manhattan": manhattan, "linear-conflict": manhattan_linear_conflicts, "pdb": additive_pdb}
+FUNCTIONS = {"manhattan": manhattan, "linear-conflict": manhattan_linear_conflicts}
 
 
 def goal_tiles(puzzle, goals) -> list[int]:
@@ -188,21 +196,32 @@ def base_tables(puzzle, tiles) -> LineTables:
     return LineTables(md, home, np.array([puzzle.cells, puzzle.rows, cols, 0], dtype=np.int64))
 
 
-def default_partition(puzzle, tiles) -> list[list[int]]:
-    """6-6-3 blocks on the 4x4 when the blank's home is a corner (laid out around it); otherwise
-    the tiles in row-major order of their home cells, cut into near-equal patterns of <= 6."""
+def layout_partition(puzzle, tiles, layout: str) -> list[list[int]] | None:
+    """The blocks of ``LAYOUTS_4X4[layout]`` around the blank's home, or None when the board
+    is not the 4x4 or the blank's home is not a corner."""
     rows, cols = puzzle.rows, puzzle.cols
     blank = tiles.index(0)
     corners = {0: (True, True), cols - 1: (True, False), puzzle.cells - cols: (False, True), puzzle.cells - 1: (False, False)}
-    if (rows, cols) == (4, 4) and blank in corners:
-        flip_rows, flip_cols = corners[blank]
-        groups: dict[str, list[int]] = {}
-        for cell, tile in enumerate(tiles):
-            r, c = divmod(cell, cols)
-            letter = LAYOUT_4X4[rows - 1 - r if flip_rows else r][cols - 1 - c if flip_cols else c]
-            if tile:
-                groups.setdefault(letter, []).append(tile)
-        return [groups[letter] for letter in sorted(groups)]
+    if (rows, cols) != (4, 4) or blank not in corners:
+        return None
+    flip_rows, flip_cols = corners[blank]
+    groups: dict[str, list[int]] = {}
+    for cell, tile in enumerate(tiles):
+        r, c = divmod(cell, cols)
+        letter = LAYOUTS_4X4[layout][rows - 1 - r if flip_rows else r][cols - 1 - c if flip_cols else c]
+        if tile:
+            groups.setdefault(letter, []).append(tile)
+    return [groups[letter] for letter in sorted(groups)]
+
+
+def default_partition(puzzle, tiles, directory=None) -> list[list[int]]:
+    """On the 4x4 with the blank's home in a corner: 7-8 if its databases are in ``directory``,
+    else 6-6-3; otherwise the tiles in row-major order of their home cells, cut into near-equal
+    patterns of <= 6."""
+    big = layout_partition(puzzle, tiles, "7-8")
+    if big is not None:
+        built = all(database_path(name, directory).exists() for name, _, _ in canonical_patterns(puzzle, tiles, big)[2])
+        return big if built else layout_partition(puzzle, tiles, "6-6-3")
     ordered = [t for t in tiles if t]
     count = -(-len(ordered) // 6)
     cuts = [round(i * len(ordered) / count) for i in range(count + 1)]
@@ -251,36 +270,54 @@ def canonical_symmetry(puzzle, tiles, partition) -> np.ndarray:
     return min(board_symmetries(puzzle.rows, puzzle.cols), key=key)
 
 
-def pdb_tables(puzzle, tiles, partition=None, reflect=True, directory=None):
-    """The tables of ``additive_pdb`` for the goal ``tiles``, and facts about its databases."""
-    partition = default_partition(puzzle, tiles) if partition is None else [list(map(int, p)) for p in partition]
+def canonical_patterns(puzzle, tiles, partition):
+    """The goal ``tiles`` turned by ``canonical_symmetry``: the symmetry, the turned goal, and per
+    pattern (its tiles in order of their turned home cells) its database's name and homes."""
+    tau = canonical_symmetry(puzzle, tiles, partition)
+    turned = [0] * puzzle.cells
+    for cell, tile in enumerate(tiles):
+        turned[tau[cell]] = tile
+    home = {t: c for c, t in enumerate(turned)}
+    patterns = []
+    for pattern in partition:
+        pattern = sorted(pattern, key=lambda t: home[t])
+        homes = [home[t] for t in pattern]
+        patterns.append((database_name(puzzle.rows, puzzle.cols, homes, home[0]), homes, pattern))
+    return tau, turned, patterns
+
+
+def check_partition(puzzle, partition) -> list[list[int]]:
+    partition = [list(map(int, p)) for p in partition]
     flat = [t for p in partition for t in p]
     if sorted(flat) != sorted(set(flat)) or not set(flat) <= set(range(1, puzzle.cells)) or not flat:
         raise InvalidPuzzleInput(f"{puzzle.name}: a partition is disjoint lists of tiles 1..{puzzle.cells - 1},"
                                  f" got {partition}")
     if max(map(len, partition)) > MAX_PATTERN:
         raise InvalidPuzzleInput(f"{puzzle.name}: patterns of at most {MAX_PATTERN} tiles, got {partition}")
+    return partition
+
+
+def pdb_tables(puzzle, tiles, partition=None, reflect=True, directory=None, progress=False):
+    """The tables of ``additive_pdb`` for the goal ``tiles``, and facts about its databases
+    (built if absent, with a progress bar if ``progress``)."""
+    partition = default_partition(puzzle, tiles, directory) if partition is None else check_partition(puzzle, partition)
     md, _, params = base_tables(puzzle, tiles)  # tiles in no pattern count their Manhattan distance only
-    tau = canonical_symmetry(puzzle, tiles, partition)
-    turned = [0] * puzzle.cells  # the goal on the turned board
-    for cell, tile in enumerate(tiles):
-        turned[tau[cell]] = tile
+    tau, turned, canonical = canonical_patterns(puzzle, tiles, partition)
     home = np.zeros(16, dtype=np.int64)
     for cell, tile in enumerate(turned):
         home[tile] = cell
-    partition = [sorted(p, key=lambda t: home[t]) for p in partition]
+    partition = [pattern for _, _, pattern in canonical]
     patterns = np.zeros((len(partition), MAX_PATTERN), dtype=np.int64)
     sizes = np.array([len(p) for p in partition], dtype=np.int64)
     weights = np.zeros((len(partition), MAX_PATTERN), dtype=np.int64)
     offsets = np.zeros(len(partition), dtype=np.int64)
     packed, facts, seconds, built = [], {}, 0.0, []
     entries = 0
-    for i, pattern in enumerate(partition):
-        homes = [int(home[t]) for t in pattern]
-        data, fact, took, was_built = pattern_database(puzzle.rows, puzzle.cols, homes, int(home[0]), directory=directory)
+    for i, (name, homes, pattern) in enumerate(canonical):
+        data, fact, took, was_built = pattern_database(puzzle.rows, puzzle.cols, homes, int(home[0]), directory=directory,
+                                                       progress=progress)
         patterns[i, :len(pattern)] = pattern
         weights[i, :len(pattern)] = partial_weights(puzzle.cells, len(pattern) + 1)[:-1] // (puzzle.cells - len(pattern))
-        name = database_name(puzzle.rows, puzzle.cols, homes, int(home[0]))
         if len(data) != (int(weights[i, 0]) * puzzle.cells + 1) // 2:
             raise VecsearchError(f"pattern database {name} has {len(data)} bytes, not the size of its pattern: delete it")
         offsets[i] = entries
@@ -303,14 +340,20 @@ def pdb_tables(puzzle, tiles, partition=None, reflect=True, directory=None):
     return tables, description, seconds, details
 
 
-def make_heuristic(puzzle, goals, name, *, partition=None, reflect=True, directory=None):
+def make_heuristic(puzzle, goals, name, *, partition=None, reflect=True, directory=None, progress=False):
     """The sliding heuristic ``name`` towards the single goal state in ``goals``."""
     from vecsearch.heuristics import Heuristic
 
     tiles = goal_tiles(puzzle, goals)
-    if name != "pdb":
+    if name in FUNCTIONS:
         if partition is not None or directory is not None:
             raise TypeError(f"heuristic {name!r} takes no partition or directory")
         return Heuristic(puzzle, name, FUNCTIONS[name], base_tables(puzzle, tiles), goals, name.replace("-", " "))
-    tables, description, seconds, details = pdb_tables(puzzle, tiles, partition, reflect, directory)
+    if name in NAMED_LAYOUTS:
+        if partition is not None:
+            raise TypeError(f"heuristic {name!r} is a partition; give partition= to 'pdb' instead")
+        partition = layout_partition(puzzle, tiles, NAMED_LAYOUTS[name])
+        if partition is None:
+            raise InvalidPuzzleInput(f"{puzzle.name}: heuristic {name!r} needs the 4x4 with the blank's home in a corner")
+    tables, description, seconds, details = pdb_tables(puzzle, tiles, partition, reflect, directory, progress)
     return Heuristic(puzzle, name, additive_pdb, tables, goals, description, seconds, details)

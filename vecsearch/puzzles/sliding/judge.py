@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from vecsearch._numba import kernel
+from vecsearch.engine.heuristic import resolve
 from vecsearch.engine.many import solve_many
 from vecsearch.errors import InvalidPuzzleInput
 from vecsearch.judge import Answer, JudgeProblem, line_cases
@@ -64,8 +65,13 @@ class SlidingJudge(JudgeProblem):
     def answer(self, cases):
         if not cases:
             return []
-        found = solve_many(self.puzzle, [case.data for case in cases], self.goal_state())
-        return [Answer(found.formatted(i) if found.lengths[i] >= 0 else "unsolvable") for i in range(len(cases))]
+        goal = self.goal_state()
+        found = solve_many(self.puzzle, [case.data for case in cases], goal)
+        answers = [Answer(found.formatted(i) if found.lengths[i] >= 0 else "unsolvable") for i in range(len(cases))]
+        if found.method == "idastar":  # say which heuristic: the databases on disk decide it
+            chosen = resolve(self.puzzle, self.puzzle.states(goal))
+            answers[0] = Answer(answers[0].output, f"IDA* with {chosen.description}")
+        return answers
 
     def instance(self, data):
         return data, self.goal_state()
