@@ -65,6 +65,10 @@ def test_profile_records_nodes_per_f_bound():
     assert bounds == sorted(bounds) and bounds[-1] == 31 == len(solution)
     assert all(b % 2 == 1 for b in bounds)  # Manhattan keeps the parity of the distance
     assert "expanded" in str(solution.profile) and solution.profile.to_csv().startswith("side,bound,expanded")
+    profile = solution.profile
+    assert profile.nodes_per_second == pytest.approx(sum(r.expanded for r in profile.records)
+                                                     / sum(r.seconds for r in profile.records))
+    assert f"({profile.nodes_per_second:,.0f} nodes/s)" in str(profile)
     astar = vs.solve("sliding-3x3", "8 6 7 2 5 4 3 x 1", method="astar", heuristic="manhattan").profile
     assert [r.bound for r in astar.records][-1] == 31 and astar.expanded < solution.profile.expanded
 

@@ -26,7 +26,8 @@ class Heuristic:
 
     @property
     def nbytes(self) -> int:
-        return sum(t.nbytes for t in self.tables if hasattr(t, "nbytes"))
+        """Bytes of its tables (arrays, and arrays in tuples among them)."""
+        return sum(getattr(a, "nbytes", 0) for t in self.tables for a in (t if isinstance(t, tuple) else (t,)))
 
     def __repr__(self) -> str:
         return f"<Heuristic {self.name!r} of {self.puzzle.name}: {self.description}>"

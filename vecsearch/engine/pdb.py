@@ -170,5 +170,6 @@ def cached_array(name: str, build: Callable[[], tuple[np.ndarray, dict]], direct
                 write(handle)
             temporary.replace(path.with_suffix(suffix))  # atomic: readers never see half a file
     except OSError:
-        pass  # not writable: the database lives for this process only
-    return array, facts, time.perf_counter() - began, True
+        return array, facts, time.perf_counter() - began, True  # not writable: kept for this process only
+    del array
+    return np.load(path, mmap_mode="r"), facts, time.perf_counter() - began, True  # the memory goes back

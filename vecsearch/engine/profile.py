@@ -179,13 +179,19 @@ class Profile:
         )
         return "\n".join(lines)
 
+    @property
+    def nodes_per_second(self) -> float:
+        """Nodes expanded per second of a heuristic search (0 for layered searches)."""
+        return self.expanded / self.seconds if self.seconds > 0 else 0.0
+
     def _bounds_table(self) -> str:
-        lines = [f"{'search':<8} {'f':>5} {'expanded':>15} {'generated':>15} {'seconds':>9} {'MiB':>8}"]
+        lines = [f"{'search':<8} {'f':>5} {'expanded':>15} {'generated':>15} {'seconds':>9} {'nodes/s':>12} {'MiB':>8}"]
         for r in self.records:
-            lines.append(f"{r.side:<8} {r.bound:>5} {r.expanded:>15,} {r.generated:>15,} {r.seconds:>9.4f}"
+            rate = f"{r.expanded / r.seconds:,.0f}" if r.seconds > 0 else "-"
+            lines.append(f"{r.side:<8} {r.bound:>5} {r.expanded:>15,} {r.generated:>15,} {r.seconds:>9.4f} {rate:>12}"
                          f" {r.bytes / 2**20:>8.1f}")
         lines.append(f"total {self.expanded:,} nodes expanded in {self.seconds:.4f} s search"
-                     f" + {self.compile_seconds:.3f} s compile")
+                     f" ({self.nodes_per_second:,.0f} nodes/s) + {self.compile_seconds:.3f} s compile")
         return "\n".join(lines)
 
 

@@ -29,13 +29,12 @@ from vecsearch._numba import state_function
 from vecsearch.errors import InvalidPuzzleInput, VecsearchError
 from vecsearch.kernels.intrinsics import popcount
 from vecsearch.kernels.nibbles import nibble
-from vecsearch.engine.pdb import database_path
-from vecsearch.puzzles.sliding.patterns import database_name, partial_weights, pattern_database
+from vecsearch.engine.pdb import cached_array, database_path
+from vecsearch.puzzles.sliding.patterns import MAX_PATTERN, database_name, partial_weights, pattern_database
 
-MAX_PATTERN = 8  # tiles per pattern (an 8-tile 4x4 database has 519 million entries)
 LAYOUTS_4X4 = {  # with the blank home at the bottom right
     "6-6-3": ("AABB", "AABB", "AABB", "CCC."),
-    "7-8": ("AAAA", "AAAA", "BBBB", "BBB."),  # Felner, Korf and Hanan (JAIR 2004)
+    "7-8": ("BBBB", "BBBB", "AAAA", "AAA."),  # Felner, Korf and Hanan (JAIR 2004)
 }
 NAMED_LAYOUTS = {"pdb663": "6-6-3", "pdb78": "7-8"}  # heuristic names that choose a layout
 CELLS, ROWS, COLS, MIRRORED = 0, 1, 2, 3  # entries of the tables' ``size``
@@ -53,8 +52,9 @@ class LineTables(NamedTuple):
 
 class PatternDatabaseTables(NamedTuple):
     """``LineTables`` plus the patterns: their tiles, sizes, Lehmer weights, offsets into the
-    nibble-``packed`` databases, and ``maps`` (rows 0, 1: the mirror's cell and tile maps; row
-    2: the board symmetry that brings the goal's patterns to their canonical cells)."""
+    nibble-``packed`` databases (one file per partition beside the patterns' own, memory-mapped:
+    loading copies nothing), and ``maps`` (rows 0, 1: the mirror's cell and tile maps; row 2: the
+    board symmetry that brings the goal's patterns to their canonical cells)."""
 
     md: np.ndarray
     home: np.ndarray
@@ -311,33 +311,48 @@ def pdb_tables(puzzle, tiles, partition=None, reflect=True, directory=None, prog
     sizes = np.array([len(p) for p in partition], dtype=np.int64)
     weights = np.zeros((len(partition), MAX_PATTERN), dtype=np.int64)
     offsets = np.zeros(len(partition), dtype=np.int64)
-    packed, facts, seconds, built = [], {}, 0.0, []
+    built, loads = [], []
     entries = 0
     for i, (name, homes, pattern) in enumerate(canonical):
-        data, fact, took, was_built = pattern_database(puzzle.rows, puzzle.cols, homes, int(home[0]), directory=directory,
-                                                       progress=progress)
         patterns[i, :len(pattern)] = pattern
         weights[i, :len(pattern)] = partial_weights(puzzle.cells, len(pattern) + 1)[:-1] // (puzzle.cells - len(pattern))
-        if len(data) != (int(weights[i, 0]) * puzzle.cells + 1) // 2:
-            raise VecsearchError(f"pattern database {name} has {len(data)} bytes, not the size of its pattern: delete it")
+        size = (int(weights[i, 0]) * puzzle.cells + 1) // 2
         offsets[i] = entries
-        entries += 2 * len(data)  # each database starts on a byte boundary
-        packed.append(data)
-        facts[name] = fact
-        seconds += took
-        built.append(was_built)
+        entries += 2 * size  # each database starts on a byte boundary
+        loads.append(lambda name=name, homes=homes, size=size: _pattern(puzzle, name, homes, int(home[0]), size,
+                                                                        directory, progress))
+
+    def combine():  # each pattern's database built or loaded, then all in one file
+        parts = [load() for load in loads]
+        built.append(any(part[2] for part in parts))
+        return np.concatenate([part[0] for part in parts]), {name: part[1] for (name, _, _), part in zip(canonical, parts)}
+
+    name = f"{puzzle.name}-blank-{home[0]}-partition-" + "+".join(".".join(map(str, homes)) for _, homes, _ in canonical)
+    packed, facts, seconds, _ = cached_array(name, combine, directory)
+    if len(packed) != entries // 2:
+        raise VecsearchError(f"pattern database {name} has {len(packed)} bytes, not the size of its patterns: delete it")
+    packed.flags.writeable = False  # as when memory-mapped: one type for the compiled kernels
     mirror = mirror_maps(puzzle, turned) if reflect else None
     params[MIRRORED] = mirror is not None
     maps = np.zeros((3, 16), dtype=np.int64)
     if mirror is not None:
         maps[:2] = mirror
     maps[2, :puzzle.cells] = tau
-    tables = PatternDatabaseTables(md, home, params, patterns, sizes, weights, offsets, np.concatenate(packed), maps)
+    tables = PatternDatabaseTables(md, home, params, patterns, sizes, weights, offsets, packed, maps)
     sizes_text = "-".join(str(len(p)) for p in partition)
     details = {"partition": partition, "reflected": mirror is not None, "databases": facts, "built": any(built),
-               "bytes": int(tables.packed.nbytes)}
+               "bytes": int(packed.nbytes)}
     description = f"additive pattern databases {sizes_text}" + (" + reflected lookup" if mirror is not None else "")
     return tables, description, seconds, details
+
+
+def _pattern(puzzle, name, homes, blank_home, size, directory, progress):
+    """One pattern's database (``size`` bytes), its facts, and whether it was built."""
+    data, fact, _, built = pattern_database(puzzle.rows, puzzle.cols, homes, blank_home, directory=directory,
+                                            progress=progress)
+    if len(data) != size:
+        raise VecsearchError(f"pattern database {name} has {len(data)} bytes, not the size of its pattern: delete it")
+    return data, fact, built
 
 
 def make_heuristic(puzzle, goals, name, *, partition=None, reflect=True, directory=None, progress=False):

@@ -39,6 +39,7 @@ from vecsearch.puzzle import Puzzle, signed64
 from vecsearch.puzzles.sliding.board import move_tables
 
 MAX_EXCESS = 15
+MAX_PATTERN = 8  # tiles per pattern (an 8-tile 4x4 database has 519 million entries)
 CELLS, TILES, COLS = 0, 1, 2  # entries of PatternTables.size
 BOARD, NOT_FIRST, NOT_LAST = 0, 1, 2  # entries of PatternTables.masks
 
@@ -154,6 +155,10 @@ class PatternSpace(Puzzle):
     @property
     def kernel_label(self) -> str:
         return "sliding_pattern"
+
+    @property
+    def move_capacity(self) -> int:
+        return 4 * MAX_PATTERN  # one compiled module for every pattern size
 
     def abstract_state(self, cells_of_tiles, blank_cell: int) -> int:
         """The state of the tiles at ``cells_of_tiles`` with the blank at ``blank_cell``."""
