@@ -15,6 +15,7 @@ from numba import prange
 from vecsearch.kernels.roles import (
     MAX_MOVES,
     WIDTH,
+    copy_at,
     expand_state,
     first_word,
     heuristic_state,
@@ -42,17 +43,27 @@ def is_goal(state, goals):
 @state_function
 def expand_level(state, previous, level, tables, htables, inverse, kids, kid_moves, kid_h, count, cursor):
     """Children of ``state`` (except the one undoing ``previous``) and their heuristic values into
-    the ``level``-th block of the stack; returns how many."""
+    the ``level``-th block of the stack, least heuristic first (in the last iteration the goal is
+    met sooner); returns how many."""
     base = level * MAX_MOVES
+    spare = kids.shape[0] - 1  # the stack's last slot holds the child being placed
     c = expand_state(state, tables, kids[base:], kid_moves[base:])
     k = 0
     undo = inverse[previous] if previous >= 0 else -1
     for j in range(c):
         m = kid_moves[base + j]
         if m != undo:
-            kids[base + k] = kids[base + j]
-            kid_moves[base + k] = m
-            kid_h[base + k] = heuristic_state(kids[base + k], htables)
+            h = heuristic_state(kids[base + j], htables)
+            copy_at(kids, spare, kids, base + j)
+            at = base + k
+            while at > base and kid_h[at - 1] > h:  # insertion: a few children
+                copy_at(kids, at, kids, at - 1)
+                kid_moves[at] = kid_moves[at - 1]
+                kid_h[at] = kid_h[at - 1]
+                at -= 1
+            copy_at(kids, at, kids, spare)
+            kid_moves[at] = m
+            kid_h[at] = h
             k += 1
     count[level] = k
     cursor[level] = 0
@@ -69,7 +80,7 @@ def bounded_dfs(root, root_h, previous, bound, tables, htables, inverse, goals, 
     as soon as ``stop[0]`` is set: another task found a goal.
     """
     levels = bound + 1
-    kids = new_states(levels * MAX_MOVES, WIDTH)
+    kids = new_states(levels * MAX_MOVES + 1, WIDTH)
     kid_moves = np.empty(levels * MAX_MOVES, np.int64)
     kid_h = np.empty(levels * MAX_MOVES, np.int64)
     count = np.zeros(levels, np.int64)
