@@ -2,6 +2,7 @@
 
 import csv
 import io
+import os
 import subprocess
 import sys
 
@@ -183,3 +184,18 @@ def test_bfs_reads_a_puzzle_definition_file(tmp_path):
     path.write_text("Set S 4 1\nMove X\nS\n2 1 3\nEnd\n")
     code, out, err = run("bfs", str(path))
     assert code == 2 and err == "vecsearch: error: line 4: expected 4 slot numbers, got 3 tokens\n"
+
+
+def test_warm_up_databases_names_the_pattern_databases_a_puzzle_has():
+    code, out, err = run("warm-up", "sliding-3x3", "--databases", "pdb78")
+    assert (code, out) == (2, "") and "sliding-3x3 has no pattern databases 'pdb78'; it has: pdb" in err
+    code, _, err = run("warm-up", "sliding-4x4", "--databases", "manhattan")
+    assert code == 2 and "it has: pdb, pdb78, pdb663" in err
+
+
+def test_warm_up_builds_pattern_databases(tmp_path):
+    env = {**os.environ, "VECSEARCH_CACHE_DIR": str(tmp_path)}
+    done = subprocess.run([sys.executable, "-m", "vecsearch", "warm-up", "sliding-3x3", "--databases", "pdb"],
+                          capture_output=True, text=True, timeout=HANG, env=env)
+    assert done.returncode == 0 and "additive pattern databases 4-4 + reflected lookup: 0 MiB, built in" in done.stdout
+    assert len(list((tmp_path / "pdb").glob("*.npy"))) == 3  # two patterns, and the partition's file

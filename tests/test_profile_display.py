@@ -7,7 +7,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 import vecsearch as vs
-from reference import bfs_layers, sliding_goal, sliding_neighbours
+from reference import bfs_layers, distances, sliding_goal, sliding_neighbours
 
 
 @pytest.fixture(scope="module")
@@ -166,3 +166,35 @@ def test_profile_of_a_depth_limited_ball_matches_the_reference():
     expected = [len(layer) for layer in bfs_layers([sliding_goal(3, 3)], sliding_neighbours(3, 3), max_depth=12)]
     frame = result.profile.to_pandas()
     assert frame.states.tolist() == expected and frame.states.sum() == result.total_states
+
+
+@pytest.fixture
+def bars(monkeypatch):
+    """The bars drawn, recorded instead (``RecordingBar``)."""
+    monkeypatch.setitem(sys.modules, "tqdm.auto", types.SimpleNamespace(tqdm=RecordingBar))
+    RecordingBar.made.clear()
+    return RecordingBar.made
+
+
+def test_one_progress_helper_for_tables_pairs_idastar_and_pattern_databases(bars, tmp_path):
+    from vecsearch.engine.pairs import solve_pairs
+    from vecsearch.engine.tables import DistanceTable
+    from vecsearch.puzzles.sliding.patterns import pattern_database
+
+    table = DistanceTable("sliding-2x3", progress=True)
+    starts = ["1 2 3 4 x 5", "x 1 2 4 5 3", "1 2 3 4 5 x"]
+    found = solve_pairs("sliding-2x3", starts, ["1 2 3 4 5 x"] * 3, progress=True)
+    distance = distances([sliding_goal(2, 3)], sliding_neighbours(2, 3))
+    solution = vs.solve("sliding-3x3", "8 6 7 2 5 4 3 x 1", method="idastar", heuristic="manhattan", progress=True)
+    layers = []
+    pattern_database(2, 3, (0, 1, 2), 5, directory=tmp_path, progress=True, on_layer=layers.append)
+    assert [bar.closed for bar in bars] == [True] * 4
+    table_bar, pairs_bar, ida_bar, pdb_bar = bars
+    assert table_bar.updates == len(table.profile.records) and "distance table sliding-2x3" in table_bar.options["desc"]
+    assert pairs_bar.updates == pairs_bar.options["total"] == 3
+    assert found.lengths.tolist() == [distance[tuple(int(t) if t != "x" else 0 for t in s.split())] for s in starts]
+    records = solution.profile.records
+    assert ida_bar.updates == len(records) and ida_bar.postfix[-1].startswith(f"f <= {len(solution)}, "
+                                                                              f"{records[-1].expanded:,} nodes")
+    assert ida_bar.postfix[-1].endswith(" nodes/s")
+    assert pdb_bar.updates == len(layers) > 0 and "pattern database" in pdb_bar.options["desc"]

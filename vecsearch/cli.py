@@ -218,6 +218,10 @@ def run_warm_up(args) -> int:
         raise InputError("name the puzzles to warm up, or give --all")
     named = [get_puzzle(name) for name in args.puzzles]  # every name checked before compiling anything
     puzzles = list({id(p): p for p in named}.values())
+    for puzzle in named if args.databases else ():
+        if not args.databases.startswith("pdb") or args.databases not in puzzle.heuristic_names:
+            offered = [name for name in puzzle.heuristic_names if name.startswith("pdb")] or ["none"]
+            raise InputError(f"{puzzle.name} has no pattern databases {args.databases!r}; it has: {', '.join(offered)}")
     if args.all:
         known = {kernel_set(p) for p in puzzles}
         for name in WARM_UP_EXAMPLES:
@@ -240,6 +244,12 @@ def run_warm_up(args) -> int:
         total += seconds
         kernels += len(log)
     print(f"total {total:.2f} s: {kernels} kernels compiled or loaded for {len(puzzles)} puzzles")
+    for puzzle in named if args.databases else ():
+        from vecsearch.engine.heuristic import resolve
+
+        made = resolve(puzzle, puzzle.goal_states(), args.databases, progress=None)
+        print(f"{puzzle.name:<16} {made.description}: {made.nbytes / 2**20:.0f} MiB,"
+              f" {'built' if made.details.get('built') else 'loaded'} in {made.build_seconds:.2f} s", flush=True)
     return 0
 
 

@@ -25,6 +25,7 @@ from vecsearch.engine.codegen import layer_kernels
 from vecsearch.engine.endpoints import as_puzzle, endpoints
 from vecsearch.engine.heuristic import heuristic_values, inverse_table, resolve, search_kernels
 from vecsearch.engine.profile import BoundRecord, Profile
+from vecsearch.engine.progress import progress_bar
 from vecsearch.engine.result import SearchResult
 from vecsearch.engine.solution import Solution
 from vecsearch.errors import InvalidPuzzleInput
@@ -37,13 +38,13 @@ SUBTREES_PER_THREAD = 32
 
 
 def idastar(puzzle, start=None, goal=None, *, heuristic=None, max_depth=None, on_bound=None, threads=None,
-            split_from=SPLIT_FROM) -> SearchResult:
+            split_from=SPLIT_FROM, progress=False) -> SearchResult:
     """An optimal path from ``start`` to ``goal`` (defaults: the puzzle's own) by IDA*.
 
     ``heuristic``: a name the puzzle offers (``puzzle.heuristic_names``), a ``Heuristic``, or None
     for the puzzle's default. ``max_depth`` caps the path length looked for. ``on_bound`` is
-    called with each iteration's ``BoundRecord``. Iterations after one that expanded
-    ``split_from`` nodes run on ``threads`` threads (default: all).
+    called with each iteration's ``BoundRecord``; ``progress=True`` draws a bar of the iterations.
+    Iterations after one that expanded ``split_from`` nodes run on ``threads`` threads (default: all).
     """
     puzzle = as_puzzle(puzzle)
     starts, goals = endpoints(puzzle, start, goal, need_goal=True)
@@ -60,30 +61,42 @@ def idastar(puzzle, start=None, goal=None, *, heuristic=None, max_depth=None, on
     jit.call(kernel, starts, *fixed, -1, np.empty(1, np.int64))  # compile: bound -1 prunes the root
     bound = int(heuristic_values(chosen, starts[:1])[0])
     solution, complete, expanded = None, False, 0
-    while bound <= cap:
-        path = np.empty(bound + 1, np.int64)
-        began = time.perf_counter()
-        if expanded >= max(split_from, 1) and (threads or numba.get_num_threads()) > 1:
-            with thread_limit(threads), numba.parallel_chunksize(1):
-                length, next_bound, expanded, generated = _split_iteration(puzzle, chosen, starts, fixed, bound, path)
-        else:
-            length, next_bound, expanded, generated = kernel(starts, *fixed, bound, path)
-        stack_bytes = (bound + 1) * puzzle.max_moves * (8 * puzzle.width + 16)
-        record = BoundRecord("idastar", int(bound), int(expanded), int(generated), time.perf_counter() - began,
-                             stack_bytes + chosen.nbytes)
-        profile.add(record)
-        if on_bound is not None:
-            on_bound(record)
-        if length >= 0:
-            solution = solution_along(puzzle, starts, path[:length].tolist(), profile)
-            complete = True
-            break
-        if next_bound == NO_BOUND:
-            complete = True  # every state reachable from the start was searched
-            break
-        bound = int(next_bound)
+    with progress_bar(progress, f"idastar {puzzle.name}", unit=" iterations") as bar:
+        while bound <= cap:
+            record, moves, next_bound = _iteration(puzzle, chosen, kernel, starts, fixed, bound, expanded, split_from,
+                                                    threads)
+            expanded = record.expanded
+            profile.add(record)
+            rate = record.expanded / max(record.seconds, 1e-9)
+            bar.advance(1, f"f <= {bound}, {record.expanded:,} nodes, {rate:,.0f} nodes/s")
+            if on_bound is not None:
+                on_bound(record)
+            if moves is not None:
+                solution = solution_along(puzzle, starts, moves, profile)
+                complete = True
+                break
+            if next_bound == NO_BOUND:
+                complete = True  # every state reachable from the start was searched
+                break
+            bound = int(next_bound)
     profile.compile_seconds = jit.compile_seconds() - compiled
     return SearchResult(puzzle, profile, solution, complete, [], "idastar")
+
+
+def _iteration(puzzle, chosen, kernel, starts, fixed, bound, expanded, split_from, threads):
+    """One iteration within ``bound`` (split across threads after one of ``split_from`` nodes):
+    its ``BoundRecord``, the moves of the path found (None: none) and the next bound."""
+    path = np.empty(bound + 1, np.int64)
+    began = time.perf_counter()
+    if expanded >= max(split_from, 1) and (threads or numba.get_num_threads()) > 1:
+        with thread_limit(threads), numba.parallel_chunksize(1):
+            length, next_bound, expanded, generated = _split_iteration(puzzle, chosen, starts, fixed, bound, path)
+    else:
+        length, next_bound, expanded, generated = kernel(starts, *fixed, bound, path)
+    stack_bytes = (bound + 1) * puzzle.max_moves * (8 * puzzle.width + 16)
+    record = BoundRecord("idastar", int(bound), int(expanded), int(generated), time.perf_counter() - began,
+                         stack_bytes + chosen.nbytes)
+    return record, (path[:length].tolist() if length >= 0 else None), next_bound
 
 
 def _split_iteration(puzzle, chosen, start, fixed, bound, path):
@@ -146,13 +159,14 @@ def solution_along(puzzle, start: np.ndarray, moves: list[int], profile) -> Solu
     return Solution(puzzle, np.concatenate(states), moves, profile)
 
 
-def idastar_many(puzzle, starts, goal=None, *, heuristic=None, max_depth=None, threads=None):
+def idastar_many(puzzle, starts, goal=None, *, heuristic=None, max_depth=None, threads=None, progress=False):
     """Optimal solutions for many starts towards one goal, IDA* on all cores (one start per task,
     handed out dynamically), sharing one heuristic (its pattern databases are loaded once).
 
     Returns ``(lengths, moves, profile)``: ``lengths[i]`` is -1 when start ``i`` cannot reach the
     goal (or not within ``max_depth``), and ``moves[i, :lengths[i]]`` are its moves. The profile
     sums the nodes of every instance per f-bound; its seconds are the batch's wall time.
+    ``progress=True`` draws a bar of the instances solved (a batch of ``BATCH`` at a time).
     """
     puzzle = as_puzzle(puzzle)
     starts = puzzle.states(starts)
@@ -176,7 +190,8 @@ def idastar_many(puzzle, starts, goal=None, *, heuristic=None, max_depth=None, t
     empty = np.zeros((0, cap + 1), np.int64)
     jit.call(kernel, starts[:0], np.zeros(0, np.bool_), *fixed, np.zeros((0, cap), np.int64), lengths[:0], empty, empty)
     began = time.perf_counter()
-    with thread_limit(threads), numba.parallel_chunksize(1):
+    bar = progress_bar(progress, f"idastar {puzzle.name}", unit=" inst", total=len(starts))
+    with thread_limit(threads), numba.parallel_chunksize(1), bar as advancing:
         for lo in range(0, len(starts), BATCH):
             part = starts[lo:lo + BATCH]
             skip = jit.call(kernels.components, part, puzzle.tables) != component
@@ -187,6 +202,7 @@ def idastar_many(puzzle, starts, goal=None, *, heuristic=None, max_depth=None, t
             parts.append(moves[:, :max(0, int(lengths[lo:lo + BATCH].max(initial=0)))])
             expanded_by_bound += expanded.sum(axis=0)
             generated_by_bound += generated.sum(axis=0)
+            advancing.advance(len(part))
     seconds = time.perf_counter() - began
     total = max(1, int(expanded_by_bound.sum()))
     for bound in np.flatnonzero(expanded_by_bound):

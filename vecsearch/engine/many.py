@@ -9,13 +9,13 @@ gathers them into one ``ManySolutions``. Files of instances are ``vecsearch.batc
 
 from __future__ import annotations
 
-import sys
 import time
 
 from vecsearch.engine import methods
 from vecsearch.engine.answers import Chunk, ManySolutions
 from vecsearch.engine.endpoints import as_puzzle
 from vecsearch.engine.instances import Instances, instances_from
+from vecsearch.engine.progress import progress_bar
 from vecsearch.engine.strategies import solve_chunk
 
 
@@ -48,8 +48,7 @@ def iter_many(puzzle, instances: Instances, *, method: str = "auto", max_depth=N
     chosen = methods.check(name, puzzle, options, shared_goal=instances.shared_goal)
     size = max(1, int(chunk_size)) if chunk_size else chosen.chunk_size
     bounds = [(lo, min(len(instances), lo + size)) for lo in range(0, len(instances), size)]
-    bar = progress_bar(len(instances), progress)
-    try:
+    with progress_bar(progress, f"{name} {puzzle.name}", unit=" inst", total=len(instances)) as bar:
         if client is not None:
             from vecsearch.engine.distributed import map_chunks
 
@@ -57,12 +56,8 @@ def iter_many(puzzle, instances: Instances, *, method: str = "auto", max_depth=N
         else:
             chunks = (_timed(puzzle, lo, instances.take(lo, hi), name, max_depth, options) for lo, hi in bounds)
         for chunk in chunks:
-            if bar is not None:
-                bar.update(len(chunk.lengths))
+            bar.advance(len(chunk.lengths))
             yield chunk
-    finally:
-        if bar is not None:
-            bar.close()
 
 
 def _method_name(puzzle, instances, method: str, max_depth) -> str:
@@ -73,17 +68,3 @@ def _timed(puzzle, first, chunk, method, max_depth, options) -> Chunk:
     began = time.perf_counter()
     lengths, moves, profile = solve_chunk(puzzle, chunk, method, max_depth, options)
     return Chunk(first, chunk.ids, lengths, moves, time.perf_counter() - began, method, profile)
-
-
-def progress_bar(total: int, progress):
-    """A tqdm bar on standard error (``progress=None``: only when it is a terminal), or None
-    (also when tqdm is not installed)."""
-    if progress is None:
-        progress = sys.stderr.isatty()
-    if not progress:
-        return None
-    try:
-        from tqdm import tqdm
-    except ImportError:
-        return None
-    return tqdm(total=total, unit="inst", file=sys.stderr, smoothing=0.1)

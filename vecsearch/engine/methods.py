@@ -57,7 +57,7 @@ METHODS = {m.name: m for m in (
            ("max_forward", "max_backward", "threads"), False, 1 << 13),
     Method("astar", "A* with the puzzle's heuristic", ("heuristic",), ("heuristic",), True),
     Method("idastar", "IDA* with the puzzle's heuristic (many: one instance per core)", ("heuristic",),
-           ("heuristic", "threads", "split_from"), True, 1 << 14),
+           ("heuristic", "threads", "split_from", "progress"), True, 1 << 14),
 )}
 
 # The cost model that decides whether a distance table pays for a batch (``table_pays``), measured

@@ -19,6 +19,7 @@ from vecsearch.engine.caches import PAIR_DEPTH_TABLES
 from vecsearch.engine.codegen import layer_kernels
 from vecsearch.engine.endpoints import as_puzzle
 from vecsearch.engine.planner import physical_bytes
+from vecsearch.engine.progress import progress_bar
 from vecsearch.engine.search import bidirectional
 from vecsearch.engine.answers import ManySolutions
 from vecsearch.errors import InvalidPuzzleInput
@@ -30,12 +31,13 @@ CHUNK_BYTES = 32 << 20  # bound on the moves buffer of one kernel call
 
 
 def solve_pairs(puzzle, starts, goals, *, max_depth=None, max_forward=None, max_backward=None,
-                threads=None) -> ManySolutions:
+                threads=None, progress=False) -> ManySolutions:
     """Shortest paths from ``starts[i]`` to ``goals[i]`` for every ``i``.
 
     Each item is a state, or several (a start set, a goal set), in any form ``puzzle.states``
     reads. ``max_depth`` caps the path length, ``max_forward`` / ``max_backward`` each side's
-    depth. ``lengths[i]`` is -1 when pair ``i`` has no path (within the caps).
+    depth. ``lengths[i]`` is -1 when pair ``i`` has no path (within the caps). ``progress=True``
+    draws a bar of the pairs solved.
     """
     puzzle = as_puzzle(puzzle)
     start_states, start_offsets = _sets(puzzle, starts, "start")
@@ -56,15 +58,17 @@ def solve_pairs(puzzle, starts, goals, *, max_depth=None, max_forward=None, max_
              depth_f, depth_b, lengths[:0], np.zeros((0, width), np.int64))
     chunk = max(1, CHUNK_BYTES // (8 * max(width, 1)))
     moves = np.zeros((n, 0), np.int64)  # widened to the longest path found
-    for lo in range(0, n, chunk):
-        hi = min(n, lo + chunk)
-        block = np.zeros((hi - lo, width), np.int64)
-        fixed = (start_states, start_offsets[lo:hi + 1], goal_states, goal_offsets[lo:hi + 1], puzzle.tables, *limits,
-                 depth_f, depth_b, lengths[lo:hi], block)
-        blocks.map_blocks(lambda w, _: kernel(w, workers, *fixed), workers, 1)  # worker w: pairs w, w + workers...
-        used = max(0, int(lengths[lo:hi].max()))
-        moves = _at_least(moves, used)
-        moves[lo:hi, :used] = block[:, :used]
+    with progress_bar(progress, f"pairs {puzzle.name}", unit=" pairs", total=n) as bar:
+        for lo in range(0, n, chunk):
+            hi = min(n, lo + chunk)
+            block = np.zeros((hi - lo, width), np.int64)
+            fixed = (start_states, start_offsets[lo:hi + 1], goal_states, goal_offsets[lo:hi + 1], puzzle.tables,
+                     *limits, depth_f, depth_b, lengths[lo:hi], block)
+            blocks.map_blocks(lambda w, _: kernel(w, workers, *fixed), workers, 1)  # worker w: pairs w, w + workers...
+            used = max(0, int(lengths[lo:hi].max()))
+            moves = _at_least(moves, used)
+            moves[lo:hi, :used] = block[:, :used]
+            bar.advance(hi - lo)
     deep = np.flatnonzero(lengths == TOO_DEEP)
     if len(deep):  # deeper than the byte tables can tell: search those pairs one by one
         redone = _one_by_one(puzzle, start_states, start_offsets, goal_states, goal_offsets, limits, deep)

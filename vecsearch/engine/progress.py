@@ -1,37 +1,77 @@
-"""A progress bar for long searches, fed by the per-layer callback (``on_layer``).
+"""Progress bars for long work, all drawn by one helper (``progress_bar``).
 
-``tqdm.auto`` draws a widget in notebooks and text on a terminal. The bar counts layers; its
-postfix shows the side and depth of the last layer, the states found so far and their rate
-(per second of search, compile time excluded).
-Off by default in library calls (``progress=True`` turns it on; needs tqdm,
-``pip install 'vecsearch[progress]'``).
+``tqdm.auto`` draws a widget in notebooks and text on a terminal (standard error). Who uses it:
+
+- ``layer_progress``: layered searches (``bfs``, ``bidirectional``, ``DistanceTable``, pattern
+  database builds), fed by the per-layer callback; the bar counts layers, its postfix shows
+  the side and depth of the last layer, the states found so far and their rate (per second of
+  search, compile time excluded);
+- ``solve_pairs`` (pairs solved), IDA* (``idastar``: iterations, with the bound and nodes per
+  second) and batches (``iter_many``: instances answered).
+
+``enabled``: True draws a bar (needs tqdm, ``pip install 'vecsearch[progress]'``); False draws
+none; None draws one when standard error is a terminal and tqdm is installed. Off by default
+in library calls.
 """
 
 from __future__ import annotations
 
 import contextlib
+import importlib.util
+import sys
 
 from vecsearch.optional import require
 
 
+class Bar:
+    """What the work advances: ``advance(n, postfix)``; does nothing when no bar is drawn."""
+
+    def __init__(self, bar=None):
+        self._bar = bar
+
+    def advance(self, n: int = 1, postfix: str | None = None) -> None:
+        if self._bar is None:
+            return
+        if postfix is not None:
+            self._bar.set_postfix_str(postfix, refresh=False)
+        self._bar.update(n)
+
+
+def wanted(enabled) -> bool:
+    """Whether to draw: ``enabled``, or if None, whether standard error is a terminal and tqdm
+    is installed."""
+    if enabled is None:
+        return sys.stderr.isatty() and importlib.util.find_spec("tqdm") is not None
+    return bool(enabled)
+
+
 @contextlib.contextmanager
-def layer_progress(enabled: bool, on_layer, description: str):
-    """Yields the callback the search should call per record: ``on_layer`` itself when
-    ``enabled`` is false, else one that also advances a tqdm bar (closed on exit)."""
-    if not enabled:
-        yield on_layer
+def progress_bar(enabled, description: str, *, unit: str, total: int | None = None):
+    """Yields a ``Bar`` of ``total`` steps (None: unknown) named ``description``; the bar is
+    closed on exit, leaving its last frame on screen."""
+    if not wanted(enabled):
+        yield Bar()
         return
     tqdm = require("tqdm.auto", "progress=True").tqdm
+    with tqdm(desc=description, unit=unit, total=total, file=sys.stderr, smoothing=0.1) as bar:
+        yield Bar(bar)
+
+
+@contextlib.contextmanager
+def layer_progress(enabled, on_layer, description: str):
+    """Yields the callback the search should call per record: ``on_layer`` itself when
+    no bar is ``wanted``, else one that also advances a bar (closed on exit)."""
+    if not wanted(enabled):
+        yield on_layer
+        return
     states, seconds = 0, 0.0
-    with tqdm(desc=description, unit=" layers", leave=False) as bar:
+    with progress_bar(enabled, description, unit=" layers") as bar:
         def advance(record):
             nonlocal states, seconds
             states += record.states
             seconds += record.seconds
             rate = states / max(seconds, 1e-9)
-            bar.set_postfix_str(f"{record.side} depth {record.depth}, {states:,} states, {rate:,.0f} states/s",
-                                refresh=False)
-            bar.update(1)
+            bar.advance(1, f"{record.side} depth {record.depth}, {states:,} states, {rate:,.0f} states/s")
             if on_layer is not None:
                 on_layer(record)
 

@@ -22,6 +22,7 @@ from vecsearch.engine.blocks import thread_limit
 from vecsearch.engine.codegen import layer_kernels
 from vecsearch.engine.endpoints import as_puzzle
 from vecsearch.engine.profile import Profile
+from vecsearch.engine.progress import layer_progress
 from vecsearch.engine.result import SearchResult
 from vecsearch.engine.search import bfs
 from vecsearch.engine.sides import Side
@@ -40,10 +41,11 @@ class DistanceTable:
     With ``max_depth`` (bytes only) only states within that many moves are recorded
     (``radius``); others read as unknown, so ``solve_many`` answers -1 for them: use ``search``
     for those. ``complete`` tells whether the table holds the goal's whole component.
+    ``on_layer`` is called with each layer's record; ``progress=True`` draws a bar of the layers.
     """
 
     def __init__(self, puzzle, goal=None, *, max_depth=None, threads=None, on_layer=None, storage="bytes",
-                 max_memory=None):
+                 max_memory=None, progress=False):
         if storage not in STORAGES:
             raise ValueError(f"storage must be one of {', '.join(STORAGES)}, not {storage!r}")
         if storage == "mod3" and max_depth is not None:
@@ -61,6 +63,11 @@ class DistanceTable:
                                      " build one table per component")
         self.component = components.pop()
         self.storage = storage
+        with layer_progress(progress, on_layer, f"distance table {puzzle.name}") as on_layer:
+            self._build(goals, max_depth, threads, on_layer, max_memory)
+
+    def _build(self, goals, max_depth, threads, on_layer, max_memory) -> None:
+        puzzle, storage = self.puzzle, self.storage
         if storage == "mod3":
             self._build_mod3(goals, threads, on_layer, max_memory)
             return
