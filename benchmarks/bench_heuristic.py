@@ -60,7 +60,7 @@ def korf100_in_process():
                 best = (wall, found.profile, next(iter(HEURISTICS.entries.values())))
         results[name] = best
     parts = []
-    for name, (wall, profile, chosen) in results.items():
+    for wall, profile, chosen in results.values():
         parts.append(f"{chosen.description}: {wall:.2f} s, {profile.expanded:,} nodes,"
                      f" {profile.nodes_per_second / 1e6:.2f} M nodes/s on {os.cpu_count()} cores,"
                      f" {chosen.nbytes / 2**20:.0f} MiB loaded in {chosen.build_seconds:.3f} s")

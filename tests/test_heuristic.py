@@ -241,6 +241,31 @@ def test_the_4x4_default_takes_7_8_once_built_else_6_6_3(tmp_path):
         resolve(sliding(3, 3), sliding(3, 3).goal_states(), "pdb78")
 
 
+@pytest.mark.parametrize("rows,cols,partition,reflect", [
+    (3, 3, None, True), (3, 3, [[1, 2, 3], [4, 5, 6], [7, 8]], False),
+    (3, 3, [[1], [2], [3], [4], [5, 6, 7, 8]], True),  # more patterns than an update tracks: whole
+    (4, 4, [[1, 2, 3], [5, 6, 9], [4, 8, 12]], True),  # tiles in no pattern count their Manhattan distance
+])
+def test_bounds_updated_from_the_parent_equal_whole_ones_along_random_walks(rows, cols, partition, reflect, tmp_path):
+    from vecsearch.puzzles.sliding.lookups import additive_pdb, additive_pdb_update
+
+    puzzle = sliding(rows, cols)
+    made = resolve(puzzle, puzzle.goal_states(), "pdb", partition=partition, reflect=reflect, directory=tmp_path)
+    assert made.update is additive_pdb_update
+    neighbours = sliding_neighbours(rows, cols)
+    rng = random.Random(5)
+    state = unpack_sliding(int(puzzle.goal_states()[0]), rows * cols)
+    packed = [puzzle.encode([str(t) if t else "x" for t in state])]
+    for _ in range(300):
+        state = rng.choice(neighbours(state))[1]
+        packed.append(puzzle.encode([str(t) if t else "x" for t in state]))
+    bound, info = additive_pdb_update(packed[0], -1, packed[0], made.tables)
+    assert bound == additive_pdb(packed[0], made.tables)
+    for parent, child in zip(packed, packed[1:]):
+        bound, info = additive_pdb_update(parent, info, child, made.tables)
+        assert bound == additive_pdb(child, made.tables)
+
+
 def test_mirror_images_of_a_goal_share_pattern_databases(tmp_path):
     puzzle = sliding(3, 3)
     korf = puzzle.encode([str(t) for t in range(9)])

@@ -23,6 +23,8 @@ class Heuristic:
     description: str = ""
     build_seconds: float = 0.0  # building or loading its tables (pattern databases)
     details: dict = field(default_factory=dict)
+    update: object = None  # optional ``update(parent, info, child, tables) -> (bound, info)``: the bound of a
+    # child from its parent's ``info`` (< 0: none, compute whole), for searches that walk from parent to child
 
     @property
     def nbytes(self) -> int:

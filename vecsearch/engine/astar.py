@@ -79,7 +79,7 @@ def astar(puzzle, start=None, goal=None, *, heuristic=None, max_depth=None, max_
     if len(goals) == 0:
         return SearchResult(puzzle, profile, None, True, [])
     chosen = resolve(puzzle, goals, heuristic)
-    kernels = search_kernels(puzzle, chosen.function)
+    kernels = search_kernels(puzzle, chosen)
     fixed = (puzzle.tables, chosen.tables, inverse_table(puzzle), goals)
     cap = MAX_F if max_depth is None else max_depth
     state = _Tables(puzzle.width, 1 << 12)

@@ -19,22 +19,27 @@ from vecsearch.heuristics import Heuristic
 
 HEURISTIC_TEMPLATE = KERNEL_DIR / "heuristic_template.py"
 ROLES = ("expand_state", "heuristic_state")
+OPTIONAL_ROLES = ("heuristic_update_state",)  # Heuristic.update
 
 def heuristic_values(heuristic: Heuristic, states) -> np.ndarray:
     """The heuristic of each state (a layer, or anything ``Puzzle.states`` reads)."""
     puzzle = heuristic.puzzle
     states = puzzle.states(states)
-    kernel = search_kernels(puzzle, heuristic.function).heuristic_values
+    kernel = search_kernels(puzzle, heuristic).heuristic_values
     jit.call(kernel, states[:0], heuristic.tables)
     return kernel(states, heuristic.tables)
 
 
-def search_kernels(puzzle, function):
-    """The IDA* / A* kernel module of ``puzzle`` with ``function`` as its heuristic."""
-    key = ("heuristic", puzzle.kernel_label, puzzle.width, puzzle.move_capacity, puzzle.expand_function, function)
-    functions = {"expand_state": puzzle.expand_function, "heuristic_state": function}
+def search_kernels(puzzle, heuristic: Heuristic):
+    """The IDA* / A* kernel module of ``puzzle`` with ``heuristic``'s function (and update, if
+    it has one) bound to the roles."""
+    key = ("heuristic", puzzle.kernel_label, puzzle.width, puzzle.move_capacity, puzzle.expand_function,
+           heuristic.function, heuristic.update)
+    functions = {"expand_state": puzzle.expand_function, "heuristic_state": heuristic.function,
+                 "heuristic_update_state": heuristic.update}
     return KERNELS.get(key, lambda: build_kernels(functions, puzzle.width, puzzle.move_capacity, puzzle.kernel_label,
-                                                  templates=(HEURISTIC_TEMPLATE,), roles=ROLES, optional_roles=()))
+                                                  templates=(HEURISTIC_TEMPLATE,), roles=ROLES,
+                                                  optional_roles=OPTIONAL_ROLES))
 
 
 def resolve(puzzle, goals: np.ndarray, heuristic=None, **options) -> Heuristic:

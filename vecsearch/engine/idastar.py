@@ -55,7 +55,7 @@ def idastar(puzzle, start=None, goal=None, *, heuristic=None, max_depth=None, on
     if len(goals) == 0:  # the goal lies in another component
         return SearchResult(puzzle, profile, None, True, [])
     chosen = resolve(puzzle, goals, heuristic)
-    kernel = search_kernels(puzzle, chosen.function).ida_iteration
+    kernel = search_kernels(puzzle, chosen).ida_iteration
     fixed = (puzzle.tables, chosen.tables, inverse_table(puzzle), goals)
     cap = DEFAULT_MAX_BOUND if max_depth is None else max_depth
     jit.call(kernel, starts, *fixed, -1, np.empty(1, np.int64))  # compile: bound -1 prunes the root
@@ -133,7 +133,7 @@ def _split_iteration(puzzle, chosen, start, fixed, bound, path):
     n = len(nodes)
     outputs = [np.empty(n, np.int64) for _ in range(4)]  # lengths, next bounds, expanded, generated
     paths = np.zeros((n, bound + 1), np.int64)
-    kernel = search_kernels(puzzle, chosen.function).ida_split
+    kernel = search_kernels(puzzle, chosen).ida_split
     jit.call(kernel, roots[:0], lasts[:0], lasts[:0], lasts[:0], *fixed, bound, np.zeros(1, np.int64), lasts[:0],
              paths[:0], lasts[:0], lasts[:0], lasts[:0])
     kernel(roots, heuristic_values(chosen, roots), lasts, np.full(n, depth, np.int64), *fixed, bound,
@@ -179,7 +179,7 @@ def idastar_many(puzzle, starts, goal=None, *, heuristic=None, max_depth=None, t
     component = goal_components.pop()
     cap = DEFAULT_MAX_BOUND if max_depth is None else max_depth
     chosen = resolve(puzzle, goals, heuristic)
-    kernel = search_kernels(puzzle, chosen.function).ida_many
+    kernel = search_kernels(puzzle, chosen).ida_many
     fixed = (puzzle.tables, chosen.tables, inverse_table(puzzle), goals, cap)
     lengths = np.full(len(starts), -1, dtype=np.int64)
     parts = []  # each batch's moves, trimmed to its longest solution

@@ -171,5 +171,4 @@ def cached_array(name: str, build: Callable[[], tuple[np.ndarray, dict]], direct
             temporary.replace(path.with_suffix(suffix))  # atomic: readers never see half a file
     except OSError:
         return array, facts, time.perf_counter() - began, True  # not writable: kept for this process only
-    del array
-    return np.load(path, mmap_mode="r"), facts, time.perf_counter() - began, True  # the memory goes back
+    return np.load(path, mmap_mode="r"), facts, time.perf_counter() - began, True  # the built copy is let go

@@ -18,6 +18,8 @@ Roles (the puzzle contract of ``vecsearch.puzzle``, per state; ``tables`` is the
   expand_rank_state(rank, component, tables, ranks) -> count       children's ranks from a rank
   predecessors_rank_state(rank, component, tables, ranks) -> count
   heuristic_state(state, htables) -> bound                 admissible bound (heuristic kernels)
+  heuristic_update_state(parent, info, child, htables) -> (bound, info)   the bound of a child
+                            from what its parent's evaluation left in ``info`` (< 0: nothing)
 
 Optional roles a family lacks are bound to ``None``; the templates then supply a default built
 from the others (e.g. ``expand_ranked_state``: expand, then rank each child).
@@ -109,13 +111,19 @@ def heuristic_state(state, htables):
     return _unbound("heuristic_state")
 
 
+@state_function
+def heuristic_update_state(parent, info, child, htables):
+    return _unbound("heuristic_update_state")
+
+
 ROLES = ("expand_state", "predecessors_state", "rank_state", "component_state", "expand_ranked_state",
          "predecessors_ranked_state", "unrank_state", "expand_rank_state", "predecessors_rank_state",
-         "heuristic_state")
+         "heuristic_state", "heuristic_update_state")
 
 __all__ = [  # everything a template may import from here
     "expand_state", "predecessors_state", "rank_state", "component_state", "expand_ranked_state",
     "predecessors_ranked_state", "unrank_state", "expand_rank_state", "predecessors_rank_state", "heuristic_state",
+    "heuristic_update_state",
     "WIDTH", "MAX_MOVES", "HAS_PREDECESSORS", "kernel", "parallel_kernel", "state_function",
     "empty_at", "hash_at", "equal_at", "copy_at", "new_states", "first_word", "state_hash", "states_equal",
 ]

@@ -4,8 +4,8 @@
 - ``linear-conflict``: Manhattan plus 2 per tile that must leave its home row (or column) to let
   others in that line pass: in each line, the tiles at home in it minus the longest sequence of
   them already in home order.
-- ``pdb``: additive pattern databases (``patterns``): the tiles are split into disjoint
-  patterns; the bound is the Manhattan distance plus twice the sum of the patterns' stored
+- ``pdb``: additive pattern databases (built by ``patterns``, looked up by ``lookups``, whole
+  or updated from a parent's lookups): the tiles are split into disjoint patterns; the bound is the Manhattan distance plus twice the sum of the patterns' stored
   excess. On the 4x4 (blank home in a corner) ``pdb78`` takes the 7-8 partition (two rows of
   the board and two rows less the blank; 288 MB, built once in about 3 minutes) and ``pdb663``
   the 6-6-3 one (32 MB, built in seconds); ``pdb`` is 7-8 when its databases are on disk,
@@ -26,10 +26,10 @@ from typing import NamedTuple
 import numpy as np
 
 from vecsearch._numba import state_function
-from vecsearch.errors import InvalidPuzzleInput, VecsearchError
-from vecsearch.kernels.intrinsics import popcount
-from vecsearch.kernels.nibbles import nibble
 from vecsearch.engine.pdb import cached_array, database_path
+from vecsearch.errors import InvalidPuzzleInput, VecsearchError
+from vecsearch.puzzles.sliding.lookups import (CELLS, COLS, MIRRORED, NO_PATTERN, PATTERN_OF, ROWS, TURN, UNMIRROR_TILES,
+                                               PatternDatabaseTables, additive_pdb, additive_pdb_update)
 from vecsearch.puzzles.sliding.patterns import MAX_PATTERN, database_name, partial_weights, pattern_database
 
 LAYOUTS_4X4 = {  # with the blank home at the bottom right
@@ -37,7 +37,6 @@ LAYOUTS_4X4 = {  # with the blank home at the bottom right
     "7-8": ("BBBB", "BBBB", "AAAA", "AAA."),  # Felner, Korf and Hanan (JAIR 2004)
 }
 NAMED_LAYOUTS = {"pdb663": "6-6-3", "pdb78": "7-8"}  # heuristic names that choose a layout
-CELLS, ROWS, COLS, MIRRORED = 0, 1, 2, 3  # entries of the tables' ``size``
 
 
 class LineTables(NamedTuple):
@@ -48,23 +47,6 @@ class LineTables(NamedTuple):
     md: np.ndarray
     home: np.ndarray
     size: np.ndarray
-
-
-class PatternDatabaseTables(NamedTuple):
-    """``LineTables`` plus the patterns: their tiles, sizes, Lehmer weights, offsets into the
-    nibble-``packed`` databases (one file per partition beside the patterns' own, memory-mapped:
-    loading copies nothing), and ``maps`` (rows 0, 1: the mirror's cell and tile maps; row 2: the
-    board symmetry that brings the goal's patterns to their canonical cells)."""
-
-    md: np.ndarray
-    home: np.ndarray
-    size: np.ndarray
-    patterns: np.ndarray
-    sizes: np.ndarray
-    weights: np.ndarray
-    offsets: np.ndarray
-    packed: np.ndarray
-    maps: np.ndarray
 
 
 @state_function
@@ -127,51 +109,6 @@ def manhattan_linear_conflicts(state, tables):
     for c in range(cols):
         extra += line_conflicts(state, home, c, cols, rows, c, 1, cols)
     return manhattan(state, tables) + 2 * extra
-
-
-@state_function
-def pattern_excess(where, tables):
-    """Sum over the patterns of their stored excess; ``where`` holds each tile's cell (tile t in
-    bits 4t..4t+3)."""
-    patterns = tables.patterns
-    sizes = tables.sizes
-    weights = tables.weights
-    offsets = tables.offsets
-    packed = tables.packed
-    total = np.int64(0)
-    for p in range(patterns.shape[0]):
-        seen = np.int64(0)
-        index = np.int64(0)
-        for i in range(sizes[p]):
-            cell = (where >> (4 * patterns[p, i])) & 15
-            index += (cell - popcount(seen & ((np.int64(1) << cell) - 1))) * weights[p, i]
-            seen |= np.int64(1) << cell
-        total += nibble(packed, offsets[p] + index)
-    return total
-
-
-@state_function
-def additive_pdb(state, tables):
-    md = tables.md
-    cells = tables.size[CELLS]
-    maps = tables.maps
-    where = np.int64(0)
-    h = np.int64(0)
-    rest = state
-    for c in range(cells):
-        tile = rest & 15
-        rest >>= 4
-        where |= maps[2, c] << (4 * tile)
-        h += md[tile, c]
-    excess = pattern_excess(where, tables)
-    if tables.size[MIRRORED]:
-        mirrored = np.int64(0)
-        rest = where
-        for tile in range(1, cells):
-            rest >>= 4
-            mirrored |= maps[0, rest & 15] << (4 * maps[1, tile])
-        excess = max(excess, pattern_excess(mirrored, tables))
-    return h + 2 * excess
 
 
 FUNCTIONS = {"manhattan": manhattan, "linear-conflict": manhattan_linear_conflicts}
@@ -334,10 +271,14 @@ def pdb_tables(puzzle, tiles, partition=None, reflect=True, directory=None, prog
     packed.flags.writeable = False  # as when memory-mapped: one type for the compiled kernels
     mirror = mirror_maps(puzzle, turned) if reflect else None
     params[MIRRORED] = mirror is not None
-    maps = np.zeros((3, 16), dtype=np.int64)
+    maps = np.zeros((5, 16), dtype=np.int64)
     if mirror is not None:
         maps[:2] = mirror
-    maps[2, :puzzle.cells] = tau
+        maps[UNMIRROR_TILES, mirror[1, 1:puzzle.cells]] = np.arange(1, puzzle.cells)
+    maps[TURN, :puzzle.cells] = tau
+    maps[PATTERN_OF] = NO_PATTERN
+    for i, pattern in enumerate(partition):
+        maps[PATTERN_OF, pattern] = i
     tables = PatternDatabaseTables(md, home, params, patterns, sizes, weights, offsets, packed, maps)
     sizes_text = "-".join(str(len(p)) for p in partition)
     details = {"partition": partition, "reflected": mirror is not None, "databases": facts, "built": any(built),
@@ -371,4 +312,4 @@ def make_heuristic(puzzle, goals, name, *, partition=None, reflect=True, directo
         if partition is None:
             raise InvalidPuzzleInput(f"{puzzle.name}: heuristic {name!r} needs the 4x4 with the blank's home in a corner")
     tables, description, seconds, details = pdb_tables(puzzle, tiles, partition, reflect, directory, progress)
-    return Heuristic(puzzle, name, additive_pdb, tables, goals, description, seconds, details)
+    return Heuristic(puzzle, name, additive_pdb, tables, goals, description, seconds, details, additive_pdb_update)
