@@ -39,12 +39,12 @@ Module map:
   engine/idastar     IDA* (one instance, or many in parallel); engine/astar: A*
   heuristics         ``Heuristic``: an admissible bound and its tables (part of the contract)
   engine/heuristic   heuristics by name, evaluated in bulk; search kernels per heuristic
-  engine/pdb         pattern databases: 0-1 BFS of an abstraction, cached numpy files
+  engine/pdb         pattern databases: 0-1 BFS of an abstraction (planned first), memory-mapped numpy files
   engine/paths       path reconstruction from stored layers
   engine/visited     bitset and hash-set visited sets, layer expansion
   engine/layers      layers as chunked arrays
   engine/profile     per-layer records: data, table, HTML, DataFrame, plot
-  engine/progress    tqdm progress bar fed by the per-layer callback
+  engine/progress    the one tqdm progress-bar helper (layers, pairs, IDA* iterations, instances)
   engine/solution    ``Solution``: states and moves
   engine/codegen     kernel modules per puzzle family, the templates' roles bound (cached by numba)
   engine/blocks      serial range kernels run over blocks of their input on several threads

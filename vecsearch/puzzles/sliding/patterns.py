@@ -8,8 +8,10 @@ Conventions:
   blank moves through them for free, so it may be anywhere in the region, the cells outside the
   pattern connected to it. The abstraction keeps the region, not the blank's cell: one state per
   (placement of the tiles, region), all its moves cost 1 and a plain breadth-first search gives
-  the distances (the 0-1 search over blank cells it replaces took 4.15 G states for an 8-tile
-  pattern of the 4x4; the regions are 0.75 G).
+  the distances (the 0-1 search over blank cells it replaces would take 4.15 G states for an
+  8-tile pattern of the 4x4, with many rounds of free moves per layer; there are 1.43 G
+  (placement, region) states; a 6-tile database: 57.7 M states in 12.2 s before, 11.8 M in
+  1.4 s now, the same entries).
 - **Moves**: ``4 i + m`` moves tile ``i`` into a cell of the region (``m``: the direction the
   blank travels, u, d, l, r, as in ``board``); the tile's old cell joins the new region.
   Distances are counted in pattern-tile moves only, so the databases of disjoint patterns add
