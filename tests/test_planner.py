@@ -134,3 +134,15 @@ def test_a_search_towards_a_goal_stops_before_both_sides_pass_the_limit():
     counts = published_4x4_counts()
     backward = found.profile.layer_sizes("backward")
     assert len(backward) > 10 and backward == counts[:len(backward)]  # from the goal: the published layers
+
+
+def test_pattern_databases_are_planned_before_they_are_built(tmp_path):
+    from vecsearch.puzzles.sliding.patterns import PatternSpace, pattern_database
+
+    space = PatternSpace(4, 4, 8)  # the 8-tile pattern of the 4x4: 4.15 G ranks, 519 M entries
+    with pytest.raises(vs.MemoryLimitError, match=r"sliding-4x4-pattern-8: its pattern database needs 1\.\d GiB"
+                                                  r" \(bitset and entries\) before any layer, over the limit of 1\.0 GiB"):
+        pattern_database(4, 4, range(8, 16), 0, directory=tmp_path, max_memory="1G")
+    assert space.rank_size == 16 * 15 * 14 * 13 * 12 * 11 * 10 * 9 * 8 and not list(tmp_path.iterdir())
+    with pytest.raises(vs.MemoryLimitError, match=r"layer \d+ would take the search to"):
+        pattern_database(3, 3, (0, 1, 3, 4), 8, directory=tmp_path, max_memory=(48 << 20) + 15200)

@@ -77,7 +77,7 @@ def enumerate_distances(abstraction: Abstraction, *, threads=None, on_layer=None
     profile = Profile(visited="bitset")
     compiled = jit.compile_seconds()
     step = _Expander(kernels, puzzle, bits, costs, entries, abstraction.group)
-    fixed_bytes = bits.nbytes + entries.nbytes
+    fixed_bytes = bits.nbytes + entries.nbytes + planner.SCRATCH_BYTES
     with thread_limit(threads):
         began, compiled_before = time.perf_counter(), jit.compile_seconds()
         goals = puzzle.states(abstraction.goals).copy()

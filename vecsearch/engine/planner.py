@@ -204,21 +204,23 @@ def plan_database(puzzle, group: int, max_memory=None) -> "MemoryBudget":
     if certain > limit:
         raise MemoryLimitError(f"{puzzle.name}: its pattern database needs {format_size(certain)} (bitset and"
                                f" entries) before any layer, over the limit of {format_size(limit)}")
-    return MemoryBudget(limit, puzzle)
+    return MemoryBudget(limit, puzzle, hint=False)
 
 
 class MemoryBudget:
     """Checks allocations against the limit while a search runs."""
 
-    def __init__(self, limit: int, puzzle):
+    def __init__(self, limit: int, puzzle, hint: bool = True):
         self.limit = limit
         self.puzzle = puzzle
         self.name = puzzle.name
+        self.hint = hint  # name other ways to go deeper (not for a pattern database: it needs its whole space)
 
     def check(self, total: int, what: str = "the next layer") -> None:
         if total > self.limit:
+            hint = f"; {deeper_hint(self.puzzle)}" if self.hint else ""
             raise MemoryLimitError(f"{self.name}: {what} would take the search to {format_size(total)},"
-                                   f" over its memory limit of {format_size(self.limit)}; {deeper_hint(self.puzzle)}")
+                                   f" over its memory limit of {format_size(self.limit)}{hint}")
 
     def check_next_layer(self, depth: int, sizes: list[int], projected_bytes, side: str = "") -> None:
         """Stop before a layer that would pass the limit: it is projected to grow by the last
