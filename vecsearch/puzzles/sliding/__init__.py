@@ -3,8 +3,10 @@
 - ``board``: geometry, state layout, move numbering, goal conventions, packing (no numba);
 - ``rules``: the per-state rules (``@njit``) and their ``SlidingTables``;
 - ``puzzle``: ``SlidingPuzzle``, text in and out, ``sliding(rows, cols)``;
-- ``patterns``: pattern abstractions and their additive pattern databases;
-- ``heuristics``: Manhattan, linear conflicts and pattern-database heuristics;
+- ``patterns``: pattern abstractions (tiles and the blank's region) and their databases;
+- ``lookups``: the additive pattern-database bound, evaluated whole or updated from a parent's;
+- ``heuristics``: Manhattan, linear conflicts and pattern-database heuristics (partitions:
+  6-6-3, 7-8 on the 4x4);
 - ``judge``: the problems ``eight`` and ``sliding-RxC``.
 """
 
