@@ -193,6 +193,7 @@ def test_warm_up_databases_names_the_pattern_databases_a_puzzle_has():
     assert code == 2 and "it has: pdb, pdb78, pdb663" in err
 
 
+@pytest.mark.slow  # a whole warm-up of the sliding kernels first (about 7 s)
 def test_warm_up_builds_pattern_databases(tmp_path):
     env = {**os.environ, "VECSEARCH_CACHE_DIR": str(tmp_path)}
     done = subprocess.run([sys.executable, "-m", "vecsearch", "warm-up", "sliding-3x3", "--databases", "pdb"],
