@@ -175,39 +175,72 @@ class PatternSpace(Puzzle):
         return signed64(sum(c << (4 * i) for i, c in enumerate(cells_of_tiles)) | lowest << (4 * self.k))
 
 
+@state_function
+def first_free(seen, start):
+    """The least cell from ``start`` on that is not in the mask ``seen``."""
+    cell = start
+    while (seen >> cell) & 1:
+        cell += 1
+    return cell
+
+
 @kernel
 def excess_range(entries, lo, hi, cells, cols, homes, weights, out, facts):
     """Pack the halved excess over the Manhattan distance of the entries ``2 lo .. 2 hi`` into the
     bytes ``out[lo:hi]`` (``MAX_EXCESS`` where unreached or above); ``facts``: the largest
     distance, the largest excess, how many saturated, unreached, and below or of another parity
-    than their Manhattan distance (none, if the search is right)."""
+    than their Manhattan distance (none, if the search is right).
+
+    The tiles' cells are unranked once, then advanced like an odometer in entry order (the last
+    tile's cell moves to the next free cell; a carry resets the cells after it), with the
+    Manhattan distance of every prefix of the tiles kept."""
     k = homes.shape[0]
-    for byte in range(lo, hi):
-        packed = 0
-        for half in range(2):
-            index = 2 * byte + half
-            value = MAX_EXCESS
-            if index < entries.shape[0] and entries[index] == UNREACHED:
-                facts[3] += 1
-            elif index < entries.shape[0]:
-                rest = index
-                seen = np.int64(0)
-                manhattan = 0
-                for i in range(k):
-                    digit = rest // weights[i]
-                    rest -= digit * weights[i]
-                    cell = nth_unused(digit, seen, cells)
-                    seen |= np.int64(1) << cell
-                    manhattan += abs(cell // cols - homes[i] // cols) + abs(cell % cols - homes[i] % cols)
-                distance = np.int64(entries[index])
-                excess = distance - manhattan
-                facts[0] = max(facts[0], distance)
-                facts[1] = max(facts[1], excess)
-                facts[2] += excess > 2 * MAX_EXCESS
-                facts[4] += excess < 0 or excess % 2 != 0
-                value = min(excess // 2, MAX_EXCESS)
-            packed |= value << (4 * half)
-        out[byte] = packed
+    md = np.empty((k, cells), np.int64)
+    for i in range(k):
+        for c in range(cells):
+            md[i, c] = abs(c // cols - homes[i] // cols) + abs(c % cols - homes[i] % cols)
+    cell = np.empty(k, np.int64)
+    digit = np.empty(k, np.int64)
+    partial = np.zeros(k + 1, np.int64)
+    rest = 2 * lo
+    seen = np.int64(0)
+    for i in range(k):
+        digit[i] = rest // weights[i]
+        rest -= digit[i] * weights[i]
+        cell[i] = nth_unused(digit[i], seen, cells)
+        seen |= np.int64(1) << cell[i]
+        partial[i + 1] = partial[i] + md[i, cell[i]]
+    for index in range(2 * lo, 2 * hi):
+        value = MAX_EXCESS
+        if index < entries.shape[0] and entries[index] == UNREACHED:
+            facts[3] += 1
+        elif index < entries.shape[0]:
+            distance = np.int64(entries[index])
+            excess = distance - partial[k]
+            facts[0] = max(facts[0], distance)
+            facts[1] = max(facts[1], excess)
+            facts[2] += excess > 2 * MAX_EXCESS
+            facts[4] += excess < 0 or excess % 2 != 0
+            value = min(excess // 2, MAX_EXCESS)
+        if index & 1:
+            out[index >> 1] |= value << 4
+        else:
+            out[index >> 1] = value
+        i = k - 1  # the next entry: the odometer advances
+        while i >= 0:
+            seen ^= np.int64(1) << cell[i]
+            digit[i] += 1
+            if digit[i] < cells - i:
+                cell[i] = first_free(seen, cell[i] + 1)
+                seen |= np.int64(1) << cell[i]
+                partial[i + 1] = partial[i] + md[i, cell[i]]
+                break
+            digit[i] = 0
+            i -= 1
+        for j in range(i + 1, k):  # after a carry: the least free cells
+            cell[j] = first_free(seen, 0)
+            seen |= np.int64(1) << cell[j]
+            partial[j + 1] = partial[j] + md[j, cell[j]]
 
 
 def packed_excess(entries: np.ndarray, cells: int, cols: int, homes) -> tuple[np.ndarray, dict]:
