@@ -218,7 +218,8 @@ def test_additive_heuristics_never_exceed_the_true_distance(rows, cols, partitio
 
 def test_the_4x4_default_takes_7_8_once_built_else_6_6_3(tmp_path):
     from vecsearch.engine.pdb import database_path
-    from vecsearch.puzzles.sliding.heuristics import canonical_patterns, default_partition, layout_partition
+    from vecsearch.puzzles.sliding.heuristics import (canonical_patterns, default_partition, layout_partition,
+                                                      partition_name)
 
     puzzle = sliding(4, 4)
     for tiles in (puzzle.tiles(puzzle.goal_states()[0]), list(range(16))):
@@ -229,12 +230,15 @@ def test_the_4x4_default_takes_7_8_once_built_else_6_6_3(tmp_path):
         for pattern in big:  # two whole rows, or two rows but the blank's home
             rows = {tiles.index(t) // 4 for t in pattern} | ({home // 4} if len(pattern) == 7 else set())
             assert len(rows) == 2 and max(rows) - min(rows) == 1
-        for name, _, _ in canonical_patterns(puzzle, tiles, big)[2]:
-            database_path(name, tmp_path).parent.mkdir(exist_ok=True)
-            database_path(name, tmp_path).touch()
-        assert default_partition(puzzle, tiles, tmp_path) == big
-        for name, _, _ in canonical_patterns(puzzle, tiles, big)[2]:
-            database_path(name, tmp_path).unlink()
+        _, turned, canonical = canonical_patterns(puzzle, tiles, big)
+        for names in ([name for name, _, _ in canonical], [partition_name(puzzle, turned, canonical)]):
+            for name in names:  # the patterns' files, or the partition's
+                database_path(name, tmp_path).parent.mkdir(exist_ok=True)
+                database_path(name, tmp_path).touch()
+            assert default_partition(puzzle, tiles, tmp_path) == big
+            for name in names:
+                database_path(name, tmp_path).unlink()
+            assert sorted(map(len, default_partition(puzzle, tiles, tmp_path))) == [3, 6, 6]
     with pytest.raises(vs.InvalidPuzzleInput, match="needs the 4x4 with the blank's home in a corner"):
         resolve(puzzle, puzzle.states(puzzle.encode("1 2 3 4 5 x 6 7 8 9 10 11 12 13 14 15".split())), "pdb78")
     with pytest.raises(ValueError, match="has no heuristic 'pdb78'"):

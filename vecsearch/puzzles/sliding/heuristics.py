@@ -157,7 +157,9 @@ def default_partition(puzzle, tiles, directory=None) -> list[list[int]]:
     patterns of <= 6."""
     big = layout_partition(puzzle, tiles, "7-8")
     if big is not None:
-        built = all(database_path(name, directory).exists() for name, _, _ in canonical_patterns(puzzle, tiles, big)[2])
+        _, turned, canonical = canonical_patterns(puzzle, tiles, big)
+        names = [partition_name(puzzle, turned, canonical)], [name for name, _, _ in canonical]
+        built = any(all(database_path(name, directory).exists() for name in group) for group in names)
         return big if built else layout_partition(puzzle, tiles, "6-6-3")
     ordered = [t for t in tiles if t]
     count = -(-len(ordered) // 6)
@@ -223,6 +225,12 @@ def canonical_patterns(puzzle, tiles, partition):
     return tau, turned, patterns
 
 
+def partition_name(puzzle, turned, canonical) -> str:
+    """The name of the file that holds the databases of a partition (``canonical_patterns``)."""
+    homes = "+".join(".".join(map(str, homes)) for _, homes, _ in canonical)
+    return f"{puzzle.name}-blank-{turned.index(0)}-partition-{homes}"
+
+
 def check_partition(puzzle, partition) -> list[list[int]]:
     partition = [list(map(int, p)) for p in partition]
     flat = [t for p in partition for t in p]
@@ -264,7 +272,7 @@ def pdb_tables(puzzle, tiles, partition=None, reflect=True, directory=None, prog
         built.append(any(part[2] for part in parts))
         return np.concatenate([part[0] for part in parts]), {name: part[1] for (name, _, _), part in zip(canonical, parts)}
 
-    name = f"{puzzle.name}-blank-{home[0]}-partition-" + "+".join(".".join(map(str, homes)) for _, homes, _ in canonical)
+    name = partition_name(puzzle, turned, canonical)
     packed, facts, seconds, _ = cached_array(name, combine, directory)
     if len(packed) != entries // 2:
         raise VecsearchError(f"pattern database {name} has {len(packed)} bytes, not the size of its patterns: delete it")
