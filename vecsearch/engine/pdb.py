@@ -28,6 +28,7 @@ import numpy as np
 from vecsearch.engine import jit, planner
 from vecsearch.engine.blocks import thread_limit
 from vecsearch.engine.codegen import KERNEL_DIR, build_kernels, cache_dir
+from vecsearch.engine.layers import Layer, LayerBuilder, empty_states
 from vecsearch.engine.profile import LayerRecord, Profile
 from vecsearch.engine.visited import ROUND, expand_blocks
 from vecsearch.errors import VecsearchError
@@ -76,12 +77,12 @@ def enumerate_distances(abstraction: Abstraction, *, threads=None, on_layer=None
     entries = np.full(puzzle.rank_size // abstraction.group, UNREACHED, dtype=np.uint8)
     profile = Profile(visited="bitset")
     compiled = jit.compile_seconds()
-    step = _Expander(kernels, puzzle, bits, costs, entries, abstraction.group)
-    fixed_bytes = bits.nbytes + entries.nbytes + planner.SCRATCH_BYTES
+    step = _Expander(kernels, puzzle, bits, costs, entries, abstraction.group, budget)
     with thread_limit(threads):
         began, compiled_before = time.perf_counter(), jit.compile_seconds()
         goals = puzzle.states(abstraction.goals).copy()
-        layer = goals[:jit.call(kernels.claim_goals, goals, puzzle.tables, bits, entries, abstraction.group)]
+        layer = Layer.of(goals[:jit.call(kernels.claim_goals, goals, puzzle.tables, bits, entries, abstraction.group)],
+                         puzzle.width)
         depth, frontier, generated = 0, len(goals), 0
         while len(layer):
             if abstraction.free_moves:
@@ -98,42 +99,48 @@ def enumerate_distances(abstraction: Abstraction, *, threads=None, on_layer=None
             began, compiled_before = time.perf_counter(), jit.compile_seconds()
             frontier = len(layer)
             depth += 1
-            budget.check(fixed_bytes + 3 * layer.nbytes, f"layer {depth + 1}")  # the layer, the next in parts and whole
             layer, generated = step.expand(layer, 1, depth)
     profile.compile_seconds = jit.compile_seconds() - compiled
     return entries, profile
 
 
 class _Expander:
-    def __init__(self, kernels, puzzle, bits, costs, entries, group):
+    def __init__(self, kernels, puzzle, bits, costs, entries, group, budget):
         self.kernels, self.puzzle = kernels, puzzle
         self.fixed = (bits, costs)
         self.entries, self.group = entries, group
-        self.scratch = np.empty((0,) if puzzle.width == 1 else (0, puzzle.width), np.int64)
+        self.budget = budget
+        self.held = bits.nbytes + entries.nbytes + planner.SCRATCH_BYTES
+        self.scratch = empty_states(puzzle.width)
 
-    def expand(self, layer: np.ndarray, want: int, depth: int) -> tuple[np.ndarray, int]:
-        """New states one move of cost ``want`` after ``layer``, and the children generated."""
+    def expand(self, layer: Layer, want: int, depth: int) -> tuple[Layer, int]:
+        """New states one move of cost ``want`` after ``layer``, and the children generated. The
+        new layer grows in chunks, each checked against the budget first."""
         stride = self.puzzle.max_moves
         needed = min(len(layer), ROUND) * stride
         if len(self.scratch) < needed:
-            self.scratch = np.empty((needed,) + layer.shape[1:], np.int64)
-        parts, generated = [], 0
-        for lo in range(0, len(layer), ROUND):
-            part = layer[lo:lo + ROUND]
-            fixed = (self.puzzle.tables, *self.fixed, want, self.entries, self.group, depth)
-            for out, (g, new) in expand_blocks(self.kernels.expand_cost_range, part, fixed, self.scratch, stride):
-                parts.append(self.scratch[out:out + new].copy())
-                generated += g
-        return (np.concatenate(parts) if parts else layer[:0]), generated
+            self.scratch = empty_states(self.puzzle.width, needed)
+        held = self.held + layer.nbytes
+        builder = LayerBuilder(self.puzzle.width, len(layer) * stride,
+                               lambda grown: self.budget.check(held + grown, f"layer {depth}"))
+        generated = 0
+        fixed = (self.puzzle.tables, *self.fixed, want, self.entries, self.group, depth)
+        for chunk in layer.chunks:
+            for lo in range(0, len(chunk), ROUND):
+                for out, (g, new) in expand_blocks(self.kernels.expand_cost_range, chunk[lo:lo + ROUND], fixed,
+                                                   self.scratch, stride):
+                    builder.append(self.scratch[out:out + new])
+                    generated += g
+        return builder.finish(), generated
 
-    def close(self, layer: np.ndarray, depth: int) -> tuple[np.ndarray, int]:
+    def close(self, layer: Layer, depth: int) -> tuple[Layer, int]:
         """``layer`` and every state reached from it by free moves; children generated."""
-        parts, newest, generated = [layer], layer, 0
+        chunks, newest, generated = list(layer.chunks), layer, 0
         while len(newest):
             newest, g = self.expand(newest, 0, depth)
-            parts.append(newest)
+            chunks += newest.chunks
             generated += g
-        return np.concatenate(parts), generated
+        return Layer(chunks, self.puzzle.width), generated
 
 
 def database_dir(directory=None) -> Path:
