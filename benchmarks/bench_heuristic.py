@@ -2,7 +2,7 @@
 
 Korf's 100 instances (1985) must all come out at their published optimal lengths, with the 6-6-3
 and the 7-8 pattern databases alike. Pattern databases are built once (timed apart, in a fresh
-directory) and then loaded from the cache (the 7-8 ones take about 4 minutes the first time).
+directory) and then loaded from the cache (the 7-8 ones take 2-4 minutes the first time).
 """
 
 import os

@@ -93,7 +93,7 @@ def build_parser() -> argparse.ArgumentParser:
     warm.add_argument("puzzles", nargs="*", metavar="PUZZLE", help="puzzle or problem names (see `vecsearch list`)")
     warm.add_argument("--all", action="store_true", help="every built-in puzzle family (one member per set of kernels)")
     warm.add_argument("--databases", metavar="HEURISTIC", help="also build (once) the pattern databases of this"
-                      " heuristic of the puzzles named, e.g. pdb78 for sliding-4x4 (about 4 minutes, 288 MB)")
+                      " heuristic of the puzzles named, e.g. pdb78 for sliding-4x4 (2-4 minutes, 288 MB)")
     warm.set_defaults(run="run_warm_up")
 
     listing = commands.add_parser("list", help="name the built-in puzzles and problems")

@@ -7,7 +7,7 @@
 - ``pdb``: additive pattern databases (built by ``patterns``, looked up by ``lookups``, whole
   or updated from a parent's lookups): the tiles are split into disjoint patterns; the bound is the Manhattan distance plus twice the sum of the patterns' stored
   excess. On the 4x4 (blank home in a corner) ``pdb78`` takes the 7-8 partition (two rows of
-  the board and two rows less the blank; 288 MB, built once in about 3 minutes) and ``pdb663``
+  the board and two rows less the blank; 288 MB, built once in 2-4 minutes) and ``pdb663``
   the 6-6-3 one (32 MB, built in seconds); ``pdb`` is 7-8 when its databases are on disk,
   else 6-6-3. Elsewhere ``pdb`` cuts the tiles into near-equal patterns of at most 6. On a square board whose goal has the blank on the main
   diagonal, also the same lookup of the transposed state (mirrored about that diagonal, tiles
