@@ -98,6 +98,16 @@ def test_an_instance_typed_where_the_file_goes_is_answered_with_the_ways_to_give
     assert run("solve", "eight", "--text", typed) == run("solve", "eight", stdin=typed + "\n")
 
 
+def test_solve_takes_its_file_after_options_too(tmp_path):
+    path = tmp_path / "in.txt"
+    path.write_text("1 2 3 4 5 6 7 x 8\n")
+    assert run("solve", "eight", "--goal", "default", str(path)) == run("solve", "eight", str(path)) == (0, "r\n", "")
+    code, _, err = run("solve", "eight", "--sample", str(path))
+    assert code == 2 and "argument FILE: not allowed with --sample" in err
+    code, _, err = run("solve", "eight", str(path), "extra")
+    assert code == 2 and "unrecognized arguments: extra" in err
+
+
 def test_search_help_names_definition_files_metrics_and_move_starts():
     code, out, _ = run("bfs", "--help")
     flat = " ".join(out.split())

@@ -153,6 +153,14 @@ def test_progress_bar_draws_with_tqdm(capsys):
     assert "bfs sliding-2x3" in capsys.readouterr().err and result.total_states == 360
 
 
+def test_the_progress_bars_last_frame_shows_the_whole_search(capsys):
+    pytest.importorskip("tqdm")
+    result = vs.bfs("pocket-htm", progress=True)
+    frames = [f for f in capsys.readouterr().err.replace("\r", "\n").splitlines() if f.strip()]
+    assert f"depth {result.depth}, {result.total_states:,} states" in frames[-1]  # not a layer behind
+    assert "1,000,000,000 states/s" not in "".join(frames)  # no rate from a layer too quick to time
+
+
 def test_progress_is_off_by_default(capsys, monkeypatch):
     monkeypatch.setitem(sys.modules, "tqdm.auto", None)
     vs.bidirectional("sliding-2x3", "1 2 3 4 x 5", "x 1 2 4 5 3")

@@ -285,11 +285,24 @@ def _read_input(path: str | None, binary: bool = False) -> str | bytes:
         raise InputError(f"{path} is not a UTF-8 text file") from None
 
 
+def _parse(parser, argv):
+    """The arguments, with ``solve``'s optional FILE also taken after options (``solve
+    sliding-4x4 --goal korf korf100.txt``), which argparse alone does not do."""
+    args, extra = parser.parse_known_args(argv)
+    if len(extra) == 1 and not extra[0].startswith("-") and getattr(args, "file", "") is None:
+        if args.sample or args.text is not None:
+            parser.error(f"argument FILE: not allowed with {'--sample' if args.sample else '--text'}")
+        args.file = extra[0]
+    elif extra:
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    return args
+
+
 def main(argv=None) -> int:
     from vecsearch.errors import VecsearchError
     from vecsearch.optional import MissingDependency
 
-    args = build_parser().parse_args(argv)
+    args = _parse(build_parser(), argv)
     run = COMMANDS[args.run]
     subject = getattr(args, "problem", None) or getattr(args, "puzzle", None)
     if subject is not None:  # a command that searches: say so when it compiles for long

@@ -22,6 +22,8 @@ import sys
 
 from vecsearch.optional import require
 
+MIN_TIMED = 1e-3  # seconds of search before a rate is shown
+
 
 class Bar:
     """What the work advances: ``advance(n, postfix)``; does nothing when no bar is drawn."""
@@ -70,8 +72,8 @@ def layer_progress(enabled, on_layer, description: str):
             nonlocal states, seconds
             states += record.states
             seconds += record.seconds
-            rate = states / max(seconds, 1e-9)
-            bar.advance(1, f"{record.side} depth {record.depth}, {states:,} states, {rate:,.0f} states/s")
+            rate = f", {states / seconds:,.0f} states/s" if seconds >= MIN_TIMED else ""  # too quick: no rate
+            bar.advance(1, f"{record.side} depth {record.depth}, {states:,} states{rate}")
             if on_layer is not None:
                 on_layer(record)
 
