@@ -68,7 +68,8 @@ def build_parser() -> argparse.ArgumentParser:
     profile.set_defaults(run="run_profile")
     batch = commands.add_parser("batch", help="solve a file of many instances (streamed, resumable, parallel)",
                                 epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
-    batch.add_argument("puzzle", metavar="PUZZLE", help="puzzle or problem name (see `vecsearch list`)")
+    batch.add_argument("puzzle", metavar="PUZZLE", help="puzzle or problem name (see `vecsearch list`), or a"
+                       " definition file FILE.tws[:METRIC]")
     batch.add_argument("file", metavar="FILE", help="instances: JSON lines {\"id\", \"start\", \"goal\"} or the"
                        " problem's judge format (- for standard input)")
     batch.add_argument("-o", "--output", metavar="OUT", help="write here as chunks finish; re-running with the same"
