@@ -123,8 +123,28 @@ def _tables_built():
     return len(DISTANCE_TABLES)
 
 
-def test_a_batch_on_a_cluster_builds_each_starts_table_once(client):
+def test_group_by_start_sends_each_starts_instances_to_one_worker():
+    import numpy as np
+
+    from vecsearch.engine.distributed import group_by_start
+    from vecsearch.engine.instances import Instances
+
+    starts = np.array([5, 3, 5, 7, 3, 5, 9, 9, 5, 1, 5, 5, 5], np.int64)
+    chunks = group_by_start(Instances(list(range(len(starts))), starts), 3, 2)
+    assert sorted(np.concatenate([positions for positions, _ in chunks]).tolist()) == list(range(len(starts)))
+    assert all(len(positions) <= 3 for positions, _ in chunks)
+    owners = {}
+    for positions, worker in chunks:
+        for start in starts[positions].tolist():
+            assert owners.setdefault(start, worker) == worker  # every chunk of a start: one worker
+    assert {w: sum(len(p) for p, v in chunks if v == w) for w in (0, 1)} == {0: 7, 1: 6}  # balanced
+
+
+def test_a_batch_on_a_cluster_builds_each_starts_table_once(tmp_path):
     import random
+
+    import dask
+    import distributed
 
     puzzle = vs.get_puzzle("sliding-2x4")
     rng = random.Random(5)
@@ -132,11 +152,15 @@ def test_a_batch_on_a_cluster_builds_each_starts_table_once(client):
     goals = [" ".join(map(str, rng.sample(range(8), 8))) for _ in range(240)]
     items = [{"id": i, "start": starts[i % 6], "goal": goal} for i, goal in enumerate(goals)]  # starts interleaved
     local = vs.solve_many(puzzle, items, method="start-tables", chunk_size=25)
-    client.run(vs.clear_caches)
-    remote = vs.solve_many(puzzle, items, method="start-tables", chunk_size=25, client=client)
+    settings = {"temporary-directory": str(tmp_path), "distributed.scheduler.work-stealing": False}
+    with dask.config.set(settings), \
+            distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                                     local_directory=str(tmp_path)) as cluster, distributed.Client(cluster) as client:
+        remote = vs.solve_many(puzzle, items, method="start-tables", chunk_size=25, client=client)
+        built = sum(client.run(_tables_built).values())
     assert remote.lengths.tolist() == local.lengths.tolist() and list(remote.ids) == list(local.ids)
     assert all(remote.moves_of(i) == local.moves_of(i) for i in range(len(items)))
-    assert sum(client.run(_tables_built).values()) == 6  # one per distinct start in the whole cluster
+    assert built == 6  # one per distinct start in the whole cluster (without grouping: 12; stealing may add some)
 
 
 def test_the_command_line_runs_a_local_cluster_and_says_what_spilling_takes(tmp_path):

@@ -32,7 +32,8 @@ def map_chunks(client, puzzle, instances, bounds, method, max_depth, options, or
     """``Chunk``s of ``instances`` split at ``bounds``, solved on ``client``'s workers. For a
     method with a table per start, unless the chunks must come back in order, instances are
     regrouped by start and each start's chunks sent to one worker (``group_by_start``), so that
-    each table is built once in the cluster rather than once per worker that meets it."""
+    each table is built once in the cluster rather than once per worker that meets it (a chunk
+    that dask's work stealing moves to an idle worker builds it there too)."""
     try:
         from distributed import as_completed
     except ImportError:  # pragma: no cover - depends on the environment
