@@ -147,7 +147,7 @@ def cubes_dask():
     problem = vs.get_problem("cubes")
     instances, _ = problem.batch_instances(_cubes_text(CUBES).encode())
     started = time.perf_counter()
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0") as cluster, \
             distributed.Client(cluster) as client:
         up = time.perf_counter() - started
         first, second = _passes(instances, problem.puzzle, client=client, chunk_size=1000)

@@ -40,7 +40,7 @@ def pancake_12_cluster():
     assert local.total_states == 479_001_600
     table_mib = 8 * ((local.puzzle.rank_size + 31) // 32) / 2**20
     with tempfile.TemporaryDirectory() as scratch, dask.config.set({"temporary-directory": scratch}), \
-            distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+            distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",
                                      local_directory=scratch) as cluster, distributed.Client(cluster) as client:
         vs.bfs("pancake-12", client=client, max_depth=1)  # the workers load their kernels
         began = time.perf_counter()

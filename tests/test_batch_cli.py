@@ -122,7 +122,7 @@ def test_dask_local_cluster_equals_the_local_run(tmp_path):
     local = vs.solve_many(puzzle, items, chunk_size=50)
     scratch = str(tmp_path / "dask")  # a local disk, not a shared /tmp/dask-scratch-space (nor a network one)
     with dask.config.set({"temporary-directory": scratch}), \
-            distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+            distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",
                                      local_directory=scratch) as cluster, \
             distributed.Client(cluster) as client:
         remote = vs.solve_many(puzzle, items, chunk_size=50, client=client)

@@ -28,7 +28,7 @@ def client(tmp_path_factory):
     distributed = pytest.importorskip("distributed")
     scratch = str(tmp_path_factory.mktemp("dask"))  # a local disk, not a shared /tmp/dask-scratch-space
     with dask.config.set({"temporary-directory": scratch}), \
-            distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+            distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",
                                      local_directory=scratch) as cluster, \
             distributed.Client(cluster) as client:
         yield client
@@ -154,7 +154,7 @@ def test_a_batch_on_a_cluster_builds_each_starts_table_once(tmp_path):
     local = vs.solve_many(puzzle, items, method="start-tables", chunk_size=25)
     settings = {"temporary-directory": str(tmp_path), "distributed.scheduler.work-stealing": False}
     with dask.config.set(settings), \
-            distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+            distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",
                                      local_directory=str(tmp_path)) as cluster, distributed.Client(cluster) as client:
         remote = vs.solve_many(puzzle, items, method="start-tables", chunk_size=25, client=client)
         built = sum(client.run(_tables_built).values())

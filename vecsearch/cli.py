@@ -82,7 +82,7 @@ def _cluster(args):
         with Client(args.scheduler) as client:
             yield client
         return
-    with LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
+    with LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True, dashboard_address=":0") as cluster, \
             Client(cluster) as client:
         yield client
 
