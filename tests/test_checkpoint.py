@@ -105,3 +105,15 @@ def test_ctrl_c_stops_the_command_cleanly_and_resume_finishes_it(tmp_path):
     assert done.returncode == 0, done.stderr
     counts = [int(line.split(",")[2]) for line in done.stdout.splitlines()[1:]]
     assert counts == vs.bfs("pancake-8", mode="twobit").layer_sizes
+
+
+def test_resume_refuses_a_two_bit_table_whose_cells_mean_distances_mod_3(tmp_path):
+    directory = tmp_path / "ck"
+    vs.bfs("pancake-6", mode="twobit", checkpoint=directory, max_depth=2)
+    path = directory / checkpoints.MANIFEST
+    meta = json.loads(path.read_text())
+    assert meta["cells"] == "frontier"
+    del meta["cells"]  # as written before the cells held the frontier
+    path.write_text(json.dumps(meta))
+    with pytest.raises(vs.VecsearchError, match="written by an earlier vecsearch"):
+        vs.bfs("pancake-6", resume=directory)

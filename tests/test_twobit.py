@@ -6,6 +6,7 @@ import pytest
 from numba import njit
 
 import vecsearch as vs
+from vecsearch.engine.twobit import MethodCosts
 from reference import bfs_layers, goal_distances, replay, sliding_neighbours, unpack_sliding
 
 DENSE = ["sliding-2x2", "sliding-2x3", "sliding-3x2", "sliding-2x4", "sliding-3x3", "pocket-htm", "pocket-qtm",
@@ -22,16 +23,30 @@ def test_twobit_equals_layers_on_built_in_dense_puzzles(name, threads):
     assert {int(s) for s in twobit.last_layer.states} == {int(s) for s in layered.last_layer.states}
 
 
-@pytest.mark.parametrize("name", ["pocket-htm", "sliding-3x3"])
-def test_pull_is_used_exactly_when_fewer_states_are_unreached_than_a_push_would_expand(name):
-    puzzle = vs.get_puzzle(name)
+def test_each_state_is_expanded_once_and_pull_waits_for_fewer_unreached_than_frontier_states():
+    """Layers of the 3x3 are too small to time, so the choice follows the counts; a push
+    generates exactly the frontier's children (no earlier layer is expanded again)."""
+    puzzle = vs.get_puzzle("sliding-3x3")
+    neighbours = sliding_neighbours(3, 3)
+    layers = bfs_layers([tuple(range(1, 9)) + (0,)], neighbours)
     records = vs.bfs(puzzle, mode="twobit").profile.records
-    sizes = [r.states for r in records]
+    assert [r.states for r in records] == [len(layer) for layer in layers]
     for d, record in enumerate(records[1:]):
-        holding = sum(sizes[d::-3])  # ranks whose cell holds the frontier's value: layers d, d-3, ...
-        expected = "pull" if puzzle.rank_size - sum(sizes[:d + 1]) < holding else "push"
-        assert record.method == expected, (record.depth, record.method)
+        pull = puzzle.rank_size - sum(len(layer) for layer in layers[:d + 1]) < len(layers[d])
+        assert record.method == ("pull" if pull else "push"), record.depth
+        if not pull:
+            assert record.generated == sum(len(neighbours(s)) for s in layers[d]), record.depth
     assert records[-1].method == "pull" and records[1].method == "push"
+
+
+def test_push_or_pull_from_measured_costs():
+    costs = MethodCosts()
+    assert costs.pull(expanded=100, unreached=99) and not costs.pull(expanded=100, unreached=100)
+    costs.record("push", MethodCosts.MIN_STATES, 1.0)
+    costs.record("pull", MethodCosts.MIN_STATES - 1, 100.0)  # too small to time: ignored
+    assert costs.pull(expanded=100, unreached=99)
+    costs.record("pull", MethodCosts.MIN_STATES, 4.0)  # a pulled rank costs 4 pushed states
+    assert costs.pull(expanded=100, unreached=24) and not costs.pull(expanded=100, unreached=26)
 
 
 def test_start_sets_depth_limits_and_backward_search():

@@ -23,6 +23,7 @@ from vecsearch.engine.sides import UNLIMITED, Side
 from vecsearch.engine.twobit import TwoBitSearch
 from vecsearch.errors import MemoryLimitError, SearchInterrupted, VecsearchError
 
+CELLS = "frontier"  # what a checkpoint's two-bit cells mean (``twobit``): refused when another meaning
 KEEP_FARTHEST = 1 << 16  # farthest states a two-bit search keeps (a layered one keeps its whole last layer)
 
 
@@ -140,6 +141,9 @@ class _TwoBit:
         self.search = TwoBitSearch(puzzle, component, backward, keep, name)
         self.after_layer = after_layer
         if saved is not None:
+            if saved[0].get("cells") != CELLS:
+                raise VecsearchError("this checkpoint's two-bit table was written by an earlier vecsearch, whose"
+                                     " cells meant other things: start the search again")
             self.search.restore(saved[1])
         else:
             after_layer(self.search.seed(starts))
@@ -156,7 +160,7 @@ class _TwoBit:
         self.after_layer(self.search.step())
 
     def snapshot(self):
-        return {"depth": self.search.depth, "component": self.search.component}, self.search.arrays()
+        return {"depth": self.search.depth, "component": self.search.component, "cells": CELLS}, self.search.arrays()
 
     def result(self, profile) -> SearchResult:
         farthest = Layer.of(self.search.newest_states(), self.puzzle.width)

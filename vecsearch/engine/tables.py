@@ -90,7 +90,7 @@ class DistanceTable:
             raise VecsearchError(f"{puzzle.name}: storage='mod3' needs reversible moves (a child's distance mod 3"
                                  " only tells 'one closer' when moves can be undone); use storage='bytes'")
         planner.plan(puzzle, mode="twobit", max_memory=max_memory)  # refuses a table that cannot fit
-        search = TwoBitSearch(puzzle, self.component, True, 0, "backward")
+        search = TwoBitSearch(puzzle, self.component, True, 0, "backward", mod3=True)
         self.profile = Profile(visited="twobit")
         with thread_limit(threads):
             record = search.seed(goals)

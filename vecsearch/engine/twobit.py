@@ -1,20 +1,28 @@
-"""Two-bit breadth-first search: the distance mod 3 of every rank, and nothing else.
+"""Two-bit breadth-first search: 2 bits per rank of the start's component, and nothing else.
 
-The table has 2 bits per rank of the start's component (``vecsearch.kernels.rank_space_template``
-describes the layout): 3 for "not reached", else the distance mod 3. Layer ``d`` is never stored:
-its states are the ranks whose cell is ``d mod 3``. (Those include layers ``d-3``, ``d-6``... whose
-children are all reached already, so expanding them again finds nothing new: correct, and cheap
-while layers grow.) Each layer is found one of two ways, recorded in the profile as ``method``:
+The table's layout is described in ``vecsearch.kernels.rank_space_template``; a cell is 3 for
+"not reached". What the other values mean depends on what the table is for:
+
+- **frontier cells** (enumeration, ``bfs``): 1 or 2 for the frontier, alternating with the depth
+  (layer ``d`` holds ``1 + d % 2``), the other one for the layer being found, 0 for every state
+  reached before. A push retires the frontier's cells word by word as it expands them, so every
+  state is expanded exactly once;
+- **distance mod 3** (``mod3=True``, ``DistanceTable(storage="mod3")``): the cell is the distance
+  mod 3, so a path can be read off the table: from a state whose cell is ``v``, a neighbour whose
+  cell is ``(v - 1) mod 3`` is one move closer. Layer ``d`` is never stored: its states are the
+  ranks whose cell is ``d mod 3``. Those include layers ``d-3``, ``d-6``..., whose children are all
+  reached already, so a push expands them again and finds nothing new: correct, but up to 3x the
+  work on spaces with many layers, which is why enumeration does not keep distances.
+
+Each layer is found one of two ways, recorded in the profile as ``method``:
 
 - ``push``: expand every frontier rank (unranked to a state) and set its unreached children;
-- ``pull``: when fewer ranks are unreached than hold the frontier's value (layers ``d``,
-  ``d-3``, ...: what a push would expand), look at each unreached rank and set it if one of its
-  predecessors (its children, for reversible puzzles) is in the frontier. Needs predecessors,
-  so directed puzzles without them always push.
+- ``pull``: look at each unreached rank and set it if one of its predecessors (its children, for
+  reversible puzzles) is in the frontier. Needs predecessors, so directed puzzles without them
+  always push. The choice is made from measured costs (``MethodCosts``).
 
-A path can still be read off the table: from a state whose cell is ``v``, a neighbour whose
-cell is ``(v - 1) mod 3`` is one move closer (``DistanceTable(storage="mod3")``). The ranks of
-the newest layer are kept as found, up to ``keep`` of them: the farthest states at the end.
+The ranks of the newest layer are kept as found, up to ``keep`` of them: the farthest states at
+the end.
 """
 
 from __future__ import annotations
@@ -26,6 +34,7 @@ import numpy as np
 from vecsearch.engine import blocks, jit
 from vecsearch.engine.codegen import layer_kernels
 from vecsearch.engine.profile import LayerRecord
+from vecsearch.kernels.segment_cells import retire_cells
 from vecsearch.puzzle import signed64
 
 LOW_BITS = 0x5555555555555555
@@ -38,11 +47,33 @@ def table_bytes(rank_size: int) -> int:
     return 8 * ((rank_size + 31) // 32)
 
 
+class MethodCosts:
+    """Seconds per state of the two ways to find a layer, as last measured on a layer large
+    enough to time: a push pays per frontier state (cells expanded), a pull per unreached rank
+    looked at. Until both are known, pull when fewer ranks are unreached than a push expands."""
+
+    MIN_STATES = 1 << 16  # smaller layers time mostly their overheads
+
+    def __init__(self):
+        self.per_state = {"push": None, "pull": None}
+
+    def record(self, method: str, states: int, seconds: float) -> None:
+        if states >= self.MIN_STATES:
+            self.per_state[method] = seconds / states
+
+    def pull(self, expanded: int, unreached: int) -> bool:
+        push, pull = self.per_state["push"], self.per_state["pull"]
+        if push is None or pull is None:
+            return unreached < expanded
+        return unreached * pull < expanded * push
+
+
 class TwoBitSearch:
     """The table of one search side, its layer counts and its newest layer's ranks."""
 
-    def __init__(self, puzzle, component: int, backward: bool, keep: int, side: str):
+    def __init__(self, puzzle, component: int, backward: bool, keep: int, side: str, mod3: bool = False):
         self.puzzle = puzzle
+        self.mod3 = mod3
         self.kernels = layer_kernels(puzzle)
         self.component = int(component)
         self.backward = bool(backward)
@@ -55,6 +86,11 @@ class TwoBitSearch:
         self.stash = np.empty(keep, np.int64)
         self.fill = np.zeros(1, np.int64)
         self.newest = np.empty(0, np.int64)
+        self.costs = MethodCosts()
+
+    def value(self, depth: int) -> int:
+        """The cell value of layer ``depth``'s states while it is the newest."""
+        return depth % 3 if self.mod3 else 1 + (depth & 1)
 
     @property
     def depth(self) -> int:
@@ -75,7 +111,7 @@ class TwoBitSearch:
     def seed(self, starts: np.ndarray) -> LayerRecord:
         """Distance 0 for ``starts`` (one component)."""
         ranks = np.unique(jit.call(self.kernels.ranks, starts, self.puzzle.tables))
-        np.bitwise_and.at(self.table, ranks >> 5, ~(np.int64(3) << ((ranks & 31) << 1)))
+        np.bitwise_and.at(self.table, ranks >> 5, ~(np.int64(3 ^ self.value(0)) << ((ranks & 31) << 1)))
         self.counts = [len(ranks)]
         self.newest = ranks[:len(self.stash)]
         return self._record(len(starts), 0, 0.0, "push")
@@ -86,27 +122,34 @@ class TwoBitSearch:
         compiled = jit.compile_seconds()
         depth = self.depth
         frontier = self.counts[depth]
-        holding = sum(self.counts[depth::-3])  # cells with the frontier's value: layers d, d-3, d-6...
-        pull = self.can_pull and self.puzzle.rank_size - self.seen < holding
-        seek, newv = depth % 3, (depth + 1) % 3
+        expanding = sum(self.counts[depth::-3]) if self.mod3 else frontier  # the cells a push would expand
+        unreached = self.puzzle.rank_size - self.seen
+        pull = self.can_pull and self.costs.pull(expanding, unreached)
+        seek, newv = self.value(depth), self.value(depth + 1)
         self.fill[0] = 0
-        generated = new = 0
+        expanded = generated = new = 0
         kernel = self.kernels.twobit_range
-        fixed = (pull, self.last_mask, seek if pull else PATTERNS[seek], newv, self.component, self.puzzle.tables,
-                 self.backward, self.stash, self.fill)
+        fixed = (pull, self.last_mask, seek if pull else PATTERNS[seek], newv, not (self.mod3 or pull), self.component,
+                 self.puzzle.tables, self.backward, self.stash, self.fill)
         jit.warm(kernel, self.table, 0, 0, *fixed)  # compiles (or loads) outside the timing
+        jit.warm(retire_cells, self.table, 0, 0, PATTERNS[seek])
         words = len(self.table)
         for lo in range(0, words, ROUND_WORDS):
             hi = min(words, lo + ROUND_WORDS)
-            for _, g, n in blocks.map_blocks(lambda a, b: kernel(self.table, lo + a, lo + b, *fixed), hi - lo,
+            for e, g, n in blocks.map_blocks(lambda a, b: kernel(self.table, lo + a, lo + b, *fixed), hi - lo,
                                              BLOCK_WORDS):
+                expanded += e
                 generated += g
                 new += n
+        if pull and not self.mod3:  # the frontier was only read: retire it now
+            blocks.map_blocks(lambda a, b: retire_cells(self.table, a, b, PATTERNS[seek]), words, ROUND_WORDS)
         self.counts.append(int(new))
         if new:  # an empty layer leaves the farthest states as they were
             self.newest = self.stash[:min(int(self.fill[0]), len(self.stash))].copy()
         seconds = time.perf_counter() - began - (jit.compile_seconds() - compiled)
-        return self._record(frontier, int(generated), seconds, "pull" if pull else "push")
+        method = "pull" if pull else "push"
+        self.costs.record(method, int(expanded), seconds)
+        return self._record(frontier, int(generated), seconds, method)
 
     def _record(self, frontier, generated, seconds, method) -> LayerRecord:
         new = self.counts[-1]

@@ -121,11 +121,13 @@ def settle_pulled(table, pending, counts, states, ranks, seek, newv, stash, fill
 
 
 @kernel
-def twobit_range(table, lo, hi, pull, last_mask, value, newv, component, tables, backward, stash, fill):
+def twobit_range(table, lo, hi, pull, last_mask, value, newv, retire, component, tables, backward, stash, fill):
     """One layer of the two-bit search over the words ``[lo, hi)``; ranges may run in parallel.
 
     - push (``pull`` False): expand the ranks whose cell ``value`` (a pattern) selects, the
-      frontier, and set their unreached children to ``newv``, claimed with an atomic and;
+      frontier, and set their unreached children to ``newv``, claimed with an atomic and; with
+      ``retire``, the frontier's cells of a word become ``0`` as the word is taken (one atomic
+      and per word: children claimed meanwhile by other ranges are unreached cells, never these);
     - pull: set to ``newv`` every unreached rank with a neighbour one move *before* it (a
       predecessor; a child when ``backward``) whose cell is ``value`` (the frontier's); a range
       writes only its own words, so plain stores suffice.
@@ -148,6 +150,8 @@ def twobit_range(table, lo, hi, pull, last_mask, value, newv, component, tables,
     new = 0
     for word in range(lo, hi):
         cells = cells_matching(table, word, select, last_mask)
+        if retire and cells != 0:
+            atomic_and(table, word, ~(cells * 3))
         while cells != 0:
             low = cells & -cells
             cells ^= low

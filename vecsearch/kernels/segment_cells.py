@@ -1,4 +1,7 @@
-"""Cells of a partitioned two-bit table (``vecsearch.engine.segment_tasks``).
+"""Cells of two-bit tables that do not depend on the puzzle: compiled once for all of them.
+
+``retire_cells`` serves the local search (``vecsearch.engine.twobit``); the rest, a partitioned
+one (``vecsearch.engine.segment_tasks``).
 
 The table is an int64 array of 2-bit cells, rank ``32w + i`` in bits ``[2i, 2i + 2)`` of word
 ``w``. Cells are ``3`` not reached, ``1`` the frontier (the newest layer), ``0`` reached before
@@ -12,6 +15,20 @@ from vecsearch._numba import kernel
 from vecsearch.kernels.intrinsics import popcount
 
 LOW_BITS = np.int64(0x5555555555555555)
+
+
+@kernel
+def retire_cells(table, lo, hi, pattern):
+    """Turn the cells of words ``[lo, hi)`` that ``pattern`` selects (``(3 - v) * 0x5555...``:
+    the cells equal to ``v``) into ``0``; returns how many there were."""
+    count = 0
+    for word in range(lo, hi):
+        x = table[word] ^ pattern
+        cells = x & (x >> 1) & LOW_BITS
+        if cells != 0:
+            table[word] &= ~(cells * 3)
+            count += popcount(cells)
+    return count
 
 
 def retire_frontier(words: np.ndarray, out: np.ndarray) -> None:
