@@ -3,7 +3,7 @@
 A test that stops a real process (SIGKILL, Ctrl-C) must not race it to the end: on a fast or
 a busy machine the run could finish, or be far past the point the test meant, before the
 signal is sent. ``python held.py WHERE N ARGS...`` runs ``vecsearch ARGS`` and, once the run
-reaches the point, sleeps until a signal arrives:
+reaches the point, says so on standard error (``HELD``) and sleeps until a signal arrives:
 
 - ``chunks N``: after the N-th chunk of a ``vecsearch batch`` is written;
 - ``depth N``: after the checkpoint of depth N of a ``vecsearch bfs --checkpoint`` is written.
@@ -17,7 +17,11 @@ from vecsearch import batch_io, cli
 from vecsearch.engine import checkpoint
 
 
+HELD = "held.py: held"  # the line on standard error that says the run is held
+
+
 def hold():
+    print(HELD, file=sys.stderr, flush=True)
     time.sleep(3600)  # the test's signal ends the sleep (SIGINT raises KeyboardInterrupt here)
     sys.exit("held.py: no signal came within an hour")
 

@@ -6,14 +6,15 @@ import random
 import signal
 import subprocess
 import sys
-import time
+import threading
 from pathlib import Path
 
 import pytest
 
+import held
 from test_cli import HANG, run
 
-HELD = Path(__file__).parent / "held.py"
+HELD_SCRIPT = Path(__file__).parent / "held.py"
 CHUNK = 10  # instances per chunk of the killed runs
 
 
@@ -30,18 +31,21 @@ def eight_file(path, count, seed=1):
 
 def kill_midway(args, out, chunks):
     """Run ``vecsearch batch ARGS`` held after that many chunks (see held.py), SIGKILL it
-    there; return the number of lines ``out`` then holds."""
-    deadline = time.monotonic() + HANG
-    process = subprocess.Popen([sys.executable, str(HELD), "chunks", str(chunks), "batch", *args],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    once it says it is held; return the number of lines ``out`` then holds."""
+    process = subprocess.Popen([sys.executable, str(HELD_SCRIPT), "chunks", str(chunks), "batch", *args],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    timer = threading.Timer(HANG, process.kill)  # a hung run fails the test instead of blocking it
+    timer.start()
     try:  # the process never outlives the test
-        while not (out.exists() and out.read_bytes().count(b"\n") >= chunks * CHUNK):
-            assert time.monotonic() < deadline, f"the batch was not held within {HANG} s"
-            assert process.poll() is None, f"the batch ended (exit {process.returncode}) before it was held:\n" \
-                                           f"{process.stderr.read().decode()}"
-            time.sleep(0.01)
-        process.send_signal(signal.SIGKILL)
+        said = []
+        for line in process.stderr:  # ends when the process does
+            said.append(line)
+            if line.rstrip("\n") == held.HELD:
+                process.send_signal(signal.SIGKILL)
+                break
+        assert said and said[-1].rstrip("\n") == held.HELD, f"the batch ended before it was held:\n{''.join(said)}"
     finally:
+        timer.cancel()
         process.kill()
         process.wait()
         process.stderr.close()

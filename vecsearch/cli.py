@@ -191,6 +191,9 @@ def run_profile(args) -> int:
         require("matplotlib", "vecsearch profile --plot")
     _, result = _enumerate(args)
     print(result.profile)
+    if args.phases:
+        print()
+        print(result.profile.phase_table())
     if args.csv is not None:
         _write(args.csv, lambda path: Path(path).write_text(result.profile.to_csv()))
     if args.plot is not None:

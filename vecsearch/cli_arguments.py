@@ -65,6 +65,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_search_arguments(profile)
     profile.add_argument("--plot", metavar="FILE", help="write the profile plot to FILE (.png, .svg, .pdf; needs matplotlib)")
     profile.add_argument("--csv", metavar="FILE", help="write the profile as CSV to FILE")
+    profile.add_argument("--phases", action="store_true", help="also print where each layer's time went: scan,"
+                         " unrank, expand, rank, claim and compact seconds (the CSV always has them)")
     profile.set_defaults(run="run_profile")
     batch = commands.add_parser("batch", help="solve a file of many instances (streamed, resumable, parallel)",
                                 epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)

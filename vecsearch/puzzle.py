@@ -179,6 +179,14 @@ class Puzzle:
         return self._functions["expand_rank_state"] is not None
 
     @property
+    def prefers_two_bit(self) -> bool:
+        """Whether a whole-space search takes two bits per rank before layers when both fit:
+        by default when the puzzle steps in rank space (table lookups, no states built). A
+        family whose ``expand_rank`` must unrank first, and whose layers are cheap from states,
+        says False (the sliding puzzles)."""
+        return self.steps_in_rank_space
+
+    @property
     def searchable_backward(self) -> bool:
         return self.reversible or self._functions["predecessors_state"] is not None
 

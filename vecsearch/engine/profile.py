@@ -18,6 +18,8 @@ import html
 import io
 from dataclasses import astuple, dataclass, field, fields
 
+from vecsearch.kernels.phases import PHASES
+
 
 @dataclass(frozen=True)
 class LayerRecord:
@@ -30,6 +32,14 @@ class LayerRecord:
     seconds: float  # wall time of the expansion (compile time excluded)
     bytes: int  # memory held by this side after the expansion (visited set + stored layers)
     method: str = "push"  # how the layer was found: "push" (expand the frontier) or "pull" (search the unreached)
+    # The seconds split by phase (``vecsearch.kernels.phases``); they add up to ``seconds`` (all 0 in the
+    # layers of a partitioned search, whose segments run apart, and in pattern-database builds)
+    scan: float = 0.0
+    unrank: float = 0.0
+    expand: float = 0.0
+    rank: float = 0.0
+    claim: float = 0.0
+    compact: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -142,6 +152,24 @@ class Profile:
     def table(self) -> str:
         """The per-layer table, as ``print(profile)`` shows it."""
         return str(self)
+
+    def phase_totals(self) -> dict[str, float]:
+        """Seconds per phase (``vecsearch.kernels.phases``) over all layers."""
+        return {phase: sum(getattr(r, phase, 0.0) for r in self.records) for phase in PHASES}
+
+    def phase_table(self) -> str:
+        """Where each layer's seconds went, phase by phase, with the totals and their shares."""
+        header = f"{'side':<8} {'depth':>5} {'method':<6} {'seconds':>9}" + "".join(f" {p:>8}" for p in PHASES)
+        lines = [header]
+        for r in self.records:
+            if isinstance(r, LayerRecord):
+                lines.append(f"{r.side:<8} {r.depth:>5} {r.method:<6} {r.seconds:>9.4f}"
+                             + "".join(f" {getattr(r, p):>8.4f}" for p in PHASES))
+        totals = self.phase_totals()
+        lines.append(f"{'total':<21} {self.seconds:>9.4f}" + "".join(f" {totals[p]:>8.4f}" for p in PHASES))
+        share = [100 * totals[p] / self.seconds if self.seconds else 0.0 for p in PHASES]
+        lines.append(f"{'share':<31}" + "".join(f" {s:>7.1f}%" for s in share))
+        return "\n".join(lines)
 
     def _repr_html_(self) -> str:
         columns = [c for c in self.columns if c != "bytes"] + ["MiB"]

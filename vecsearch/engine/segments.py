@@ -222,7 +222,7 @@ class _Run:
         slowest = max(e.seconds + s.seconds - e.compile_seconds - s.compile_seconds for e, s in zip(expanded, settled))
         self.profile.add(PartitionedRecord(
             self.side, depth + 1, new, frontier, generated, generated - new, time.perf_counter() - began - compiled,
-            self._bytes(2), "pull" if pull else "push", sum(r.routed for r in expanded), slowest))
+            self._bytes(2), "pull" if pull else "push", routed=sum(r.routed for r in expanded), slowest=slowest))
         if new:
             self.kept = np.concatenate([r.kept for r in settled])[:self.keep]
         self._commit()

@@ -11,6 +11,7 @@ import time
 
 from vecsearch.engine import jit, planner
 from vecsearch.engine.layers import Layer
+from vecsearch.engine.phases import PhaseClock
 from vecsearch.engine.profile import LayerRecord
 from vecsearch.engine.visited import GROW_BELOW, ROUND, make_visited
 from vecsearch.errors import MemoryLimitError, VecsearchError
@@ -48,7 +49,8 @@ class Side:
         self.layers = [self.frontier]
         self.layer_bytes = self.frontier.nbytes
         self.depth = 0
-        self._record(len(starts), 0, time.perf_counter() - began - (jit.compile_seconds() - compiled))
+        seconds = time.perf_counter() - began - (jit.compile_seconds() - compiled)
+        self._record(len(starts), 0, seconds, {"claim": seconds})  # the starts' bits
 
     @property
     def exhausted(self) -> bool:
@@ -71,12 +73,14 @@ class Side:
         children); returns how many states of the last one ``other`` holds."""
         began = time.perf_counter()
         compiled = jit.compile_seconds()
+        clock = PhaseClock()
         if max_layers > 1 and len(self.frontier) < GROW_BELOW:
-            grown = self.visited.grow(self.frontier, self.backward, other, max_layers)
+            grown = self.visited.grow(self.frontier, self.backward, other, max_layers, clock)
         else:
-            grown = [self.visited.expand(self.frontier, self.backward, other)]
+            grown = [self.visited.expand(self.frontier, self.backward, other, clock)]
         seconds = time.perf_counter() - began - (jit.compile_seconds() - compiled)
         children = sum(generated for _, generated, _ in grown)
+        phases = clock.split(seconds)
         for layer, generated, meets in grown:
             frontier = len(self.frontier)
             self.depth += 1
@@ -84,7 +88,8 @@ class Side:
             if len(layer):  # an empty layer only says the side is exhausted
                 self.layers = self.layers + [layer] if self.keep_layers else [layer]
                 self.layer_bytes = layer.nbytes + (self.layer_bytes if self.keep_layers else 0)
-            self._record(frontier, generated, seconds * (generated / children if children else 1 / len(grown)))
+            share = generated / children if children else 1 / len(grown)
+            self._record(frontier, generated, seconds * share, {p: t * share for p, t in phases.items()})
         return meets
 
     def snapshot(self) -> tuple[dict, dict]:
@@ -104,11 +109,11 @@ class Side:
         self.layer_bytes = sum(layer.nbytes for layer in self.layers)
         self.depth = meta["depth"]
 
-    def _record(self, frontier, generated, seconds):
+    def _record(self, frontier, generated, seconds, phases=None):
         new = len(self.frontier)
         record = LayerRecord(
             side=self.name, depth=self.depth, states=new, frontier=frontier, generated=generated,
-            duplicates=generated - new if self.depth else 0, seconds=seconds, bytes=self.nbytes,
+            duplicates=generated - new if self.depth else 0, seconds=seconds, bytes=self.nbytes, **(phases or {}),
         )
         self.profile.add(record)
         if self.sink is not None:

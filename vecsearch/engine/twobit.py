@@ -33,6 +33,7 @@ import numpy as np
 
 from vecsearch.engine import blocks, jit
 from vecsearch.engine.codegen import layer_kernels
+from vecsearch.engine.phases import PhaseClock
 from vecsearch.engine.profile import LayerRecord
 from vecsearch.kernels.segment_cells import retire_cells
 from vecsearch.puzzle import signed64
@@ -128,9 +129,10 @@ class TwoBitSearch:
         seek, newv = self.value(depth), self.value(depth + 1)
         self.fill[0] = 0
         expanded = generated = new = 0
+        clock = PhaseClock()
         kernel = self.kernels.twobit_range
         fixed = (pull, self.last_mask, seek if pull else PATTERNS[seek], newv, not (self.mod3 or pull), self.component,
-                 self.puzzle.tables, self.backward, self.stash, self.fill)
+                 self.puzzle.tables, self.backward, self.stash, self.fill, clock.cycles)
         jit.warm(kernel, self.table, 0, 0, *fixed)  # compiles (or loads) outside the timing
         jit.warm(retire_cells, self.table, 0, 0, PATTERNS[seek])
         words = len(self.table)
@@ -142,20 +144,21 @@ class TwoBitSearch:
                 generated += g
                 new += n
         if pull and not self.mod3:  # the frontier was only read: retire it now
-            blocks.map_blocks(lambda a, b: retire_cells(self.table, a, b, PATTERNS[seek]), words, ROUND_WORDS)
+            with clock.timing("scan"):
+                blocks.map_blocks(lambda a, b: retire_cells(self.table, a, b, PATTERNS[seek]), words, ROUND_WORDS)
         self.counts.append(int(new))
         if new:  # an empty layer leaves the farthest states as they were
             self.newest = self.stash[:min(int(self.fill[0]), len(self.stash))].copy()
         seconds = time.perf_counter() - began - (jit.compile_seconds() - compiled)
         method = "pull" if pull else "push"
         self.costs.record(method, int(expanded), seconds)
-        return self._record(frontier, int(generated), seconds, method)
+        return self._record(frontier, int(generated), seconds, method, clock.split(seconds))
 
-    def _record(self, frontier, generated, seconds, method) -> LayerRecord:
+    def _record(self, frontier, generated, seconds, method, phases=None) -> LayerRecord:
         new = self.counts[-1]
         return LayerRecord(side=self.side, depth=self.depth, states=new, frontier=frontier, generated=generated,
                            duplicates=generated - new if self.depth else 0, seconds=seconds, bytes=self.nbytes,
-                           method=method)
+                           method=method, **(phases or {}))
 
     def newest_states(self) -> np.ndarray:
         """The kept states of the newest layer (all of it if it had at most ``keep``)."""

@@ -21,6 +21,7 @@ from vecsearch.engine import blocks, jit
 from vecsearch.engine.caches import BITSETS
 from vecsearch.engine.codegen import layer_kernels
 from vecsearch.engine.layers import Layer, LayerBuilder, empty_states
+from vecsearch.engine.phases import PhaseClock
 
 ROUND = 1 << 16  # frontier states per kernel call
 BLOCK = 8192  # frontier states per block a thread takes
@@ -66,15 +67,16 @@ class _Visited:
             for lo in range(0, len(chunk), ROUND):
                 yield chunk[lo:lo + ROUND]
 
-    def grow(self, frontier: Layer, backward: bool, other, max_layers: int) -> list[tuple[Layer, int, int]]:
+    def grow(self, frontier: Layer, backward: bool, other, max_layers: int,
+             clock: PhaseClock | None = None) -> list[tuple[Layer, int, int]]:
         """Up to ``max_layers`` layers after a small ``frontier`` (at least one), each with its
         children generated and meetings with ``other``; stops after a meeting or an empty layer,
-        and before a frontier of ``GROW_BELOW`` states."""
+        and before a frontier of ``GROW_BELOW`` states. ``clock`` gets the phases' cycles."""
         n = len(frontier)
         buffer = empty_states(self.width, n + max(8 * n * self.puzzle.max_moves, 4096))
         buffer[:n] = frontier.states
         stats = np.empty((min(max_layers, GROW_LAYERS), 3), dtype=np.int64)
-        grown = self._grow(buffer, n, backward, other, stats)
+        grown = self._grow(buffer, n, backward, other, stats, (clock or PhaseClock()).cycles)
         kept = buffer[n:n + int(stats[:grown, 1].sum())].copy()
         out, at = [], 0
         for generated, new, meets in stats[:grown].tolist():
@@ -110,29 +112,33 @@ class BitsetVisited(_Visited):
         self.count += new
         return states[:new]
 
-    def expand(self, frontier: Layer, backward: bool, other) -> tuple[Layer, int, int]:
-        """The next layer after ``frontier``, children generated, and meetings with ``other``."""
+    def expand(self, frontier: Layer, backward: bool, other, clock: PhaseClock | None = None) -> tuple[Layer, int, int]:
+        """The next layer after ``frontier``, children generated, and meetings with ``other``;
+        ``clock`` gets the time of the phases."""
+        clock = clock or PhaseClock()
         k = self.kernels
         scratch = self.scratch_for(len(frontier))
         other_bits = other.bits if other is not None else np.zeros(1, np.uint64)
         check = other is not None
         builder = LayerBuilder(self.width, len(frontier) * self.puzzle.max_moves, self.guard)
         generated = meets = 0
-        fixed = (self.tables, backward, self.bits, other_bits, check)
+        fixed = (self.tables, backward, self.bits, other_bits, check, clock.cycles)
         for part in self.rounds(frontier):
             for out, (g, new, m) in expand_blocks(k.expand_claim_range, part, fixed, scratch, self.puzzle.max_moves):
-                builder.append(scratch[out:out + new])
+                with clock.timing("compact"):
+                    builder.append(scratch[out:out + new])
                 generated += g
                 meets += m
-        layer = builder.finish()
+        with clock.timing("compact"):
+            layer = builder.finish()
         self.count += len(layer)
         return layer, generated, meets
 
-    def _grow(self, buffer, n, backward, other, stats) -> int:
+    def _grow(self, buffer, n, backward, other, stats, cycles) -> int:
         check = other is not None
         other_bits = other.bits if check else np.zeros(1, np.uint64)
-        args = (self.tables, backward, self.bits, other_bits, check, len(stats), GROW_BELOW, self.puzzle.max_moves,
-                stats)
+        args = (self.tables, backward, self.bits, other_bits, check, cycles, len(stats), GROW_BELOW,
+                self.puzzle.max_moves, stats)
         return jit.call(self.kernels.bitset_grow, buffer, 0, n, *args)
     def arrays(self) -> dict:
         return {"bits": self.bits}
@@ -225,27 +231,34 @@ class HashVisited(_Visited):
         new, _ = self._claim(states, len(states), None)
         return states[:new]
 
-    def expand(self, frontier: Layer, backward: bool, other) -> tuple[Layer, int, int]:
+    def expand(self, frontier: Layer, backward: bool, other, clock: PhaseClock | None = None) -> tuple[Layer, int, int]:
+        clock = clock or PhaseClock()
         scratch = self.scratch_for(len(frontier))
         builder = LayerBuilder(self.width, len(frontier) * self.puzzle.max_moves, self.guard)
         generated = meets = 0
         for part in self.rounds(frontier):
             children = 0
-            for out, count in expand_blocks(self.kernels.expand_all_range, part, (self.tables, backward), scratch,
-                                            self.puzzle.max_moves):
-                scratch[children:children + count] = scratch[out:out + count]  # numpy copes with the overlap
-                children += count
-            new, m = self._claim(scratch, children, other)
-            builder.append(scratch[:new])
+            with clock.timing("expand"):
+                blocks_out = expand_blocks(self.kernels.expand_all_range, part, (self.tables, backward), scratch,
+                                           self.puzzle.max_moves)
+            with clock.timing("compact"):
+                for out, count in blocks_out:
+                    scratch[children:children + count] = scratch[out:out + count]  # numpy copes with the overlap
+                    children += count
+            with clock.timing("claim"):
+                new, m = self._claim(scratch, children, other)
+            with clock.timing("compact"):
+                builder.append(scratch[:new])
             generated += children
             meets += m
-        layer = builder.finish()
+        with clock.timing("compact"):
+            layer = builder.finish()
         return layer, generated, meets
 
-    def _grow(self, buffer, n, backward, other, stats) -> int:
+    def _grow(self, buffer, n, backward, other, stats, cycles) -> int:
         self._reserve(n * self.puzzle.max_moves)
         other_keys = other.keys if other is not None else self._no_table
-        args = (self.tables, backward, self.keys, self.count, other_keys, other is not None, len(stats),
+        args = (self.tables, backward, self.keys, self.count, other_keys, other is not None, cycles, len(stats),
                 GROW_BELOW, self.puzzle.max_moves, stats)
         return jit.call(self.kernels.hash_grow, buffer, 0, n, *args)
     def arrays(self) -> dict:

@@ -12,6 +12,8 @@ Each is a numba ``intrinsic`` and compiles (and caches) like any other njit code
   two-bit table clears a state's two bits with ``atomic_and``; ``atomic_add`` hands out slots of
   a shared buffer.
 - ``popcount(x)``: number of set bits of a 64-bit integer.
+- ``cycles()``: the CPU's cycle counter (``rdtsc`` on x86): a few nanoseconds to read, so kernels
+  can time their phases per batch of states (``vecsearch.kernels.phases``).
 """
 
 from llvmlite import ir
@@ -86,5 +88,18 @@ def popcount(typingctx, x):
         value = context.cast(builder, args[0], signature.args[0], types.int64)
         fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(i64, [i64]), "llvm.ctpop.i64")
         return builder.call(fn, [value])
+
+    return sig, codegen
+
+
+@intrinsic
+def cycles(typingctx):
+    """The processor's cycle counter (``llvm.readcyclecounter``), as int64."""
+    sig = types.int64()
+
+    def codegen(context, builder, signature, args):
+        i64 = ir.IntType(64)
+        fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(i64, []), "llvm.readcyclecounter")
+        return builder.call(fn, [])
 
     return sig, codegen

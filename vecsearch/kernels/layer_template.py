@@ -1,4 +1,4 @@
-"""Layer kernels: expansion against a visited set, paths, distance tables.
+"""Layer kernels: expansion against a visited set, paths (distance tables: ``distance_template``).
 
 An ordinary module written once for every puzzle: the roles it calls (``expand_state``,
 ``rank_state``, ``WIDTH``, ``new_states``, ...) are declared in ``vecsearch.kernels.roles``, and
@@ -14,7 +14,8 @@ first word -1.
 """
 
 import numpy as np
-from vecsearch.kernels.intrinsics import atomic_or, prefetch
+from vecsearch.kernels.intrinsics import atomic_or, cycles, prefetch
+from vecsearch.kernels.phases import CLAIM, EXPAND, RANK, add_cycles
 from vecsearch.kernels.roles import (
     HAS_PREDECESSORS,
     MAX_MOVES,
@@ -53,6 +54,7 @@ def predecessors_then_rank(state, tables, kids, moves, ranks):
     return c
 
 
+RANK_APART = expand_ranked_state is None  # the family ranks each child from scratch: time it as its own phase
 if expand_ranked_state is None:
     expand_ranked_state = expand_then_rank
 if predecessors_ranked_state is None:
@@ -77,29 +79,41 @@ def next_ranked(state, tables, backward, kids, moves, ranks):
 
 
 @kernel
-def expand_claim_range(frontier, lo, hi, tables, backward, bits, other, check_other, scratch, out):
+def expand_claim_range(frontier, lo, hi, tables, backward, bits, other, check_other, clock, scratch, out):
     """Expand ``frontier[lo:hi]`` and keep the children whose rank bit was clear in ``bits``.
 
     Children are generated in batches whose bitset words are prefetched, then claimed with an
     atomic fetch-or, so that ranges running in parallel claim every state exactly once. New
-    states go to ``scratch[out:]``; ``meets`` counts those whose bit is set in ``other``.
+    states go to ``scratch[out:]``; ``meets`` counts those whose bit is set in ``other``;
+    ``clock`` gets the cycles of the phases (``vecsearch.kernels.phases``).
     Returns ``(generated, new, meets)``.
     """
     kids = new_states(PREFETCH_BATCH + MAX_MOVES, WIDTH)
     moves = np.empty(PREFETCH_BATCH + MAX_MOVES, np.int64)
     ranks = np.empty(PREFETCH_BATCH + MAX_MOVES, np.int64)
+    spent = np.zeros(clock.shape[0], np.int64)
     generated = 0
     k = 0
     meets = 0
     i = lo
     while i < hi:
+        began = cycles()
         batch = 0
         while i < hi and batch < PREFETCH_BATCH:
-            c = next_ranked(frontier[i], tables, backward, kids[batch:], moves[batch:], ranks[batch:])
-            for j in range(batch, batch + c):
-                prefetch(bits, ranks[j] >> 6)
-            batch += c
+            if RANK_APART:
+                batch += next_states(frontier[i], tables, backward, kids[batch:], moves[batch:])
+            else:
+                c = next_ranked(frontier[i], tables, backward, kids[batch:], moves[batch:], ranks[batch:])
+                for j in range(batch, batch + c):
+                    prefetch(bits, ranks[j] >> 6)
+                batch += c
             i += 1
+        expanded = cycles()
+        if RANK_APART:
+            for j in range(batch):
+                ranks[j] = rank_state(kids[j], tables)
+                prefetch(bits, ranks[j] >> 6)
+        ranked = cycles()
         generated += batch
         for j in range(batch):
             r = ranks[j]
@@ -110,6 +124,11 @@ def expand_claim_range(frontier, lo, hi, tables, backward, bits, other, check_ot
                 k += 1
                 if check_other and other[word] & bit != 0:
                     meets += 1
+        claimed = cycles()
+        spent[EXPAND] += expanded - began
+        spent[RANK] += ranked - expanded
+        spent[CLAIM] += claimed - ranked
+    add_cycles(clock, spent)
     return generated, k, meets
 
 
@@ -124,7 +143,7 @@ def expand_all_range(frontier, lo, hi, tables, backward, scratch, out):
 
 
 @kernel
-def bitset_grow(buffer, lo, hi, tables, backward, bits, other, check_other, max_layers, small, stride, stats):
+def bitset_grow(buffer, lo, hi, tables, backward, bits, other, check_other, clock, max_layers, small, stride, stats):
     """Grow up to ``max_layers`` layers after the frontier ``buffer[lo:hi]``, serially and in
     place: each new layer lands right after the previous one. For small frontiers, where a
     round trip to Python per layer costs more than the layer itself.
@@ -136,8 +155,8 @@ def bitset_grow(buffer, lo, hi, tables, backward, bits, other, check_other, max_
     """
     grown = 0
     while grown < max_layers and hi - lo < small and hi + (hi - lo) * stride <= buffer.shape[0]:
-        generated, new, meets = expand_claim_range(buffer, lo, hi, tables, backward, bits, other, check_other, buffer,
-                                                   hi)
+        generated, new, meets = expand_claim_range(buffer, lo, hi, tables, backward, bits, other, check_other, clock,
+                                                   buffer, hi)
         stats[grown, 0] = generated
         stats[grown, 1] = new
         stats[grown, 2] = meets
@@ -149,15 +168,21 @@ def bitset_grow(buffer, lo, hi, tables, backward, bits, other, check_other, max_
 
 
 @kernel
-def hash_grow(buffer, lo, hi, tables, backward, keys, count, other, check_other, max_layers, small, stride, stats):
+def hash_grow(buffer, lo, hi, tables, backward, keys, count, other, check_other, clock, max_layers, small, stride,
+              stats):
     """``bitset_grow`` for a hash table ``keys`` holding ``count`` states; also stops before a
     layer whose children could fill the table past half."""
+    spent = np.zeros(clock.shape[0], np.int64)
     half = keys.shape[0] // 2
     grown = 0
     while (grown < max_layers and hi - lo < small and hi + (hi - lo) * stride <= buffer.shape[0]
            and count + (hi - lo) * stride <= half):
+        began = cycles()
         out = hi + expand_all_range(buffer, lo, hi, tables, backward, buffer, hi)
+        expanded = cycles()
         new, meets = hash_claim(buffer[hi:out], out - hi, keys, other, check_other)
+        spent[EXPAND] += expanded - began
+        spent[CLAIM] += cycles() - expanded
         count += new
         stats[grown, 0] = out - hi
         stats[grown, 1] = new
@@ -166,6 +191,7 @@ def hash_grow(buffer, lo, hi, tables, backward, keys, count, other, check_other,
         lo, hi = hi, hi + new
         if new == 0 or meets > 0:
             break
+    add_cycles(clock, spent)
     return grown
 
 
@@ -330,53 +356,3 @@ def ranks(states, tables):
     for i in range(states.shape[0]):
         out[i] = rank_state(states[i], tables)
     return out
-
-
-@kernel
-def record_distances(layer, tables, distances, depth):
-    """``distances[rank(s)] = depth`` for every state of the layer."""
-    for i in range(layer.shape[0]):
-        distances[rank_state(layer[i], tables)] = depth
-
-
-@kernel
-def nearest_in_table(layer, tables, distances, unknown):
-    """Index of the state of ``layer`` with the smallest known distance, and that distance;
-    ``(-1, unknown)`` when the table knows none of them."""
-    best = -1
-    best_distance = unknown
-    for i in range(layer.shape[0]):
-        d = distances[rank_state(layer[i], tables)]
-        if d < best_distance:
-            best = i
-            best_distance = d
-    return best, best_distance
-
-
-@kernel
-def descend_range(distances, unknown, starts, lo, hi, tables, component, moves_out, lengths):
-    """Shortest paths to the goal of ``starts[lo:hi]`` by walking down a distance table.
-
-    ``distances[rank]`` is the distance to the goal (``unknown`` where not reached) for states
-    of ``component``. For each start, ``lengths[i]`` is its distance (-1: other component or not
-    reached) and ``moves_out[i, :length]`` the moves of one shortest path (at each step, the
-    first move in move order that goes one step closer).
-    """
-    kids = new_states(MAX_MOVES, WIDTH)
-    moves = np.empty(MAX_MOVES, np.int64)
-    for i in range(lo, hi):
-        lengths[i] = -1
-        if component_state(starts[i], tables) != component:
-            continue
-        d = distances[rank_state(starts[i], tables)]
-        if d == unknown or d > moves_out.shape[1]:
-            continue
-        lengths[i] = d
-        state = starts[i:i + 1].copy()
-        for step in range(d):
-            c = expand_state(state[0], tables, kids, moves)
-            for j in range(c):
-                if distances[rank_state(kids[j], tables)] == d - 1 - step:
-                    moves_out[i, step] = moves[j]
-                    state[0] = kids[j]
-                    break

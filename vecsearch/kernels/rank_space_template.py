@@ -15,7 +15,8 @@ cells past ``rank_size`` are masked out by ``last_mask`` (a mask of low cell bit
 """
 
 import numpy as np
-from vecsearch.kernels.intrinsics import atomic_add, atomic_and, popcount, prefetch
+from vecsearch.kernels.intrinsics import atomic_add, atomic_and, cycles, popcount, prefetch
+from vecsearch.kernels.phases import CLAIM, EXPAND, SCAN, UNRANK, add_cycles
 from vecsearch.kernels.layer_template import next_ranked
 from vecsearch.kernels.roles import (
     HAS_PREDECESSORS,
@@ -33,7 +34,7 @@ from vecsearch.kernels.roles import (
 )
 
 LOW_BITS = 0x5555555555555555  # the low bit of every cell
-TWOBIT_BATCH = 256  # children whose words are prefetched together
+TWOBIT_STATES = max(16, 512 // MAX_MOVES)  # ranks a batch takes: about 512 neighbours prefetched together
 
 
 @state_function
@@ -82,16 +83,46 @@ def unrank_then_expand(rank, component, tables, backward, kids, moves, ranks, at
 
 
 @state_function
-def rank_space_neighbours(rank, component, tables, backward, kids, moves, ranks, at):
+def rank_steps(rank, component, tables, backward, ranks):
+    """The ranks of the children (``backward``: predecessors) of the state of ``rank``, computed
+    in rank space; returns how many."""
     if backward and HAS_PREDECESSORS:
-        return predecessors_rank_state(rank, component, tables, ranks[at:])
-    return expand_rank_state(rank, component, tables, ranks[at:])
+        return predecessors_rank_state(rank, component, tables, ranks)
+    return expand_rank_state(rank, component, tables, ranks)
+
+
+@state_function
+def rank_space_neighbours(rank, component, tables, backward, kids, moves, ranks, at):
+    return rank_steps(rank, component, tables, backward, ranks[at:])
+
+
+@state_function
+def unrank_all(pending, taken, component, tables, states):
+    for i in range(taken):
+        states[i] = unrank_state(pending[i], component, tables)
+
+
+@state_function
+def expand_unranked(pending, states, i, component, tables, backward, kids, moves, ranks):
+    return next_ranked(states[i], tables, backward, kids, moves, ranks)
+
+
+@state_function
+def leave_ranked(pending, taken, component, tables, states):
+    pass
+
+
+@state_function
+def expand_in_rank_space(pending, states, i, component, tables, backward, kids, moves, ranks):
+    return rank_steps(pending[i], component, tables, backward, ranks)
 
 
 if expand_rank_state is None:
     rank_neighbours = unrank_then_expand
+    unrank_batch, expand_batch_member = unrank_all, expand_unranked
 else:
     rank_neighbours = rank_space_neighbours
+    unrank_batch, expand_batch_member = leave_ranked, expand_in_rank_space
 """``rank_neighbours(rank, component, tables, backward, kids, moves, ranks, at)`` writes the ranks
 of the children (``backward``: predecessors) of the state of ``rank`` to ``ranks[at:]`` (the
 states to ``kids[at:]`` only when the family has no rank-space moves) and returns how many."""
@@ -121,7 +152,8 @@ def settle_pulled(table, pending, counts, states, ranks, seek, newv, stash, fill
 
 
 @kernel
-def twobit_range(table, lo, hi, pull, last_mask, value, newv, retire, component, tables, backward, stash, fill):
+def twobit_range(table, lo, hi, pull, last_mask, value, newv, retire, component, tables, backward, stash, fill,
+                 clock):
     """One layer of the two-bit search over the words ``[lo, hi)``; ranges may run in parallel.
 
     - push (``pull`` False): expand the ranks whose cell ``value`` (a pattern) selects, the
@@ -132,46 +164,60 @@ def twobit_range(table, lo, hi, pull, last_mask, value, newv, retire, component,
       predecessor; a child when ``backward``) whose cell is ``value`` (the frontier's); a range
       writes only its own words, so plain stores suffice.
 
-    Neighbours are computed and their words prefetched a batch at a time, then claimed (push)
-    or looked at (pull). One kernel for both, so the puzzle's rules are compiled once.
-    Returns ``(expanded, generated, new)``: ranks expanded (push) or unreached ranks looked at
-    (pull), neighbours generated or looked at, ranks set."""
-    kids = new_states(TWOBIT_BATCH + MAX_MOVES, WIDTH)
-    moves = np.empty(TWOBIT_BATCH + MAX_MOVES, np.int64)
-    ranks = np.empty(TWOBIT_BATCH + MAX_MOVES, np.int64)
-    pending = np.empty(TWOBIT_BATCH + 1, np.int64)
-    counts = np.empty(TWOBIT_BATCH + 1, np.int64)
+    A batch takes whole words until it holds ``TWOBIT_STATES`` ranks (scan), unranks them all
+    (unless the family steps in rank space), computes their neighbours' ranks and prefetches
+    their words (expand), then claims (push) or looks (pull); ``clock`` gets each phase's cycles.
+    One kernel for both methods, so the puzzle's rules are compiled once. Returns ``(expanded,
+    generated, new)``: ranks expanded (push) or unreached ranks looked at (pull), neighbours
+    generated or looked at, ranks set."""
+    room = TWOBIT_STATES + 32
+    pending = np.empty(room, np.int64)
+    counts = np.empty(room, np.int64)
+    states = new_states(room, WIDTH)
+    kids = new_states(MAX_MOVES, WIDTH)
+    moves = np.empty(MAX_MOVES, np.int64)
+    ranks = np.empty(room * MAX_MOVES, np.int64)
+    spent = np.zeros(clock.shape[0], np.int64)
     select = 0 if pull else value  # pattern 0 selects the unreached cells (value 3)
     direction = backward != pull
-    batch = 0
-    states = 0
     expanded = 0
     generated = 0
     new = 0
-    for word in range(lo, hi):
-        cells = cells_matching(table, word, select, last_mask)
-        if retire and cells != 0:
-            atomic_and(table, word, ~(cells * 3))
-        while cells != 0:
-            low = cells & -cells
-            cells ^= low
-            rank = (word << 5) | (popcount(low - 1) >> 1)
-            c = rank_neighbours(rank, component, tables, direction, kids, moves, ranks, batch)
-            for j in range(batch, batch + c):
+    word = lo
+    while word < hi:
+        began = cycles()
+        taken = 0
+        while word < hi and taken < TWOBIT_STATES:
+            cells = cells_matching(table, word, select, last_mask)
+            if retire and cells != 0:
+                atomic_and(table, word, ~(cells * 3))
+            while cells != 0:
+                low = cells & -cells
+                cells ^= low
+                pending[taken] = (word << 5) | (popcount(low - 1) >> 1)
+                taken += 1
+            word += 1
+        scanned = cycles()
+        unrank_batch(pending, taken, component, tables, states)
+        unranked = cycles()
+        at = 0
+        for i in range(taken):
+            c = expand_batch_member(pending, states, i, component, tables, direction, kids, moves, ranks[at:])
+            for j in range(at, at + c):
                 prefetch(table, ranks[j] >> 5)
-            pending[states] = rank
-            counts[states] = c
-            states += 1
-            batch += c
-            expanded += 1
-            if batch >= TWOBIT_BATCH or states > TWOBIT_BATCH:
-                n, g = settle_batch(table, pull, pending, counts, states, ranks, batch, value, newv, stash, fill)
-                new += n
-                generated += g
-                batch = 0
-                states = 0
-    n, g = settle_batch(table, pull, pending, counts, states, ranks, batch, value, newv, stash, fill)
-    return expanded, generated + g, new + n
+            counts[i] = c
+            at += c
+        stepped = cycles()
+        n, g = settle_batch(table, pull, pending, counts, taken, ranks, at, value, newv, stash, fill)
+        spent[SCAN] += scanned - began
+        spent[UNRANK] += unranked - scanned
+        spent[EXPAND] += stepped - unranked
+        spent[CLAIM] += cycles() - stepped
+        expanded += taken
+        generated += g
+        new += n
+    add_cycles(clock, spent)
+    return expanded, generated, new
 
 
 @state_function

@@ -102,22 +102,34 @@ def nth_unused(d, seen, n):
 
 
 @state_function
+def half_unrank_digits(rank, parity, n, bits, factorials):
+    """``half_unrank`` for ``n <= 16``, and the permutation's Lehmer digits packed 4 bits each:
+    digits by float reciprocals, values from a list packed 4 bits each."""
+    unused = FIRST_SIXTEEN
+    packed = np.int64(0)
+    digits = np.int64(0)
+    digit_sum = np.int64(0)
+    for i in range(n - 2):
+        weight = factorials[n - 1 - i] >> 1
+        d = quotient(rank, weight)
+        rank -= d * weight
+        digit_sum += d
+        digits |= d << (4 * i)
+        value, unused = take_unused(unused, d)
+        packed |= value << (bits * i)
+    d = (parity - digit_sum) & 1  # the dropped digit restores the parity
+    digits |= d << (4 * (n - 2))
+    value, unused = take_unused(unused, d)
+    packed |= value << (bits * (n - 2))
+    return packed | ((unused & 15) << (bits * (n - 1))), digits
+
+
+@state_function
 def half_unrank(rank, parity, n, bits, factorials):
     """Packed permutation of the given parity whose ``even_half_rank`` is ``rank``."""
-    if n <= 16:  # digits by float reciprocals, values from a list packed 4 bits each
-        unused = FIRST_SIXTEEN
-        packed = np.int64(0)
-        digit_sum = np.int64(0)
-        for i in range(n - 2):
-            weight = factorials[n - 1 - i] >> 1
-            d = quotient(rank, weight)
-            rank -= d * weight
-            digit_sum += d
-            value, unused = take_unused(unused, d)
-            packed |= value << (bits * i)
-        value, unused = take_unused(unused, (parity - digit_sum) & 1)  # the dropped digit restores the parity
-        packed |= value << (bits * (n - 2))
-        return packed | ((unused & 15) << (bits * (n - 1)))
+    if n <= 16:
+        packed, _ = half_unrank_digits(rank, parity, n, bits, factorials)
+        return packed
     seen = np.int64(0)
     packed = np.int64(0)
     digit_sum = np.int64(0)

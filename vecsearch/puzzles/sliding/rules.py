@@ -20,7 +20,7 @@ import numpy as np
 
 from vecsearch._numba import state_function
 from vecsearch.kernels.intrinsics import popcount
-from vecsearch.kernels.ranking import factorial_table, half_unrank
+from vecsearch.kernels.ranking import factorial_table, half_unrank_digits
 from vecsearch.puzzle import signed64
 from vecsearch.puzzles.sliding.board import move_tables
 
@@ -112,8 +112,9 @@ def rank(state, tables):
 
 
 @state_function
-def expand_ranked(state, tables, children, moves, ranks):
-    """``expand`` plus each child's ``rank``, derived from the parent's Lehmer digits.
+def child_ranks(state, full_rank, parity, digits, tables, ranks):
+    """The ranks of ``state``'s children, in ``expand``'s order, from the state's Lehmer rank,
+    parity and digits (``lehmer``).
 
     A move exchanges the blank with the tile at another cell: positions ``lo < hi`` swap their
     values ``a`` and ``c``. Only the digits of ``lo``, ``hi`` and the positions between them
@@ -124,7 +125,6 @@ def expand_ranked(state, tables, children, moves, ranks):
     legal = tables.legal
     cells = tables.size[CELLS]
     factorials = tables.factorials
-    full_rank, parity, digits = lehmer(state, cells, factorials)
     child_odd = 1 - parity
     b = blank_cell(state)
     c1 = cell_of(state, 1)
@@ -153,11 +153,25 @@ def expand_ranked(state, tables, children, moves, ranks):
         child_c2 = b if tile == 2 else c2
         one_first = np.int64(child_c1 < child_c2)
         shift = one_first * factorials[cells - 1 - child_c1] - (1 - one_first) * factorials[cells - 1 - child_c2]
-        children[k] = state ^ (tile << (4 * t)) ^ (tile << (4 * b))
-        moves[k] = m
         ranks[k] = (full_rank + delta + child_odd * shift) >> 1
         k += legal[b, m]
     return k
+
+
+@state_function
+def expand_ranked(state, tables, children, moves, ranks):
+    """``expand`` plus each child's ``rank``, derived from the parent's Lehmer digits."""
+    full_rank, parity, digits = lehmer(state, tables.size[CELLS], tables.factorials)
+    child_ranks(state, full_rank, parity, digits, tables, ranks)
+    return expand(state, tables, children, moves)
+
+
+@state_function
+def expand_rank(r, component_id, tables, ranks):
+    """The children's ranks of the state of rank ``r``, whose Lehmer digits come out of
+    unranking it (``unrank_digits``): no second pass over the cells."""
+    state, full_rank, parity, digits = unrank_digits(r, component_id, tables)
+    return child_ranks(state, full_rank, parity, digits, tables, ranks)
 
 
 @state_function
@@ -174,9 +188,27 @@ def component(state, tables):
 
 
 @state_function
-def unrank(r, component_id, tables):
+def unrank_digits(r, component_id, tables):
+    """The state of rank ``r`` in ``component_id``, with its Lehmer rank, parity and digits.
+
+    The even twin's digits come from unranking; the odd twin (tiles 1 and 2 exchanged) differs
+    in one digit, the earlier of their cells': one more when tile 1 comes first (2 now precedes
+    1), one fewer when tile 2 does."""
     cells = tables.size[CELLS]
-    even = half_unrank(r, 0, cells, 4, tables.factorials)
+    factorials = tables.factorials
+    even, digits = half_unrank_digits(r, 0, cells, 4, factorials)
+    full_rank = 2 * r + ((digits >> (4 * (cells - 2))) & 1)
     if blank_colour(blank_cell(even), tables) == component_id:
-        return even
-    return even ^ (np.int64(3) << (4 * cell_of(even, 1))) ^ (np.int64(3) << (4 * cell_of(even, 2)))
+        return even, full_rank, np.int64(0), digits
+    c1 = cell_of(even, 1)
+    c2 = cell_of(even, 2)
+    first = min(c1, c2)
+    step = np.int64(1) if c1 < c2 else np.int64(-1)
+    odd = even ^ (np.int64(3) << (4 * c1)) ^ (np.int64(3) << (4 * c2))
+    return odd, full_rank + step * factorials[cells - 1 - first], np.int64(1), digits + (step << (4 * first))
+
+
+@state_function
+def unrank(r, component_id, tables):
+    state, _, _, _ = unrank_digits(r, component_id, tables)
+    return state

@@ -1,0 +1,67 @@
+"""Distance-table kernels: record a layer's distances, find the nearest state, walk down.
+
+A template like ``layer_template`` (its roles are bound per family by ``vecsearch.engine.codegen``,
+in the same generated module). A distance table is an array indexed by rank: the distance to
+the goal, or ``unknown`` where not reached (``vecsearch.engine.tables``).
+"""
+
+import numpy as np
+from vecsearch.kernels.roles import (
+    MAX_MOVES,
+    WIDTH,
+    component_state,
+    expand_state,
+    kernel,
+    new_states,
+    rank_state,
+)
+
+
+@kernel
+def record_distances(layer, tables, distances, depth):
+    """``distances[rank(s)] = depth`` for every state of the layer."""
+    for i in range(layer.shape[0]):
+        distances[rank_state(layer[i], tables)] = depth
+
+
+@kernel
+def nearest_in_table(layer, tables, distances, unknown):
+    """Index of the state of ``layer`` with the smallest known distance, and that distance;
+    ``(-1, unknown)`` when the table knows none of them."""
+    best = -1
+    best_distance = unknown
+    for i in range(layer.shape[0]):
+        d = distances[rank_state(layer[i], tables)]
+        if d < best_distance:
+            best = i
+            best_distance = d
+    return best, best_distance
+
+
+@kernel
+def descend_range(distances, unknown, starts, lo, hi, tables, component, moves_out, lengths):
+    """Shortest paths to the goal of ``starts[lo:hi]`` by walking down a distance table.
+
+    ``distances[rank]`` is the distance to the goal (``unknown`` where not reached) for states
+    of ``component``. For each start, ``lengths[i]`` is its distance (-1: other component or not
+    reached) and ``moves_out[i, :length]`` the moves of one shortest path (at each step, the
+    first move in move order that goes one step closer).
+    """
+    kids = new_states(MAX_MOVES, WIDTH)
+    moves = np.empty(MAX_MOVES, np.int64)
+    for i in range(lo, hi):
+        lengths[i] = -1
+        if component_state(starts[i], tables) != component:
+            continue
+        d = distances[rank_state(starts[i], tables)]
+        if d == unknown or d > moves_out.shape[1]:
+            continue
+        lengths[i] = d
+        state = starts[i:i + 1].copy()
+        for step in range(d):
+            c = expand_state(state[0], tables, kids, moves)
+            for j in range(c):
+                if distances[rank_state(kids[j], tables)] == d - 1 - step:
+                    moves_out[i, step] = moves[j]
+                    state[0] = kids[j]
+                    break
