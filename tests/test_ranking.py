@@ -59,3 +59,22 @@ def test_subset_rank_is_colex_and_perfect(n, k):
         expected = sum(math.comb(c, j + 1) for j, c in enumerate(subset))  # colex by definition
         assert ranking.subset_rank(mask, binomials) == expected
         assert ranking.subset_unrank(expected, k, n, binomials) == mask
+
+
+@pytest.mark.parametrize("radices", [[12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2], [5, 4, 3], [2], [16, 15, 14, 13, 12, 11, 10, 9, 8, 7,
+                                                                                              6, 5, 4, 3]])
+def test_chunked_digits_are_the_mixed_radix_digits(radices):
+    size, digits = ranking.digit_chunks(radices)
+    rng = np.random.default_rng(len(radices))
+    total = math.prod(radices)
+    for number in [0, total - 1, *rng.integers(0, total, 500).tolist()]:
+        expected, rest = 0, number
+        for i in reversed(range(len(radices))):  # the least significant digit is the last
+            expected |= (rest % radices[i]) << (4 * i)
+            rest //= radices[i]
+        assert _chunked(np.int64(number), size, digits) == expected
+
+
+@njit
+def _chunked(number, size, digits):
+    return ranking.chunked_digits(number, size, digits)

@@ -91,8 +91,8 @@ def test_bad_sizes_are_refused(name):
 
 
 @pytest.mark.parametrize("rows,cols", [(2, 2), (2, 3), (3, 3), (3, 4), (4, 4)])
-def test_expand_ranked_gives_the_rank_of_every_child(rows, cols):
-    from vecsearch.puzzles.sliding.rules import expand_ranked
+def test_expand_ranked_and_expand_rank_give_the_rank_of_every_child(rows, cols):
+    from vecsearch.puzzles.sliding.rules import expand_rank, expand_ranked
 
     p = sliding(rows, cols)
     rng = random.Random(rows * cols)
@@ -103,4 +103,8 @@ def test_expand_ranked_gives_the_rank_of_every_child(rows, cols):
         state = pack_sliding(tuple(cells))
         count = expand_ranked(state, p.tables, children, moves, ranks)
         assert count == len(sliding_neighbours(rows, cols)(tuple(cells)))
-        assert ranks[:count].tolist() == layer_kernels(p).ranks(children[:count].copy(), p.tables).tolist()
+        expected = layer_kernels(p).ranks(children[:count].copy(), p.tables).tolist()
+        assert ranks[:count].tolist() == expected
+        component = int(layer_kernels(p).components(np.array([state]), p.tables)[0])
+        parent = int(layer_kernels(p).ranks(np.array([state]), p.tables)[0])
+        assert expand_rank(parent, component, p.tables, ranks) == count and ranks[:count].tolist() == expected

@@ -101,23 +101,52 @@ def nth_unused(d, seen, n):
     return -1
 
 
+def digit_chunks(radices, span: int = 3) -> tuple[np.ndarray, np.ndarray]:
+    """Tables to read the digits of a mixed-radix number a few at a time (``chunked_digits``).
+
+    ``radices[i]`` is the radix of digit ``i``, the most significant first (a Lehmer rank of
+    ``n`` values: ``n, n-1, ..., 2``). Digits are cut into chunks of ``span`` from the least
+    significant end. Returns ``size[c]``, the number of values of chunk ``c`` (the product of
+    its radices), and ``digits[c, v]``, chunk ``c``'s digits for the value ``v``, packed 4 bits
+    per digit at their places."""
+    chunks = [list(range(max(0, end - span), end)) for end in range(len(radices), 0, -span)]
+    size = np.array([math.prod(radices[i] for i in chunk) for chunk in chunks], np.int64)
+    digits = np.zeros((len(chunks), max(size, default=1)), np.int64)
+    for c, chunk in enumerate(chunks):
+        for value in range(size[c]):
+            rest = value
+            for i in reversed(chunk):
+                digits[c, value] |= (rest % radices[i]) << (4 * i)
+                rest //= radices[i]
+    return size, digits
+
+
 @state_function
-def half_unrank_digits(rank, parity, n, bits, factorials):
-    """``half_unrank`` for ``n <= 16``, and the permutation's Lehmer digits packed 4 bits each:
-    digits by float reciprocals, values from a list packed 4 bits each."""
+def chunked_digits(number, size, digits):
+    """The digits of ``number`` packed 4 bits each (tables from ``digit_chunks``): one division
+    and one lookup per chunk, where digit by digit would chain a division per digit."""
+    packed = np.int64(0)
+    for c in range(size.shape[0]):
+        q = quotient(number, size[c])
+        packed |= digits[c, number - q * size[c]]
+        number = q
+    return packed
+
+
+@state_function
+def half_unrank_digits(digits, parity, n, bits):
+    """The packed permutation of ``n <= 16`` values of the given parity whose Lehmer digits
+    ``0 .. n-3`` are ``digits`` (4 bits each), and its digits with the one of place ``n - 2``,
+    which restores the parity: values from a list packed 4 bits each."""
     unused = FIRST_SIXTEEN
     packed = np.int64(0)
-    digits = np.int64(0)
     digit_sum = np.int64(0)
     for i in range(n - 2):
-        weight = factorials[n - 1 - i] >> 1
-        d = quotient(rank, weight)
-        rank -= d * weight
+        d = (digits >> (4 * i)) & 15
         digit_sum += d
-        digits |= d << (4 * i)
         value, unused = take_unused(unused, d)
         packed |= value << (bits * i)
-    d = (parity - digit_sum) & 1  # the dropped digit restores the parity
+    d = (parity - digit_sum) & 1
     digits |= d << (4 * (n - 2))
     value, unused = take_unused(unused, d)
     packed |= value << (bits * (n - 2))
@@ -127,8 +156,14 @@ def half_unrank_digits(rank, parity, n, bits, factorials):
 @state_function
 def half_unrank(rank, parity, n, bits, factorials):
     """Packed permutation of the given parity whose ``even_half_rank`` is ``rank``."""
-    if n <= 16:
-        packed, _ = half_unrank_digits(rank, parity, n, bits, factorials)
+    if n <= 16:  # digits by float reciprocals
+        digits = np.int64(0)
+        for i in range(n - 2):
+            weight = factorials[n - 1 - i] >> 1
+            d = quotient(rank, weight)
+            rank -= d * weight
+            digits |= d << (4 * i)
+        packed, _ = half_unrank_digits(digits, parity, n, bits)
         return packed
     seen = np.int64(0)
     packed = np.int64(0)

@@ -6,10 +6,13 @@ Conventions (beyond ``board``'s):
   the blank at cell ``b``, ``N = R*C``. A move swaps the blank with a neighbour: it flips the
   permutation's parity and the colour of the blank's square, so the sum never changes. The
   two components are the two halves of the ``N!`` arrangements.
-- **Rank** (within a component), in ``[0, N!/2)``: an odd arrangement is first replaced by its
-  *even twin*, the same arrangement with tiles 1 and 2 exchanged (twins share the blank's cell,
-  so they lie in different components); the rank is the twin's Lehmer rank (cells row-major,
-  blank = 0) divided by two, which drops the one Lehmer digit an even permutation fixes.
+- **Tile sequence**: the ``N - 1`` tiles in row-major order, the blank's cell skipped. Its parity
+  is the N-cell permutation's plus ``b``, so within a component it is fixed by the blank's cell.
+- **Rank** (within a component), in ``[0, N!/2)``: ``b * (N-1)!/2`` plus half the Lehmer rank of
+  the tile sequence (tiles ``1..N-1`` as ``0..N-2``): the sequence's parity fixes its digit of
+  weight ``1!``, so halving drops it. A move left or right leaves the sequence as it is, so a
+  child's rank is its parent's plus or minus ``(N-1)!/2``; a move up or down makes one tile
+  jump over ``C - 1`` others, so only those ``C`` digits change (``child_ranks``).
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ import numpy as np
 
 from vecsearch._numba import state_function
 from vecsearch.kernels.intrinsics import popcount
-from vecsearch.kernels.ranking import factorial_table, half_unrank_digits
+from vecsearch.kernels.ranking import chunked_digits, digit_chunks, factorial_table, half_unrank_digits
 from vecsearch.puzzle import signed64
 from vecsearch.puzzles.sliding.board import move_tables
 
@@ -29,18 +32,23 @@ CELLS, ROWS, COLS = 0, 1, 2  # entries of SlidingTables.size
 
 class SlidingTables(NamedTuple):
     """What the rules read: the blank's moves per cell (``board.move_tables``), the board's
-    ``size`` (``[cells, rows, cols]``, indexed by ``CELLS``, ``ROWS``, ``COLS``) and the
-    factorials ``0! .. N!``."""
+    ``size`` (``[cells, rows, cols]``, indexed by ``CELLS``, ``ROWS``, ``COLS``), the
+    factorials ``0! .. N!``, and the ``ranking.digit_chunks`` of a half rank of the tile
+    sequence (its Lehmer digits but the last two)."""
 
     targets: np.ndarray
     legal: np.ndarray
     size: np.ndarray
     factorials: np.ndarray
+    chunk_size: np.ndarray
+    chunk_digits: np.ndarray
 
 
 def rule_tables(rows: int, cols: int) -> SlidingTables:
     cells = rows * cols
-    return SlidingTables(*move_tables(rows, cols), np.array([cells, rows, cols], np.int64), factorial_table(cells))
+    tiles = cells - 1
+    return SlidingTables(*move_tables(rows, cols), np.array([cells, rows, cols], np.int64), factorial_table(cells),
+                         *digit_chunks([tiles - i for i in range(tiles - 2)]))
 
 
 _ONES = np.int64(0x1111111111111111)
@@ -97,81 +105,83 @@ def lehmer(state, cells, factorials):
 
 
 @state_function
-def rank(state, tables):
-    """Half the Lehmer rank of the even twin: an odd arrangement is ranked as itself with tiles
-    1 and 2 exchanged (same blank cell, so distinct within a component), which moves the
-    Lehmer rank by one factorial weight. Branch-free."""
-    cells = tables.size[CELLS]
-    factorials = tables.factorials
-    full_rank, odd, _ = lehmer(state, cells, factorials)
-    c1 = cell_of(state, 1)
-    c2 = cell_of(state, 2)
-    one_first = np.int64(c1 < c2)
-    shift = one_first * factorials[cells - 1 - c1] - (1 - one_first) * factorials[cells - 1 - c2]
-    return (full_rank + odd * shift) >> 1
+def tile_sequence(state, b, tiles):
+    """The tile sequence (tiles ``1..N-1`` as ``0..N-2``, 4 bits each) of a state whose blank is
+    at cell ``b``."""
+    low = state & ((np.int64(1) << (4 * b)) - 1)
+    high = ((state >> (4 * b)) >> 4) << (4 * b)  # two shifts: one by 64 would be undefined
+    return (low | high) - (_ONES & ((np.int64(1) << (4 * tiles)) - 1))
 
 
 @state_function
-def child_ranks(state, full_rank, parity, digits, tables, ranks):
-    """The ranks of ``state``'s children, in ``expand``'s order, from the state's Lehmer rank,
-    parity and digits (``lehmer``).
+def rank(state, tables):
+    cells = tables.size[CELLS]
+    factorials = tables.factorials
+    b = blank_cell(state)
+    full_rank, _, _ = lehmer(tile_sequence(state, b, cells - 1), cells - 1, factorials)
+    return b * (factorials[cells - 1] >> 1) + (full_rank >> 1)
 
-    A move exchanges the blank with the tile at another cell: positions ``lo < hi`` swap their
-    values ``a`` and ``c``. Only the digits of ``lo``, ``hi`` and the positions between them
-    change: ``d'_lo = d_hi + #mid(<c) + [a<c]``, ``d'_hi = d_lo - #mid(<a) - [c<a]``, and a
-    middle digit gains ``[a<v] - [c<v]``. The parity flips with every move.
+
+@state_function
+def child_ranks(b, sequence, full_rank, digits, tables, ranks):
+    """The ranks of the children, in ``expand``'s order, of the state whose blank is at cell ``b``
+    and whose tile sequence has Lehmer rank ``full_rank`` and ``digits`` (``lehmer``).
+
+    Left and right keep the sequence. Up (down) takes the tile at sequence position ``p`` (``q``)
+    over the ``C - 1`` tiles after (before) it, to position ``q`` (``p``), ``q = p + C - 1``.
+    Up: a jumped tile ``y`` gains ``[x < y]`` (``x``, the jumping tile, is now after it) and
+    shifts one place forward; ``x`` loses the jumped tiles smaller than it. Down: the reverse.
     """
     targets = tables.targets
     legal = tables.legal
-    cells = tables.size[CELLS]
+    cols = tables.size[COLS]
+    tiles = tables.size[CELLS] - 1
     factorials = tables.factorials
-    child_odd = 1 - parity
-    b = blank_cell(state)
-    c1 = cell_of(state, 1)
-    c2 = cell_of(state, 2)
+    block = factorials[tiles] >> 1  # ranks per blank cell
     k = 0
     for m in range(4):
-        t = targets[b, m]
-        tile = (state >> (4 * t)) & 15
-        lo = min(b, t)
-        hi = max(b, t)
-        a = (state >> (4 * lo)) & 15
-        c = (state >> (4 * hi)) & 15
-        d_lo = (digits >> (4 * lo)) & 15
-        d_hi = (digits >> (4 * hi)) & 15
-        below_a = np.int64(0)
-        below_c = np.int64(0)
-        delta = np.int64(0)
-        for j in range(lo + 1, hi):
-            v = (state >> (4 * j)) & 15
-            below_a += v < a
-            below_c += v < c
-            delta += (np.int64(a < v) - np.int64(c < v)) * factorials[cells - 1 - j]
-        delta += (d_hi + below_c + (a < c) - d_lo) * factorials[cells - 1 - lo]
-        delta += (d_lo - below_a - (c < a) - d_hi) * factorials[cells - 1 - hi]
-        child_c1 = b if tile == 1 else c1
-        child_c2 = b if tile == 2 else c2
-        one_first = np.int64(child_c1 < child_c2)
-        shift = one_first * factorials[cells - 1 - child_c1] - (1 - one_first) * factorials[cells - 1 - child_c2]
-        ranks[k] = (full_rank + delta + child_odd * shift) >> 1
-        k += legal[b, m]
+        if legal[b, m]:
+            t = targets[b, m]
+            full = full_rank
+            if m < 2:
+                up = m == 0
+                p = t if up else b  # the first sequence position of the jump
+                q = p + cols - 1  # the last
+                x = (sequence >> (4 * (p if up else q))) & 15
+                d_x = (digits >> (4 * (p if up else q))) & 15
+                smaller = np.int64(0)
+                first = p + 1 if up else p
+                for j in range(first, first + cols - 1):
+                    y = (sequence >> (4 * j)) & 15
+                    d_y = (digits >> (4 * j)) & 15
+                    smaller += y < x
+                    moved = j - 1 if up else j + 1
+                    full += (d_y + (np.int64(x < y) if up else -np.int64(x < y))) * factorials[tiles - 1 - moved]
+                    full -= d_y * factorials[tiles - 1 - j]
+                full -= d_x * factorials[tiles - 1 - (p if up else q)]
+                full += (d_x - smaller if up else d_x + smaller) * factorials[tiles - 1 - (q if up else p)]
+            ranks[k] = t * block + (full >> 1)
+            k += 1
     return k
 
 
 @state_function
 def expand_ranked(state, tables, children, moves, ranks):
-    """``expand`` plus each child's ``rank``, derived from the parent's Lehmer digits."""
-    full_rank, parity, digits = lehmer(state, tables.size[CELLS], tables.factorials)
-    child_ranks(state, full_rank, parity, digits, tables, ranks)
+    """``expand`` plus each child's ``rank``, from the parent's tile sequence and its digits."""
+    tiles = tables.size[CELLS] - 1
+    b = blank_cell(state)
+    sequence = tile_sequence(state, b, tiles)
+    full_rank, _, digits = lehmer(sequence, tiles, tables.factorials)
+    child_ranks(b, sequence, full_rank, digits, tables, ranks)
     return expand(state, tables, children, moves)
 
 
 @state_function
 def expand_rank(r, component_id, tables, ranks):
-    """The children's ranks of the state of rank ``r``, whose Lehmer digits come out of
-    unranking it (``unrank_digits``): no second pass over the cells."""
-    state, full_rank, parity, digits = unrank_digits(r, component_id, tables)
-    return child_ranks(state, full_rank, parity, digits, tables, ranks)
+    """The children's ranks of the state of rank ``r``: the blank's cell and the sequence's
+    digits come out of unranking it, no state is built."""
+    b, sequence, full_rank, digits = unrank_sequence(r, component_id, tables)
+    return child_ranks(b, sequence, full_rank, digits, tables, ranks)
 
 
 @state_function
@@ -188,27 +198,22 @@ def component(state, tables):
 
 
 @state_function
-def unrank_digits(r, component_id, tables):
-    """The state of rank ``r`` in ``component_id``, with its Lehmer rank, parity and digits.
-
-    The even twin's digits come from unranking; the odd twin (tiles 1 and 2 exchanged) differs
-    in one digit, the earlier of their cells': one more when tile 1 comes first (2 now precedes
-    1), one fewer when tile 2 does."""
+def unrank_sequence(r, component_id, tables):
+    """The blank's cell, the tile sequence, and its Lehmer rank and digits, of rank ``r`` in
+    ``component_id``."""
     cells = tables.size[CELLS]
     factorials = tables.factorials
-    even, digits = half_unrank_digits(r, 0, cells, 4, factorials)
-    full_rank = 2 * r + ((digits >> (4 * (cells - 2))) & 1)
-    if blank_colour(blank_cell(even), tables) == component_id:
-        return even, full_rank, np.int64(0), digits
-    c1 = cell_of(even, 1)
-    c2 = cell_of(even, 2)
-    first = min(c1, c2)
-    step = np.int64(1) if c1 < c2 else np.int64(-1)
-    odd = even ^ (np.int64(3) << (4 * c1)) ^ (np.int64(3) << (4 * c2))
-    return odd, full_rank + step * factorials[cells - 1 - first], np.int64(1), digits + (step << (4 * first))
+    block = factorials[cells - 1] >> 1
+    b = r // block
+    parity = (component_id + blank_colour(b, tables) + b) & 1  # the N-cell parity is the sequence's plus b
+    digits = chunked_digits(r - b * block, tables.chunk_size, tables.chunk_digits)
+    sequence, digits = half_unrank_digits(digits, parity, cells - 1, 4)
+    return b, sequence, 2 * (r - b * block) + ((digits >> (4 * (cells - 3))) & 1), digits
 
 
 @state_function
 def unrank(r, component_id, tables):
-    state, _, _, _ = unrank_digits(r, component_id, tables)
-    return state
+    b, sequence, _, _ = unrank_sequence(r, component_id, tables)
+    tiles = sequence + (_ONES & ((np.int64(1) << (4 * (tables.size[CELLS] - 1))) - 1))
+    low = tiles & ((np.int64(1) << (4 * b)) - 1)
+    return low | ((tiles >> (4 * b)) << (4 * b)) << 4
