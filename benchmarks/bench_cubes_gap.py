@@ -4,9 +4,12 @@ Hard inputs are found with the engine, not picked by hand: for the cubes, a full
 from each kind of start (corner, edge, centre) gives every pattern's distance, so the deepest
 patterns are known; for Gap, hill-climbing over card swaps grows long answers and large
 unsolvable components. Figures are the best of several runs (this VM is noisy); in-process
-figures come after a warm-up that loads the kernels.
+figures come after a warm-up that loads the kernels. Gap answers are checked against the tests'
+plain-Python BFS (``tests/reference_gap.py``); the enumeration against the C++ ``cubic8``, run
+in the same run.
 """
 
+import json
 import os
 import random
 import subprocess
@@ -18,6 +21,10 @@ from pathlib import Path
 import numpy as np
 
 from run import Benchmark
+
+TESTS = Path(__file__).parent.parent / "tests"
+sys.path.insert(0, str(TESTS))
+import reference_gap  # noqa: E402  (the tests' plain-Python Gap: an independent answer)
 
 START_KINDS = {"corner": (1, 1), "edge": (2, 1), "centre": (2, 2)}
 CARDS = [10 * s + v for s in range(1, 5) for v in range(1, 8)]
@@ -121,33 +128,11 @@ def dataset_text(datasets):
     return "\n".join(lines + ["0 0"]) + "\n"
 
 
-def cpp_cubic_now():
-    """Best of 3 whole-process runs of the C++ reference (benchmarks/reference/cubic8.cpp),
-    built now if g++ is there: the same machine load as our figure. None without g++."""
-    source = Path(__file__).parent / "reference" / "cubic8.cpp"
-    with tempfile.TemporaryDirectory() as build:
-        binary = Path(build) / "cubic8"
-        try:
-            subprocess.run(["g++", "-O2", "-march=native", "-std=c++17", str(source), "-o", str(binary)], check=True,
-                           capture_output=True)
-        except (OSError, subprocess.CalledProcessError):
-            return None
-        return best_of(lambda: subprocess.run([str(binary)], stdout=subprocess.DEVNULL, check=True), 3)
-
-
 def cubes_enumeration():
-    import vecsearch as vs
+    from bench_enumeration import in_process_against_cpp
 
-    vs.bfs("cubes", max_depth=3)
-    times = []
-    for _ in range(10):
-        result = vs.bfs("cubes")
-        times.append(result.profile.seconds)
-    assert result.total_states == 4_133_430 and result.depth == 42
-    cpp = cpp_cubic_now()
-    now = f"{cpp:.2f} s just now" if cpp is not None else "not built (no g++)"
-    return min(times), (f"best of 10 (median {np.median(times):.3f} s); C++ single thread, whole process:"
-                        f" {now}, 0.33 s on a quiet machine (benchmarks/reference/README.md)")
+    centre = json.loads((TESTS / "data" / "cubes_layers.json").read_text())["centre"]  # the puzzle's default start
+    return in_process_against_cpp("cubes", "auto", "cubic8", centre["counts"], 11)
 
 
 def cubes_hardest():
@@ -202,7 +187,7 @@ def cubes_mixed_file():
     rng.shuffle(cases)
     expected = "".join(f"{d if d <= 30 else -1}\n" for _, d in cases)
     seconds = with_file(dataset_text([d for d, _ in cases]), lambda path: wall(["solve", "cubes"], path, expected))
-    return seconds, (f"whole process, 150 random + 50 hard (28..-1) datasets; C++ bidirectional 0.95 s;"
+    return seconds, (f"whole process, 150 random + 50 hard (28..-1) datasets;"
                      f" `import numpy, numba` alone {import_baseline():.2f} s")
 
 
@@ -268,7 +253,9 @@ def gap_hardest():
     from vecsearch.puzzles import gap
 
     hard = gap_hard_layouts()
-    gap_distance(gap, hard[0][1])
+    for _, rows, _ in hard:  # against a plain-Python BFS, not vecsearch itself
+        expected = reference_gap.solve(rows)[0]
+        assert gap_distance(gap, rows) == (None if expected == -1 else expected), "wrong Gap answer"
     times = [best_of(lambda: gap_distance(gap, rows), 7) for _, rows, _ in hard]
     described = ", ".join(f"{kind} {size:,}{' moves' if kind != 'unsolvable' else ' layouts'} {t * 1e3:.1f} ms"
                           for (kind, _, size), t in zip(hard, times))
@@ -276,8 +263,6 @@ def gap_hardest():
 
 
 def gap_file():
-    from vecsearch.puzzles import gap
-
     rng = random.Random(100)
     layouts = [rows for _, rows, _ in gap_hard_layouts()]
     while len(layouts) < 100:
@@ -286,10 +271,10 @@ def gap_file():
         layouts.append(gap_rows(cards))
     rng.shuffle(layouts)
     text = f"{len(layouts)}\n\n" + "\n\n".join("\n".join(" ".join(map(str, row)) for row in rows) for rows in layouts)
-    expected = "".join(f"{-1 if d is None else d}\n" for d in (gap_distance(gap, rows) for rows in layouts))
+    expected = "".join(f"{reference_gap.solve(rows)[0]}\n" for rows in layouts)
     seconds = with_file(text + "\n", lambda path: wall(["solve", "gap"], path, expected))
-    return seconds, (f"whole process, 95 random + 5 hard layouts; C++ with an ordered map 0.45 s;"
-                     f" `import numpy, numba` alone {import_baseline():.2f} s")
+    return seconds, (f"whole process, 95 random + 5 hard layouts, answers = a plain-Python BFS"
+                     f" (tests/reference_gap.py); `import numpy, numba` alone {import_baseline():.2f} s")
 
 
 BENCHMARKS = [

@@ -1,66 +1,165 @@
-"""Full-space enumeration (issue: two-bit BFS, permutation puzzles as data).
+"""Full-space enumeration, each figure beside its reference measured in the same run.
 
-Times are the search part of in-process ``bfs`` calls (kernels loaded first), best of several
-runs: this machine is shared and noisy. C++ references measured here are in
-``benchmarks/reference/README.md`` (pocket cube, fixed corner, HTM: 0.93 s median).
+- Whole process against whole process: ``vecsearch bfs`` against the hand-written C++ of
+  ``benchmarks/reference`` (queue + bitset with prefetch), runs alternating; the ratio of the
+  medians is the figure, the peak RSS is vecsearch's.
+- In-process against in-process: a search's own seconds (kernels loaded first) against the C++
+  program's own timing line.
+- Every answer is checked: layer counts against the published ones (``tests/data``), or the
+  reference program's own check of them.
+- Each search's split by phase (``Profile.phase_totals``) is printed in the detail, so the table
+  says where the time goes, not only how much there is.
 """
 
+import csv
+import io
 import json
-import subprocess
+import os
+import re
 import sys
+import tempfile
+from pathlib import Path
 
+import measure
 from run import Benchmark
 
+DATA = Path(__file__).parent.parent / "tests" / "data"
+PUBLISHED = {**json.loads((DATA / "sliding_layers.json").read_text()),
+             **json.loads((DATA / "permutation_layers.json").read_text())}
 
-def _best(name, mode, repeat, **options):
+
+def vecsearch_command(*args):
+    return [sys.executable, "-m", "vecsearch", *args]
+
+
+def csv_counts(out: str) -> list[int]:
+    return [int(row["states"]) for row in csv.DictReader(io.StringIO(out))]
+
+
+def split(profile) -> str:
+    totals = profile.phase_totals()
+    seconds = sum(totals.values()) or 1.0
+    return "split " + " ".join(f"{p} {100 * t / seconds:.0f}%" for p, t in totals.items() if t >= seconds / 200)
+
+
+def searched(name, mode, repeat, check, **options):
+    """In-process seconds of ``bfs(name)`` (kernels loaded first) and the last result."""
     import vecsearch as vs
 
-    vs.bfs(name, mode=mode, max_depth=2)  # load the kernels: compile time is not search time
-    results = [vs.bfs(name, mode=mode, **options) for _ in range(repeat)]
-    best = min(results, key=lambda r: r.profile.seconds)
-    return best, sorted(r.profile.seconds for r in results)
+    vs.bfs(name, mode=mode, max_depth=2)
+    results = []
+
+    def once():
+        results.append(vs.bfs(name, mode=mode, **options))
+        return results[-1].profile.seconds
+
+    runs = measure.in_process(once, repeat)
+    check(results[-1])
+    return runs, results[-1]
 
 
-def pocket_htm():
-    result, times = _best("pocket-htm", "twobit", 7)
-    assert result.total_states == 3_674_160 and result.depth == 11
-    layered, layered_times = _best("pocket-htm", "layers", 3)
-    return times[0], (f"two-bit, best of 7 (median {times[3]:.2f} s); layers mode best {layered_times[0]:.2f} s;"
-                      " C++ queue+bitset here 0.93 s")
+def against_cpp(mode: str, repeat: int = 3):
+    """``vecsearch bfs sliding-3x4 --mode MODE`` against ``sliding3x4 prefetch``, alternating."""
+    binary = measure.reference("sliding3x4")
+    if binary is None:
+        raise RuntimeError("g++ is needed to build the C++ reference")
+    published = PUBLISHED["A090166"]["counts"]
+
+    def check(name, out):
+        if name == "vecsearch":
+            assert csv_counts(out) == published, "sliding-3x4 counts differ from OEIS A090166"
+        else:
+            assert "\nOK" in out, "the C++ reference's counts do not match"
+
+    runs = measure.processes({"vecsearch": vecsearch_command("bfs", "sliding-3x4", "--mode", mode, "--csv"),
+                              "C++": [str(binary), "prefetch"]}, repeat, check)
+    ours, theirs = runs["vecsearch"], runs["C++"]
+    detail = (f"whole process: vecsearch {ours}; C++ queue+bitset+prefetch {theirs}; ratio of medians"
+              f" (best: {ours.best / theirs.best:.2f}); counts = OEIS A090166")
+    return ours.median / theirs.median, detail, ours.peak
 
 
-def pocket_full():
-    result, times = _best("pocket-full", "twobit", 3)
-    assert result.layer_sizes[-1] == 64_736 and result.total_states == 88_179_840
-    pulled = [r.depth for r in result.profile.records if r.method == "pull"]
-    return times[0], (f"88,179,840 states, best of 3 ({', '.join(f'{t:.2f}' for t in times)} s);"
-                      f" pull at depths {pulled[0]}-{pulled[-1]}; twsearch (C++) 2.69 s on 2 threads")
-
-
-def _layered_in_subprocess(name):
-    code = ("import json, resource, vecsearch as vs; vs.bfs('sliding-2x3'); r = vs.bfs(%r, mode='layers');"
-            "print(json.dumps([r.profile.seconds, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024]))" % name)
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    return json.loads(done.stdout.splitlines()[-1])
+def sliding_3x4_layered():
+    return against_cpp("layers")
 
 
 def sliding_3x4_twobit():
-    result, times = _best("sliding-3x4", "twobit", 1)
-    assert result.total_states == 239_500_800 and result.depth == 53
-    layered_seconds, layered_mib = _layered_in_subprocess("sliding-3x4")
-    return times[0], (f"two-bit table 57 MiB; peak RSS target 250 MiB; layers mode {layered_seconds:.1f} s"
-                      f" at {layered_mib:.0f} MiB peak")
+    return against_cpp("twobit")
 
 
-def pancake_12():
-    result, times = _best("pancake-12", "twobit", 1)
-    assert result.total_states == 479_001_600 and result.depth == 14
-    return times[0], f"479,001,600 states to depth 14, two-bit table 114 MiB; layer sizes {result.layer_sizes}"
+def pancakes(n: int):
+    def run():
+        published = PUBLISHED["pancake_numbers"]["values"][n - 1]
+        runs = measure.processes({"vecsearch": vecsearch_command("bfs", f"pancake-{n}", "--mode", "twobit", "--csv")},
+                                 1, lambda _, out: _check_pancakes(out, n, published))
+        ours = runs["vecsearch"]
+        return ours.median, f"whole process, {ours}; {n}! states, {published} flips at most (OEIS A058986)", ours.peak
+
+    return run
+
+
+def _check_pancakes(out, n, published):
+    import math
+
+    counts = csv_counts(out)
+    assert sum(counts) == math.factorial(n) and len(counts) - 1 == published, "pancake counts are wrong"
+
+
+def pocket_full():
+    published = PUBLISHED["pocket-full"]["counts"]
+
+    def check(result):
+        assert result.layer_sizes == published, "pocket-full counts differ from the published ones"
+
+    runs, result = searched("pocket-full", "twobit", 5, check)
+    return runs.median, (f"in-process search, {runs}; 88,179,840 states as published;"
+                         f" {split(result.profile)}; {twsearch_pocket(published)}")
+
+
+def twsearch_pocket(published, repeat=3) -> str:
+    """twsearch's own two-bit God's algorithm on the 2x2x2 with every face turning (``-g``, 2
+    threads), from the binary ``$TWSEARCH`` names (its C++ version, built from
+    github.com/cubing/twsearch: not part of vecsearch): its own per-layer seconds, summed."""
+    binary = os.environ.get("TWSEARCH")
+    if not binary:
+        return "twsearch not run (set TWSEARCH to its binary)"
+    text = (Path(__file__).parent.parent / "vecsearch" / "data" / "2x2x2.tws").read_text()
+    solved = "Solved\nCORNERS\n1 2 3 4 5 6 7 8\n0 0 0 0 0 0 0 0\nEnd\n\n"  # twsearch wants it before the moves
+    definition = Path(tempfile.mkdtemp()) / "2x2x2.tws"
+    definition.write_text(text.replace("Move U\n", solved + "Move U\n", 1))
+    seconds = []
+    for _ in range(repeat):
+        _, _, out = measure.run_process([binary, "-t", "2", "-g", str(definition)])
+        layers = re.findall(r"^Dist (\d+) cnt (\d+) tot \d+ in ([0-9.e-]+)", out, re.M)
+        assert [int(c) for _, c, _ in layers] == published, "twsearch's counts differ from the published ones"
+        seconds.append(sum(float(t) for _, _, t in layers))
+    return f"twsearch -g on 2 threads, its own timing: {measure.Runs(seconds, [])}"
+
+
+def in_process_against_cpp(name, mode, program, published, repeat):
+    def check(result):
+        assert result.layer_sizes == published, f"{name} counts differ from the published ones"
+
+    runs, result = searched(name, mode, repeat, check)
+    binary = measure.reference(program)
+    cpp = f"C++ {program}.cpp's own timing: {measure.self_timed(binary)}" if binary else "C++ not built (no g++)"
+    return runs.median, f"in-process search, {runs}; {cpp}; {split(result.profile)}"
+
+
+def pocket_htm():
+    return in_process_against_cpp("pocket-htm", "auto", "pocket2x2", PUBLISHED["pocket-htm"]["counts"], 7)
+
+
+def sliding_3x3():
+    return in_process_against_cpp("sliding-3x3", "auto", "sliding3x3", PUBLISHED["A089473"]["counts"], 31)
 
 
 BENCHMARKS = [
+    Benchmark("enumeration: sliding-3x3 full BFS (in-process)", 0.006, "s", sliding_3x3),
     Benchmark("enumeration: pocket-htm full BFS (in-process)", 0.4, "s", pocket_htm),
-    Benchmark("enumeration: pocket-full two-bit BFS (in-process)", 2.7, "s", pocket_full),
-    Benchmark("enumeration: sliding-3x4 two-bit BFS (in-process)", 120.0, "s", sliding_3x4_twobit, peak_mib=250),
-    Benchmark("enumeration: pancake-12 two-bit BFS (in-process)", 900.0, "s", pancake_12, peak_mib=400),
+    Benchmark("enumeration: pocket-full two-bit BFS (in-process)", 1.2, "s", pocket_full),
+    Benchmark("enumeration: sliding-3x4 layered, whole process / C++", 0.65, "x", sliding_3x4_layered, peak_mib=450),
+    Benchmark("enumeration: sliding-3x4 two-bit, whole process / C++", 1.0, "x", sliding_3x4_twobit, peak_mib=250),
+    Benchmark("enumeration: pancake-12 two-bit BFS, whole process", 25.0, "s", pancakes(12), peak_mib=400),
+    Benchmark("enumeration: pancake-13 two-bit BFS, whole process", 600.0, "s", pancakes(13), on_request=True),
 ]

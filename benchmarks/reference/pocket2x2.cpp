@@ -106,7 +106,7 @@ int main() {
         depth++;
     }
     double sec = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    printf("total states %llu, layers %d, time %.3f s\n", (unsigned long long)total, depth, sec);
+    printf("total states %llu, layers %d, time %.6f s\n", (unsigned long long)total, depth, sec);
     bool ok = total == 3674160 && depth == 12;
     for (int d = 0; d < depth && ok; d++) ok = layer[d] == expected[d];
     printf("%s\n", ok ? "OK: layer counts match (HTM, 3674160 states)" : "MISMATCH");

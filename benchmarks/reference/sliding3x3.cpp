@@ -83,7 +83,7 @@ int main() {
         depth++;
     }
     double sec = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    printf("total states %llu, layers %d, time %.3f s\n", (unsigned long long)total, depth, sec);
+    printf("total states %llu, layers %d, time %.6f s\n", (unsigned long long)total, depth, sec);
     bool ok = depth == 32 && total == 181440;
     for (int d = 0; d < depth && ok; d++) ok = layer[d] == expected[d];  // OEIS A089473
     printf("%s\n", ok ? "OK: layer counts match OEIS A089473" : "MISMATCH");

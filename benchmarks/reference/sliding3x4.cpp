@@ -132,7 +132,7 @@ int main(int argc, char** argv) {
         depth++;
     }
     double sec = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    printf("variant %s: total states %llu, layers %d, time %.3f s\n", pf ? "prefetch" : "plain",
+    printf("variant %s: total states %llu, layers %d, time %.6f s\n", pf ? "prefetch" : "plain",
            (unsigned long long)total, depth, sec);
     bool ok = total == 239500800ull && depth == 54;
     for (int d = 0; d < depth && ok; d++) ok = layer[d] == expected[d];
