@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 import vecsearch as vs
-from reference import (bfs_layers, distances, goal_distances, pack_sliding, replay, sliding_goal,
-                       sliding_neighbours, sliding_tuple, unpack_sliding)
+from reference import (bfs_layers, distances, goal_distances, pack_sliding, pancake_neighbours, replay,
+                       sliding_goal, sliding_neighbours, sliding_tuple, unpack_sliding)
 from vecsearch.puzzles.sliding import sliding
 
 SIZES = [(2, 2), (2, 3), (3, 3), (2, 4)]
@@ -167,3 +167,36 @@ def test_profile_records_every_layer_and_keeps_compile_time_apart():
     csv_lines = result.profile.to_csv().splitlines()
     assert csv_lines[0].split(",")[:3] == ["side", "depth", "states"]
     assert len(csv_lines) == len(records) + 1
+
+
+def test_enumeration_frees_each_frontier_chunk_once_the_next_layer_has_a_state(monkeypatch):
+    """With small chunks and every layer expanded in rounds (no small-layer shortcut), a layered
+    enumeration gives the same layers and last layer as the plain-Python reference while holding
+    less at its peak than when the frontier is kept whole."""
+    import tracemalloc
+
+    from vecsearch.engine import enumeration, layers, sides, visited
+
+    monkeypatch.setattr(visited, "GROW_BELOW", 0)
+    monkeypatch.setattr(sides, "GROW_BELOW", 0)
+    monkeypatch.setattr(layers, "CHUNK_BYTES", 64 << 10)
+    monkeypatch.setattr(visited, "ROUND", 4096)
+    expected = bfs_layers([tuple(range(1, 10))], pancake_neighbours(9))
+    puzzle = vs.get_puzzle("pancake-9")
+    made = enumeration._Layered.__init__
+    peaks = {}
+    for consume in (False, True):
+        def init(self, *args, consume=consume, **kwargs):
+            made(self, *args, **kwargs)
+            self.side.consume_frontier = consume
+
+        monkeypatch.setattr(enumeration._Layered, "__init__", init)
+        tracemalloc.start()
+        result = vs.bfs(puzzle, mode="layers", visited="bitset")
+        peaks[consume] = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+        assert result.layer_sizes == [len(layer) for layer in expected]
+        last = {tuple(int(t) for t in puzzle.format_state(s).split()) for s in result.last_layer.states}
+        assert last == expected[-1]
+    largest = 8 * max(len(layer) for layer in expected)
+    assert peaks[True] < peaks[False] - largest / 2

@@ -104,6 +104,7 @@ class _Layered:
         self.one_layer_per_step = one_layer_per_step
         self.side = Side(puzzle, name, backward, plan.visited, starts, bool(keep_layers), max_depth, profile,
                           after_layer, sink, budget, saved)
+        self.side.consume_frontier = True  # only the last layer is kept: a layer need not outlive the next
 
     @property
     def depth(self) -> int:
@@ -129,7 +130,8 @@ class _Layered:
     def result(self, profile) -> SearchResult:
         side = self.side
         side.visited.release([])
-        return SearchResult(side.puzzle, profile, None, side.exhausted, side.layers, side.name)
+        layers = [] if side.frontier_lost else side.layers  # a layer stopped half-way is not given as the last
+        return SearchResult(side.puzzle, profile, None, side.exhausted, layers, side.name)
 
 
 class _TwoBit:

@@ -45,6 +45,19 @@ class Layer:
             return empty_states(self.width)
         return np.concatenate(self.chunks)
 
+    def pop_chunk(self) -> np.ndarray:
+        """Drop the first chunk from the layer and return it."""
+        chunk = self.chunks.pop(0)
+        self._size -= len(chunk)
+        self.nbytes -= chunk.nbytes
+        return chunk
+
+    def put_back(self, chunks) -> None:
+        """Return popped chunks to the front of the layer."""
+        self.chunks[:0] = chunks
+        self._size += sum(len(c) for c in chunks)
+        self.nbytes += sum(c.nbytes for c in chunks)
+
     def __repr__(self) -> str:
         return f"<Layer of {len(self):,} states>"
 
@@ -76,6 +89,11 @@ class LayerBuilder:
             if self._filled == len(self._buffer):
                 self._chunks.append(self._buffer)
                 self._buffer = None
+
+    @property
+    def count(self) -> int:
+        """States collected so far."""
+        return sum(len(c) for c in self._chunks) + (self._filled if self._buffer is not None else 0)
 
     def finish(self) -> Layer:
         if self._buffer is not None and self._filled:

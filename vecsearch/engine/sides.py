@@ -36,6 +36,8 @@ class Side:
         self.profile = profile
         self.on_layer = on_layer
         self.sink = sink
+        self.consume_frontier = False  # drop the frontier's chunks as they are expanded (no layers kept)
+        self.frontier_lost = False  # a step that consumed the frontier failed: no last layer to give
         began = time.perf_counter()
         compiled = jit.compile_seconds()
         self.visited = make_visited(puzzle, kind)
@@ -54,7 +56,7 @@ class Side:
 
     @property
     def exhausted(self) -> bool:
-        return len(self.frontier) == 0
+        return not self.frontier_lost and len(self.frontier) == 0
 
     @property
     def nbytes(self) -> int:
@@ -74,15 +76,20 @@ class Side:
         began = time.perf_counter()
         compiled = jit.compile_seconds()
         clock = PhaseClock()
+        frontier = len(self.frontier)  # before an expansion that may consume it
         if max_layers > 1 and len(self.frontier) < GROW_BELOW:
             grown = self.visited.grow(self.frontier, self.backward, other, max_layers, clock)
         else:
-            grown = [self.visited.expand(self.frontier, self.backward, other, clock)]
+            consume = self.consume_frontier and not self.keep_layers
+            try:
+                grown = [self.visited.expand(self.frontier, self.backward, other, clock, consume)]
+            except BaseException:  # Ctrl-C, a memory limit: the frontier is partly gone
+                self.frontier_lost = consume
+                raise
         seconds = time.perf_counter() - began - (jit.compile_seconds() - compiled)
         children = sum(generated for _, generated, _ in grown)
         phases = clock.split(seconds)
         for layer, generated, meets in grown:
-            frontier = len(self.frontier)
             self.depth += 1
             self.frontier = layer
             if len(layer):  # an empty layer only says the side is exhausted
@@ -90,6 +97,7 @@ class Side:
                 self.layer_bytes = layer.nbytes + (self.layer_bytes if self.keep_layers else 0)
             share = generated / children if children else 1 / len(grown)
             self._record(frontier, generated, seconds * share, {p: t * share for p, t in phases.items()})
+            frontier = len(layer)
         return meets
 
     def snapshot(self) -> tuple[dict, dict]:

@@ -40,6 +40,33 @@ def expand_blocks(kernel, items, fixed: tuple, scratch, stride: int) -> list[tup
                              len(items), BLOCK)
 
 
+class ConsumedRounds:
+    """A frontier in rounds of ``ROUND`` states whose chunks leave it as they are expanded, so
+    that a layer and the one it makes are not held whole at once (a search keeping only its last
+    layer). A chunk is freed only once the new layer has a state: until then the frontier may be
+    the last layer, and ``finish(0)`` puts it back whole."""
+
+    def __init__(self, frontier: Layer, builder: LayerBuilder):
+        self.frontier = frontier
+        self.builder = builder  # the new layer's
+        self.held: list[np.ndarray] = []
+
+    def __iter__(self):
+        while self.frontier.chunks:
+            chunk = self.frontier.pop_chunk()
+            self.held.append(chunk)
+            for lo in range(0, len(chunk), ROUND):
+                yield chunk[lo:lo + ROUND]
+            if self.builder.count:
+                self.held.clear()
+            del chunk
+
+    def finish(self, new_states: int) -> None:
+        if not new_states:
+            self.frontier.put_back(self.held)
+        self.held = []
+
+
 def make_visited(puzzle, kind: str):
     """An empty visited set of ``kind`` (``"bitset"`` or ``"hash"``) for ``puzzle``."""
     return BitsetVisited(puzzle) if kind == "bitset" else HashVisited(puzzle)
@@ -112,9 +139,10 @@ class BitsetVisited(_Visited):
         self.count += new
         return states[:new]
 
-    def expand(self, frontier: Layer, backward: bool, other, clock: PhaseClock | None = None) -> tuple[Layer, int, int]:
+    def expand(self, frontier: Layer, backward: bool, other, clock: PhaseClock | None = None,
+               consume: bool = False) -> tuple[Layer, int, int]:
         """The next layer after ``frontier``, children generated, and meetings with ``other``;
-        ``clock`` gets the time of the phases."""
+        ``clock`` gets the time of the phases; ``consume``: see ``ConsumedRounds``."""
         clock = clock or PhaseClock()
         k = self.kernels
         scratch = self.scratch_for(len(frontier))
@@ -123,7 +151,8 @@ class BitsetVisited(_Visited):
         builder = LayerBuilder(self.width, len(frontier) * self.puzzle.max_moves, self.guard)
         generated = meets = 0
         fixed = (self.tables, backward, self.bits, other_bits, check, clock.cycles)
-        for part in self.rounds(frontier):
+        rounds = ConsumedRounds(frontier, builder) if consume else self.rounds(frontier)
+        for part in rounds:
             for out, (g, new, m) in expand_blocks(k.expand_claim_range, part, fixed, scratch, self.puzzle.max_moves):
                 with clock.timing("compact"):
                     builder.append(scratch[out:out + new])
@@ -131,6 +160,8 @@ class BitsetVisited(_Visited):
                 meets += m
         with clock.timing("compact"):
             layer = builder.finish()
+        if consume:
+            rounds.finish(len(layer))
         self.count += len(layer)
         return layer, generated, meets
 
@@ -231,12 +262,14 @@ class HashVisited(_Visited):
         new, _ = self._claim(states, len(states), None)
         return states[:new]
 
-    def expand(self, frontier: Layer, backward: bool, other, clock: PhaseClock | None = None) -> tuple[Layer, int, int]:
+    def expand(self, frontier: Layer, backward: bool, other, clock: PhaseClock | None = None,
+               consume: bool = False) -> tuple[Layer, int, int]:
         clock = clock or PhaseClock()
         scratch = self.scratch_for(len(frontier))
         builder = LayerBuilder(self.width, len(frontier) * self.puzzle.max_moves, self.guard)
         generated = meets = 0
-        for part in self.rounds(frontier):
+        rounds = ConsumedRounds(frontier, builder) if consume else self.rounds(frontier)
+        for part in rounds:
             children = 0
             with clock.timing("expand"):
                 blocks_out = expand_blocks(self.kernels.expand_all_range, part, (self.tables, backward), scratch,
@@ -253,6 +286,8 @@ class HashVisited(_Visited):
             meets += m
         with clock.timing("compact"):
             layer = builder.finish()
+        if consume:
+            rounds.finish(len(layer))
         return layer, generated, meets
 
     def _grow(self, buffer, n, backward, other, stats, cycles) -> int:
