@@ -33,7 +33,9 @@ def vecsearch_command(*args):
 
 
 def csv_counts(out: str) -> list[int]:
-    return [int(row["states"]) for row in csv.DictReader(io.StringIO(out))]
+    """Layer sizes from ``--csv`` output (a layered search's last row, the empty layer after the
+    last, is left out)."""
+    return [int(row["states"]) for row in csv.DictReader(io.StringIO(out)) if int(row["states"])]
 
 
 def split(profile) -> str:

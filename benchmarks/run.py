@@ -30,7 +30,7 @@ class Benchmark:
     unit: str
     run: Callable[[], tuple]  # (measured, detail) or (measured, detail, peak MiB of the process it measured)
     peak_mib: float | None = None  # also require the measured process's peak RSS to stay under this
-    on_request: bool = False  # long: run only when a filter names it
+    on_request: bool = False  # long: run only when a filter names it and no benchmark run by default
 
 
 def modules():
@@ -44,6 +44,15 @@ def modules():
 
 def all_benchmarks() -> dict[str, Benchmark]:
     return {b.name: b for module in modules() for b in module.BENCHMARKS}
+
+
+def named(benchmark: Benchmark, filters: list[str], benchmarks) -> bool:
+    """Whether ``filters`` choose ``benchmark``: all but the on-request ones when there are none; an
+    on-request one only by a filter that matches no other kind (``enumeration:`` leaves it out)."""
+    if not benchmark.on_request:
+        return not filters or any(f in benchmark.name for f in filters)
+    return any(f in benchmark.name and not any(f in b.name for b in benchmarks if not b.on_request)
+               for f in filters)
 
 
 def run_one(name: str) -> None:
@@ -62,9 +71,9 @@ def main() -> int:
     if args.one:
         run_one(args.one)
         return 0
-    chosen = [b for b in all_benchmarks().values()
-              if any(f in b.name for f in args.filters) or not (args.filters or b.on_request)]
-    skipped = [b.name for b in all_benchmarks().values() if b.on_request and b not in chosen]
+    benchmarks = all_benchmarks().values()
+    chosen = [b for b in benchmarks if named(b, args.filters, benchmarks)]
+    skipped = [b.name for b in benchmarks if b.on_request and b not in chosen]
     print(f"{'benchmark':<46} {'target':>12} {'measured':>12} {'peak MiB':>9}  {'':4}  detail")
     print("(peak MiB: the maximum RSS of the process measured (the benchmark's own, or the vecsearch process it"
           " ran); a target on it is checked too)")
