@@ -40,26 +40,32 @@ def expand_blocks(kernel, items, fixed: tuple, scratch, stride: int) -> list[tup
                              len(items), BLOCK)
 
 
-class ConsumedRounds:
-    """A frontier in rounds of ``ROUND`` states whose chunks leave it as they are expanded, so
-    that a layer and the one it makes are not held whole at once (a search keeping only its last
-    layer). A chunk is freed only once the new layer has a state: until then the frontier may be
-    the last layer, and ``finish(0)`` puts it back whole."""
+class FrontierRounds:
+    """A frontier in rounds of ``ROUND`` states. With ``consume`` (a search keeping only its last
+    layer) its chunks leave it as they are expanded, so that a layer and the one it makes are not
+    held whole at once; a chunk is freed only once the new layer has a state: until then the
+    frontier may be the last layer, and ``finish(0)`` puts it back whole."""
 
-    def __init__(self, frontier: Layer, builder: LayerBuilder):
+    def __init__(self, frontier: Layer, builder: LayerBuilder, consume: bool):
         self.frontier = frontier
         self.builder = builder  # the new layer's
+        self.consume = consume
         self.held: list[np.ndarray] = []
 
     def __iter__(self):
-        while self.frontier.chunks:
-            chunk = self.frontier.pop_chunk()
-            self.held.append(chunk)
+        for chunk in self._chunks():
             for lo in range(0, len(chunk), ROUND):
                 yield chunk[lo:lo + ROUND]
+
+    def _chunks(self):
+        if not self.consume:
+            yield from self.frontier.chunks
+            return
+        while self.frontier.chunks:
+            self.held.append(self.frontier.pop_chunk())
+            yield self.held[-1]
             if self.builder.count:
                 self.held.clear()
-            del chunk
 
     def finish(self, new_states: int) -> None:
         if not new_states:
@@ -88,11 +94,6 @@ class _Visited:
         if len(self._scratch) < needed:
             self._scratch = empty_states(self.width, needed)
         return self._scratch
-
-    def rounds(self, frontier: Layer):
-        for chunk in frontier.chunks:
-            for lo in range(0, len(chunk), ROUND):
-                yield chunk[lo:lo + ROUND]
 
     def grow(self, frontier: Layer, backward: bool, other, max_layers: int,
              clock: PhaseClock | None = None) -> list[tuple[Layer, int, int]]:
@@ -142,7 +143,7 @@ class BitsetVisited(_Visited):
     def expand(self, frontier: Layer, backward: bool, other, clock: PhaseClock | None = None,
                consume: bool = False) -> tuple[Layer, int, int]:
         """The next layer after ``frontier``, children generated, and meetings with ``other``;
-        ``clock`` gets the time of the phases; ``consume``: see ``ConsumedRounds``."""
+        ``clock`` gets the time of the phases; ``consume``: see ``FrontierRounds``."""
         clock = clock or PhaseClock()
         k = self.kernels
         scratch = self.scratch_for(len(frontier))
@@ -151,7 +152,7 @@ class BitsetVisited(_Visited):
         builder = LayerBuilder(self.width, len(frontier) * self.puzzle.max_moves, self.guard)
         generated = meets = 0
         fixed = (self.tables, backward, self.bits, other_bits, check, clock.cycles)
-        rounds = ConsumedRounds(frontier, builder) if consume else self.rounds(frontier)
+        rounds = FrontierRounds(frontier, builder, consume)
         for part in rounds:
             for out, (g, new, m) in expand_blocks(k.expand_claim_range, part, fixed, scratch, self.puzzle.max_moves):
                 with clock.timing("compact"):
@@ -160,8 +161,7 @@ class BitsetVisited(_Visited):
                 meets += m
         with clock.timing("compact"):
             layer = builder.finish()
-        if consume:
-            rounds.finish(len(layer))
+        rounds.finish(len(layer))
         self.count += len(layer)
         return layer, generated, meets
 
@@ -268,7 +268,7 @@ class HashVisited(_Visited):
         scratch = self.scratch_for(len(frontier))
         builder = LayerBuilder(self.width, len(frontier) * self.puzzle.max_moves, self.guard)
         generated = meets = 0
-        rounds = ConsumedRounds(frontier, builder) if consume else self.rounds(frontier)
+        rounds = FrontierRounds(frontier, builder, consume)
         for part in rounds:
             children = 0
             with clock.timing("expand"):
@@ -286,8 +286,7 @@ class HashVisited(_Visited):
             meets += m
         with clock.timing("compact"):
             layer = builder.finish()
-        if consume:
-            rounds.finish(len(layer))
+        rounds.finish(len(layer))
         return layer, generated, meets
 
     def _grow(self, buffer, n, backward, other, stats, cycles) -> int:
