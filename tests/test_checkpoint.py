@@ -76,6 +76,10 @@ def test_resume_refuses_another_puzzle_mode_or_start(tmp_path):
         vs.bfs("pancake-6", "2 1 3 4 5 6", resume=directory)
     with pytest.raises(vs.VecsearchError, match="no checkpoint in"):
         vs.bfs("pancake-6", resume=tmp_path / "nothing-here")
+    manifest = directory / checkpoints.MANIFEST
+    manifest.write_text(manifest.read_text().replace(checkpoints.FORMAT, "vecsearch-checkpoint-1"))
+    with pytest.raises(vs.VecsearchError, match=r"earlier vecsearch \(vecsearch-checkpoint-1\), whose ranks"):
+        vs.bfs("pancake-6", resume=directory)
 
 
 def test_ctrl_c_stops_the_command_cleanly_and_resume_finishes_it(tmp_path):

@@ -283,24 +283,59 @@ def _expanded_ranks(puzzle_tables, rank, component, unrank, expand, rank_of, exp
     return count, expand_rank(rank, component, puzzle_tables, out_direct)
 
 
-@pytest.mark.parametrize("puzzle", [
-    PermutationPuzzle(pancake_definition(6), "given", representation="pieces"),
-    PermutationPuzzle(ring_definition("topspin-7", 7, 4), "qtm", representation="pieces"),  # parity fixed
-    PermutationPuzzle(TWISTED_RING, "htm", representation="pieces"),  # twist sum fixed
-    PermutationPuzzle(TWISTED_RING, "given", representation="pieces"),  # directed: predecessors too
-], ids=lambda p: f"{p.name}-{p.metric}")
-def test_rank_space_moves_of_one_orbit_puzzles(puzzle):
+ONE_ORBIT = {  # the one-orbit puzzles whose moves step in rank space
+    "pancake-6": lambda: PermutationPuzzle(pancake_definition(6), "given", representation="pieces"),
+    "topspin-7": lambda: PermutationPuzzle(ring_definition("topspin-7", 7, 4), "qtm", representation="pieces"),  # even
+    "twisted-ring-htm": lambda: PermutationPuzzle(TWISTED_RING, "htm", representation="pieces"),  # twist sum fixed
+    "twisted-ring-given": lambda: PermutationPuzzle(TWISTED_RING, "given", representation="pieces"),  # directed
+}
+
+
+@pytest.mark.parametrize("entries", [1 << 22, 30, 0], ids=["tabled", "some-tabled", "computed"])
+@pytest.mark.parametrize("name", ONE_ORBIT)
+def test_rank_space_moves_of_one_orbit_puzzles(name, entries, monkeypatch):
+    """Every move's children ranks, from tables or computed, equal unrank, expand, rank; the near
+    ones (the tabled moves) are among them."""
     from vecsearch.puzzles.permutation import rank_steps, rules
 
+    monkeypatch.setattr(rank_steps, "TABLE_ENTRIES", entries)
+    puzzle = ONE_ORBIT[name]()
     f = puzzle.functions
     packed = puzzle.start_states()
     component = int(jit.call(layer_kernels(puzzle).components, packed, puzzle.tables)[0])
-    direct, via = np.empty(64, np.int64), np.empty(64, np.int64)
-    pairs = [(f["expand_state"], rank_steps.single_orbit_expand_rank)]
+    direct, via, near = np.empty(64, np.int64), np.empty(64, np.int64), np.empty(64, np.int64)
+    halves = [(f["expand_state"], rank_steps.single_orbit_expand_rank, rank_steps.single_orbit_near_rank)]
     if not puzzle.reversible:
-        pairs.append((f["predecessors_state"], rank_steps.single_orbit_predecessors_rank))
-    for expand, expand_rank in pairs:
+        halves.append((f["predecessors_state"], rank_steps.single_orbit_predecessors_rank,
+                       rank_steps.single_orbit_near_predecessors_rank))
+    for half, (expand, expand_rank, near_rank) in enumerate(halves):
+        tabled = int(puzzle.tables.step_tabled[half])
+        assert tabled == {1 << 22: puzzle.max_moves, 30: tabled, 0: 0}[entries]
         for rank in range(0, puzzle.rank_size, max(1, puzzle.rank_size // 500)):
             count, again = _expanded_ranks(puzzle.tables, rank, component, rules.pieces_unrank, expand,
                                            rules.pieces_rank, expand_rank, direct, via)
             assert count == again and direct[:count].tolist() == via[:count].tolist()
+            assert _near(near_rank, rank, component, puzzle.tables, near) == tabled
+            assert set(near[:tabled].tolist()) <= set(via[:count].tolist())
+    if entries == 30:  # the smallest remainders tabled: pancakes' 2! + 3!, TopSpin's turnstile, the ring's X
+        assert 0 < puzzle.tables.step_tabled[0] < puzzle.max_moves and len(puzzle.tables.step_values) <= 30
+
+
+@njit
+def _near(near_rank, rank, component, tables, out):
+    return near_rank(rank, component, tables, out)
+
+
+def test_pancake_flips_keep_children_near_their_parent():
+    """Pancakes are ranked with the top pancake as the last Lehmer digit: flipping the top k
+    changes only the rank's remainder mod k!."""
+    puzzle = vs.get_puzzle("pancake-9")
+    assert puzzle.layout.orders == (tuple(range(8, -1, -1)),)
+    ranks = np.random.default_rng(9).integers(0, puzzle.rank_size, 200)
+    kernels = layer_kernels(puzzle)
+    states = jit.call(kernels.unrank_many, ranks, 0, puzzle.tables)
+    for rank, state in zip(ranks.tolist(), states):
+        children, moves = jit.call(kernels.neighbours, np.array([state]), puzzle.tables, False)
+        for child, move in zip(jit.call(kernels.ranks, children, puzzle.tables).tolist(), moves.tolist()):
+            k = int(puzzle.move_names[move][1:])
+            assert child // math.factorial(k) == rank // math.factorial(k)

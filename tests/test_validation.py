@@ -157,3 +157,39 @@ def test_component_must_be_invariant():
     puzzle = lights(good_expand, component=parity)
     with pytest.raises(vs.PuzzleDefinitionError, match=r"move '0' changes the component from 0 to 1 \('0' -> '11'\)"):
         vs.validate(puzzle)
+
+
+def rank_steps(rank, component, tables, ranks):
+    for m in range(9):
+        ranks[m] = rank ^ tables[0][m]
+    return 9
+
+
+def presses_of_the_first_row(rank, component, tables, ranks):
+    for m in range(3):
+        ranks[m] = rank ^ tables[0][m]
+    return 3
+
+
+def a_press_of_another_puzzle(rank, component, tables, ranks):
+    ranks[0] = rank ^ 1
+    return 1
+
+
+def test_rank_steps_give_the_childrens_ranks_and_near_ones_some_of_them():
+    identity = dict(unrank=lambda r, c, t: r, expand_rank=rank_steps)
+    puzzle = lights(good_expand, near_rank=presses_of_the_first_row, **identity)
+    assert vs.validate(puzzle) == 64
+    assert vs.bfs(puzzle, mode="twobit").total_states == 512
+    with pytest.raises(vs.PuzzleDefinitionError, match=r"near_rank\(0, 0\) gives the ranks \[1\]; the children of '0'"
+                                                       r" have the ranks \[11, 23, 38, 89, 186, 200, 308, 416, 464\]"):
+        vs.validate(lights(good_expand, near_rank=a_press_of_another_puzzle, **identity))
+    with pytest.raises(vs.PuzzleDefinitionError, match=r"expand_rank\(0, 0\) gives the ranks \[1\]"):
+        vs.validate(lights(good_expand, unrank=lambda r, c, t: r, expand_rank=a_press_of_another_puzzle))
+    with pytest.raises(vs.PuzzleDefinitionError, match="near_rank needs expand_rank too"):
+        lights(good_expand, unrank=lambda r, c, t: r, near_rank=presses_of_the_first_row)
+
+
+@pytest.mark.parametrize("name", ["pancake-12", "sliding-3x4", "topspin-9", "lrx-8"])
+def test_built_in_rank_steps_validate(name):
+    assert vs.validate(vs.get_puzzle(name)) == 64

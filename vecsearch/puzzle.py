@@ -26,6 +26,11 @@ Conventions (every built-in puzzle states its own instance of these at the top o
   likewise: the ranks of the children (predecessors) of the state ``unrank(rank, component)``,
   for puzzles that step in rank space directly (move tables over coordinates). The two-bit
   search uses them instead of ``unrank`` followed by ``expand_ranked``.
+- **near_rank(rank, component, tables, ranks) -> count**, optional, and
+  **near_predecessors_rank**: the ranks of *some* of those children (predecessors), the ones
+  found without unranking (table lookups, an offset), written first. A two-bit search's pull
+  looks among them before it asks ``expand_rank`` for all, and most unreached states are settled
+  there.
 - **expand_ranked(state, tables, children, moves, ranks) -> count**, optional: ``expand`` that
   also writes each child's ``rank`` to ``ranks`` (same values as ``rank``), for puzzles whose
   children's ranks follow cheaply from the parent's. The engine uses it when deduplicating with
@@ -115,6 +120,8 @@ class Puzzle:
         expand_ranked=None,
         expand_rank=None,
         predecessors_rank=None,
+        near_rank=None,
+        near_predecessors_rank=None,
         move_names: Sequence[str] | None = None,
         goal=None,
         start=None,
@@ -145,9 +152,16 @@ class Puzzle:
             "unrank_state": _jitted(unrank) if unrank is not None else None,
             "expand_rank_state": _jitted(expand_rank) if expand_rank is not None else None,
             "predecessors_rank_state": _jitted(predecessors_rank) if predecessors_rank is not None else None,
+            "near_rank_state": _jitted(near_rank) if near_rank is not None else None,
+            "near_predecessors_rank_state": _jitted(near_predecessors_rank) if near_predecessors_rank is not None
+            else None,
         }
         if (expand_rank is not None or predecessors_rank is not None) and unrank is None:
             raise PuzzleDefinitionError(f"{name}: expand_rank and predecessors_rank need unrank too")
+        if near_rank is not None and expand_rank is None:
+            raise PuzzleDefinitionError(f"{name}: near_rank needs expand_rank too")
+        if near_predecessors_rank is not None and predecessors_rank is None:
+            raise PuzzleDefinitionError(f"{name}: near_predecessors_rank needs predecessors_rank too")
         if expand_ranked is not None and rank is None:
             raise PuzzleDefinitionError(f"{name}: expand_ranked needs rank and rank_size too")
         self._heuristic = _jitted(heuristic) if heuristic is not None else None
@@ -204,7 +218,8 @@ class Puzzle:
     def functions(self) -> Mapping[str, object]:
         """The compiled per-state functions by role (``expand_state``, ``predecessors_state``,
         ``rank_state``, ``component_state``, ``expand_ranked_state``, ``unrank_state``,
-        ``expand_rank_state``, ``predecessors_rank_state``; None: not given), read-only. The
+        ``expand_rank_state``, ``predecessors_rank_state``, ``near_rank_state``,
+        ``near_predecessors_rank_state``; None: not given), read-only. The
         engine binds them into its kernels (``vecsearch.engine.codegen.layer_kernels``)."""
         return MappingProxyType(self._functions)
 

@@ -4,8 +4,9 @@
 ``limit`` states), calling each per-state function as plain Python on every state: ``expand``
 must return an int count within ``max_moves``, write states of ``width`` words (the first never
 -1), and name moves in ``0 .. max_moves-1``; ``rank`` must fall in ``[0, rank_size)``;
-``component`` must not change along a move; ``unrank`` must invert ``rank``; ``predecessors``
-(or, for a reversible puzzle, ``expand``) must lead back. Then the compiled kernels must give the same children. The first violation
+``component`` must not change along a move; ``unrank`` must invert ``rank``; ``expand_rank``
+must give the children's ranks and ``near_rank`` some of them; ``predecessors`` (or, for a
+reversible puzzle, ``expand``) must lead back. Then the compiled kernels must give the same children. The first violation
 raises ``PuzzleDefinitionError`` naming the function, the state and what was expected.
 """
 
@@ -31,6 +32,7 @@ def validate(puzzle, states=None, *, limit: int = 64) -> int:
         probed += 1
         children = _call_expand(puzzle, "expand", functions["expand_state"], state)
         _check_ranks(puzzle, state, children)
+        _check_rank_steps(puzzle, state, children)
         back = functions["predecessors_state"] or (functions["expand_state"] if puzzle.reversible else None)
         for child, move in children if back is not None else ():
             role = "predecessors" if functions["predecessors_state"] is not None else "expand"
@@ -126,6 +128,29 @@ def _check_ranks(puzzle, state, children):
                 raise PuzzleDefinitionError(
                     f"{puzzle.name}: move {puzzle.move_names[move]!r} changes the component from {before} to"
                     f" {after} ({_show(puzzle, state)} -> {_show(puzzle, child)}); a component is an invariant")
+
+
+def _check_rank_steps(puzzle, state, children):
+    """``expand_rank`` gives the ranks of the children (in any order), ``near_rank`` some of them."""
+    functions = puzzle.functions
+    if functions["expand_rank_state"] is None:
+        return
+    rank, component = _python(functions["rank_state"]), functions["component_state"]
+    r = rank(state, puzzle.tables)
+    c = _python(component)(state, puzzle.tables) if component is not None else 0
+    expected = sorted(int(rank(child, puzzle.tables)) for child, _ in children)
+    out = np.empty(puzzle.move_capacity, np.int64)
+    for role in ("expand_rank", "near_rank"):
+        function = functions[f"{role}_state"]
+        if function is None:
+            continue
+        count = _python(function)(r, c, puzzle.tables, out)
+        given = sorted(out[:count].tolist())
+        wrong = given != expected if role == "expand_rank" else any(given.count(x) > expected.count(x) for x in given)
+        if wrong:
+            raise PuzzleDefinitionError(f"{puzzle.name}: {role}({r}, {c}) gives the ranks {given}; the children of"
+                                        f" {_show(puzzle, state)} have the ranks {expected}"
+                                        f"{'' if role == 'expand_rank' else ' (near_rank gives some of them)'}")
 
 
 def _check_compiled(puzzle, states):

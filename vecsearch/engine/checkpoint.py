@@ -17,7 +17,7 @@ import numpy as np
 
 from vecsearch.errors import VecsearchError
 
-FORMAT = "vecsearch-checkpoint-1"
+FORMAT = "vecsearch-checkpoint-2"  # 2: the ranks of the sliding and one-orbit permutation puzzles changed
 MANIFEST = "checkpoint.json"
 
 
@@ -46,8 +46,11 @@ def load(directory) -> tuple[dict, dict[str, np.ndarray]]:
         raise VecsearchError(f"no checkpoint in {directory} (no {MANIFEST})") from None
     except (OSError, ValueError) as error:
         raise VecsearchError(f"cannot read the checkpoint {path}: {error}") from None
-    if meta.get("format") != FORMAT:
-        raise VecsearchError(f"{path} is not a vecsearch checkpoint of format {FORMAT}")
+    found = meta.get("format")
+    if found != FORMAT:
+        earlier = isinstance(found, str) and found.startswith("vecsearch-checkpoint-")
+        raise VecsearchError(f"{path}: written by an earlier vecsearch ({found}), whose ranks may differ: start the"
+                             " search again" if earlier else f"{path} is not a vecsearch checkpoint of format {FORMAT}")
     try:
         arrays = {name: np.load(Path(directory) / file, allow_pickle=False) for name, file in meta["arrays"].items()}
     except (OSError, ValueError) as error:

@@ -46,10 +46,11 @@ nb_options.faster_inlining()
 PACKAGE_DIR = Path(__file__).resolve().parent.parent
 KERNEL_DIR = PACKAGE_DIR / "kernels"
 LAYER_TEMPLATES = tuple(KERNEL_DIR / f"{name}.py" for name in ("layer_template", "pair_template", "rank_space_template",
-                                                                "distance_template"))
+                                                                "segment_template", "distance_template"))
 ROLES = ("expand_state", "predecessors_state", "rank_state", "component_state")
+# None: the template's default, or absent
 OPTIONAL_ROLES = ("expand_ranked_state", "predecessors_ranked_state", "unrank_state", "expand_rank_state",
-                  "predecessors_rank_state")  # None: the template's default, or absent
+                  "predecessors_rank_state", "near_rank_state", "near_predecessors_rank_state")
 
 
 def cache_dir() -> Path:
@@ -100,7 +101,11 @@ def _constants(width: int, capacity: int, has_predecessors: bool) -> dict:
 
 
 def _header(functions: dict, constants: dict) -> str:
-    lines = ["from vecsearch._numba import kernel, parallel_kernel, state_function",
+    # A hot loop counts no references (``_numba.loop``) when the rules are vecsearch's own, which
+    # never allocate; a user's may (a list, an array), so their loops are ordinary kernels.
+    own = all(f is None or _importable(f)[0].startswith("vecsearch.") for f in functions.values())
+    loop = "loop" if own else "kernel as loop"
+    lines = [f"from vecsearch._numba import kernel, {loop}, parallel_kernel, state_function",
              "from vecsearch.kernels.state_words import ("]
     lines += [f"    {helper} as {name}," for name, helper in _shape_bindings(constants["WIDTH"]).items()]
     lines.append(")")
@@ -144,6 +149,7 @@ def _bind_layer_kernels(puzzle) -> types.ModuleType:
         functions["predecessors_state"] = functions["expand_state"]
         functions["predecessors_ranked_state"] = functions["expand_ranked_state"]
         functions["predecessors_rank_state"] = functions["expand_rank_state"]
+        functions["near_predecessors_rank_state"] = functions["near_rank_state"]
     functions["rank_state"] = functions["rank_state"] or no_rank
     functions["component_state"] = functions["component_state"] or single_component
     return build_kernels(functions, puzzle.width, puzzle.move_capacity, puzzle.kernel_label,
@@ -198,6 +204,7 @@ def _in_memory_module(functions, constants, label, body) -> types.ModuleType:
     namespace = module.__dict__
     namespace.update(
         kernel=nb_options.user_kernel,
+        loop=nb_options.user_kernel,  # a user's rules may allocate: see _header
         parallel_kernel=nb_options.user_parallel_kernel,
         state_function=nb_options.state_function,
         **constants,

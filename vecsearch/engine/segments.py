@@ -42,7 +42,7 @@ from vecsearch.errors import MemoryLimitError, SearchInterrupted, VecsearchError
 from vecsearch.kernels.segment_cells import claim_ranks
 
 STATE = "search.json"
-FORMAT = "vecsearch-partitioned-1"
+FORMAT = "vecsearch-partitioned-2"  # 2: as checkpoint.FORMAT
 FILL_WORDS = 1 << 20  # words of a fresh table written per call
 
 

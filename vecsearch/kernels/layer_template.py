@@ -28,6 +28,7 @@ from vecsearch.kernels.roles import (
     expand_state,
     hash_at,
     kernel,
+    loop,
     new_states,
     predecessors_ranked_state,
     predecessors_state,
@@ -88,10 +89,18 @@ def expand_claim_range(frontier, lo, hi, tables, backward, bits, other, check_ot
     ``clock`` gets the cycles of the phases (``vecsearch.kernels.phases``).
     Returns ``(generated, new, meets)``.
     """
-    kids = new_states(PREFETCH_BATCH + MAX_MOVES, WIDTH)
-    moves = np.empty(PREFETCH_BATCH + MAX_MOVES, np.int64)
-    ranks = np.empty(PREFETCH_BATCH + MAX_MOVES, np.int64)
     spent = np.zeros(clock.shape[0], np.int64)
+    room = PREFETCH_BATCH + MAX_MOVES
+    done = expand_claim_loop(frontier, lo, hi, tables, backward, bits, other, check_other, spent, scratch, out,
+                             new_states(room, WIDTH), np.empty(room, np.int64), np.empty(room, np.int64))
+    add_cycles(clock, spent)
+    return done
+
+
+@loop
+def expand_claim_loop(frontier, lo, hi, tables, backward, bits, other, check_other, spent, scratch, out, kids, moves,
+                      ranks):
+    """``expand_claim_range``'s loop, given its scratch arrays."""
     generated = 0
     k = 0
     meets = 0
@@ -128,7 +137,6 @@ def expand_claim_range(frontier, lo, hi, tables, backward, bits, other, check_ot
         spent[EXPAND] += expanded - began
         spent[RANK] += ranked - expanded
         spent[CLAIM] += claimed - ranked
-    add_cycles(clock, spent)
     return generated, k, meets
 
 

@@ -26,6 +26,9 @@ from vecsearch.kernels.roles import (
     expand_rank_state,
     expand_ranked_state,
     kernel,
+    loop,
+    near_predecessors_rank_state,
+    near_rank_state,
     new_states,
     predecessors_rank_state,
     rank_state,
@@ -92,6 +95,26 @@ def rank_steps(rank, component, tables, backward, ranks):
 
 
 @state_function
+def no_near(rank, component, tables, ranks):
+    return 0
+
+
+HAS_NEAR = near_rank_state is not None  # the family finds some neighbours without unranking
+if near_rank_state is None:
+    near_rank_state = no_near
+if near_predecessors_rank_state is None:
+    near_predecessors_rank_state = no_near
+
+
+@state_function
+def near_steps(rank, component, tables, backward, ranks):
+    """``rank_steps`` for the neighbours the family finds without unranking (maybe none)."""
+    if backward and HAS_PREDECESSORS:
+        return near_predecessors_rank_state(rank, component, tables, ranks)
+    return near_rank_state(rank, component, tables, ranks)
+
+
+@state_function
 def rank_space_neighbours(rank, component, tables, backward, kids, moves, ranks, at):
     return rank_steps(rank, component, tables, backward, ranks[at:])
 
@@ -131,10 +154,11 @@ states to ``kids[at:]`` only when the family has no rank-space moves) and return
 @state_function
 def settle_pulled(table, pending, counts, states, ranks, seek, newv, stash, fill):
     """For each of ``pending[:states]`` (unreached ranks, their neighbours' ranks one after the
-    other in ``ranks``), set it to ``newv`` if a neighbour's cell is ``seek``. Returns ``(new,
-    neighbours looked at)``."""
+    other in ``ranks``), set it to ``newv`` if a neighbour's cell is ``seek``; the others are
+    moved to the front of ``pending``. Returns ``(new, neighbours looked at, ranks left)``."""
     new = 0
     looked = 0
+    left = 0
     at = 0
     for s in range(states):
         c = counts[s]
@@ -142,13 +166,35 @@ def settle_pulled(table, pending, counts, states, ranks, seek, newv, stash, fill
         while j < c and cell_value(table, ranks[at + j]) != seek:
             j += 1
         looked += min(j + 1, c)
+        r = pending[s]
         if j < c:
-            r = pending[s]
             table[r >> 5] &= ~((3 ^ newv) << ((r & 31) << 1))
             new += 1
             stash_rank(stash, fill, r)
+        else:
+            pending[left] = r
+            left += 1
         at += c
-    return new, looked
+    return new, looked, left
+
+
+@state_function
+def pull_near(table, pending, counts, taken, component, tables, backward, ranks, seek, newv, stash, fill, spent):
+    """Settle the unreached ranks ``pending[:taken]`` that a near neighbour (``near_steps``)
+    proves reached, as ``settle_pulled``; returns ``(new, looked, left)``."""
+    began = cycles()
+    at = 0
+    for i in range(taken):
+        c = near_steps(pending[i], component, tables, backward, ranks[at:])
+        for j in range(at, at + c):
+            prefetch(table, ranks[j] >> 5)
+        counts[i] = c
+        at += c
+    found = cycles()
+    settled = settle_pulled(table, pending, counts, taken, ranks, seek, newv, stash, fill)
+    spent[EXPAND] += found - began
+    spent[CLAIM] += cycles() - found
+    return settled
 
 
 @kernel
@@ -171,13 +217,19 @@ def twobit_range(table, lo, hi, pull, last_mask, value, newv, retire, component,
     generated, new)``: ranks expanded (push) or unreached ranks looked at (pull), neighbours
     generated or looked at, ranks set."""
     room = TWOBIT_STATES + 32
-    pending = np.empty(room, np.int64)
-    counts = np.empty(room, np.int64)
-    states = new_states(room, WIDTH)
-    kids = new_states(MAX_MOVES, WIDTH)
-    moves = np.empty(MAX_MOVES, np.int64)
-    ranks = np.empty(room * MAX_MOVES, np.int64)
     spent = np.zeros(clock.shape[0], np.int64)
+    done = twobit_loop(table, lo, hi, pull, last_mask, value, newv, retire, component, tables, backward, stash, fill,
+                       spent, np.empty(room, np.int64), np.empty(room, np.int64), new_states(room, WIDTH),
+                       new_states(MAX_MOVES, WIDTH), np.empty(MAX_MOVES, np.int64),
+                       np.empty(room * MAX_MOVES, np.int64))
+    add_cycles(clock, spent)
+    return done
+
+
+@loop
+def twobit_loop(table, lo, hi, pull, last_mask, value, newv, retire, component, tables, backward, stash, fill, spent,
+                pending, counts, states, kids, moves, ranks):
+    """``twobit_range``'s loop, given its scratch arrays."""
     select = 0 if pull else value  # pattern 0 selects the unreached cells (value 3)
     direction = backward != pull
     expanded = 0
@@ -197,7 +249,15 @@ def twobit_range(table, lo, hi, pull, last_mask, value, newv, retire, component,
                 pending[taken] = (word << 5) | (popcount(low - 1) >> 1)
                 taken += 1
             word += 1
+        expanded += taken
         scanned = cycles()
+        spent[SCAN] += scanned - began
+        if pull and HAS_NEAR:
+            n, g, taken = pull_near(table, pending, counts, taken, component, tables, direction, ranks, value, newv,
+                                    stash, fill, spent)
+            new += n
+            generated += g
+            scanned = cycles()
         unrank_batch(pending, taken, component, tables, states)
         unranked = cycles()
         at = 0
@@ -209,14 +269,11 @@ def twobit_range(table, lo, hi, pull, last_mask, value, newv, retire, component,
             at += c
         stepped = cycles()
         n, g = settle_batch(table, pull, pending, counts, taken, ranks, at, value, newv, stash, fill)
-        spent[SCAN] += scanned - began
         spent[UNRANK] += unranked - scanned
         spent[EXPAND] += stepped - unranked
         spent[CLAIM] += cycles() - stepped
-        expanded += taken
         generated += g
         new += n
-    add_cycles(clock, spent)
     return expanded, generated, new
 
 
@@ -225,78 +282,9 @@ def settle_batch(table, pull, pending, counts, states, ranks, batch, seek, newv,
     """Claim a push batch's ``batch`` children, or settle a pull batch's ``states`` ranks.
     Returns ``(new, generated)``."""
     if pull:
-        return settle_pulled(table, pending, counts, states, ranks, seek, newv, stash, fill)
+        new, looked, _ = settle_pulled(table, pending, counts, states, ranks, seek, newv, stash, fill)
+        return new, looked
     return claim_cells(table, ranks, batch, newv, stash, fill), batch
-
-
-@kernel
-def frontier_children_range(old, new, lo, hi, pattern, last_mask, component, tables, backward, own_lo, own_hi,
-                            out):
-    """One segment's share of a layer of a partitioned two-bit search (``old``: the table at the
-    frontier's depth, ``new``: the next one; see ``vecsearch.engine.segment_tasks``): expand the
-    cells ``pattern`` selects in words ``[lo, hi)`` of ``old`` (``backward``: to predecessors),
-    set the children ``old`` has not reached whose ranks lie in ``[own_lo, own_hi)`` in ``new``,
-    and write the other unreached children's ranks to ``out`` (room for the puzzle's
-    ``max_moves`` per selected cell). Returns ``(expanded, generated, written)``."""
-    kids = new_states(MAX_MOVES, WIDTH)
-    moves = np.empty(MAX_MOVES, np.int64)
-    ranks = np.empty(MAX_MOVES, np.int64)
-    expanded = 0
-    generated = 0
-    written = 0
-    for word in range(lo, hi):
-        cells = cells_matching(old, word, pattern, last_mask)
-        while cells != 0:
-            low = cells & -cells
-            cells ^= low
-            rank = (word << 5) | (popcount(low - 1) >> 1)
-            c = rank_neighbours(rank, component, tables, backward, kids, moves, ranks, 0)
-            for j in range(c):
-                prefetch(old, ranks[j] >> 5)
-            for j in range(c):
-                r = ranks[j]
-                if cell_value(old, r) != 3:
-                    continue
-                if own_lo <= r < own_hi:
-                    new[r >> 5] &= ~(2 << ((r & 31) << 1))
-                else:
-                    out[written] = r
-                    written += 1
-            generated += c
-            expanded += 1
-    return expanded, generated, written
-
-
-@kernel
-def pull_segment_range(old, new, lo, hi, last_mask, component, tables, backward):
-    """The pull form of ``frontier_children_range``: set in ``new`` every cell of words
-    ``[lo, hi)`` that ``old`` has not reached and that has a neighbour one move before it (a
-    predecessor; a child when ``backward``) in ``old``'s frontier (cell ``1``). Returns
-    ``(looked, neighbours looked at, set)``."""
-    kids = new_states(MAX_MOVES, WIDTH)
-    moves = np.empty(MAX_MOVES, np.int64)
-    ranks = np.empty(MAX_MOVES, np.int64)
-    looked = 0
-    generated = 0
-    found = 0
-    for word in range(lo, hi):
-        cells = cells_matching(old, word, 0, last_mask)  # pattern 0 selects the unreached cells
-        while cells != 0:
-            low = cells & -cells
-            cells ^= low
-            rank = (word << 5) | (popcount(low - 1) >> 1)
-            c = rank_neighbours(rank, component, tables, not backward, kids, moves, ranks, 0)
-            for j in range(c):
-                prefetch(old, ranks[j] >> 5)
-            j = 0
-            while j < c and cell_value(old, ranks[j]) != 1:
-                j += 1
-            generated += min(j + 1, c)
-            if j < c:
-                new[word] &= ~(2 << ((rank & 31) << 1))
-                found += 1
-            looked += 1
-    return looked, generated, found
 
 
 @kernel

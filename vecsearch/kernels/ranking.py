@@ -101,15 +101,22 @@ def nth_unused(d, seen, n):
     return -1
 
 
-def digit_chunks(radices, span: int = 3) -> tuple[np.ndarray, np.ndarray]:
+def digit_chunks(radices, limit: int = 1 << 16) -> tuple[np.ndarray, np.ndarray]:
     """Tables to read the digits of a mixed-radix number a few at a time (``chunked_digits``).
 
     ``radices[i]`` is the radix of digit ``i``, the most significant first (a Lehmer rank of
-    ``n`` values: ``n, n-1, ..., 2``). Digits are cut into chunks of ``span`` from the least
-    significant end. Returns ``size[c]``, the number of values of chunk ``c`` (the product of
+    ``n`` values: ``n, n-1, ..., 2``). Digits are cut into chunks from the least significant end,
+    each as long as the product of its radices stays within ``limit`` (a Lehmer rank of 12
+    values: 2 chunks). Returns ``size[c]``, the number of values of chunk ``c`` (the product of
     its radices), and ``digits[c, v]``, chunk ``c``'s digits for the value ``v``, packed 4 bits
     per digit at their places."""
-    chunks = [list(range(max(0, end - span), end)) for end in range(len(radices), 0, -span)]
+    chunks, product = [], limit + 1
+    for i in reversed(range(len(radices))):
+        if product * radices[i] > limit:
+            chunks.append([])
+            product = 1
+        chunks[-1].insert(0, i)
+        product *= radices[i]
     size = np.array([math.prod(radices[i] for i in chunk) for chunk in chunks], np.int64)
     digits = np.zeros((len(chunks), max(size, default=1)), np.int64)
     for c, chunk in enumerate(chunks):

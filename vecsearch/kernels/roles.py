@@ -17,6 +17,9 @@ Roles (the puzzle contract of ``vecsearch.puzzle``, per state; ``tables`` is the
   unrank_state(rank, component, tables) -> state
   expand_rank_state(rank, component, tables, ranks) -> count       children's ranks from a rank
   predecessors_rank_state(rank, component, tables, ranks) -> count
+  near_rank_state(rank, component, tables, ranks) -> count          some children's ranks, found
+                            without unranking (a pull looks among them first)
+  near_predecessors_rank_state(rank, component, tables, ranks) -> count
   heuristic_state(state, htables) -> bound                 admissible bound (heuristic kernels)
   heuristic_update_state(parent, info, child, htables) -> (bound, info)   the bound of a child
                             from what its parent's evaluation left in ``info`` (< 0: nothing)
@@ -35,7 +38,7 @@ State-shape helpers (``vecsearch.kernels.state_words``): the narrow forms here, 
 families with ``WIDTH > 1``.
 """
 
-from vecsearch._numba import kernel, parallel_kernel, state_function
+from vecsearch._numba import kernel, loop, parallel_kernel, state_function
 from vecsearch.kernels.state_words import (
     narrow_copy_at as copy_at,
     narrow_empty_at as empty_at,
@@ -53,7 +56,7 @@ HAS_PREDECESSORS = False
 
 SHAPE_HELPERS = ("empty_at", "hash_at", "equal_at", "copy_at", "new_states", "first_word", "state_hash",
                  "states_equal")
-DECORATORS = ("kernel", "parallel_kernel", "state_function")
+DECORATORS = ("kernel", "loop", "parallel_kernel", "state_function")
 CONSTANTS = ("WIDTH", "MAX_MOVES", "HAS_PREDECESSORS")
 
 
@@ -107,6 +110,16 @@ def predecessors_rank_state(rank, component, tables, ranks):
 
 
 @state_function
+def near_rank_state(rank, component, tables, ranks):
+    return _unbound("near_rank_state")
+
+
+@state_function
+def near_predecessors_rank_state(rank, component, tables, ranks):
+    return _unbound("near_predecessors_rank_state")
+
+
+@state_function
 def heuristic_state(state, htables):
     return _unbound("heuristic_state")
 
@@ -118,12 +131,12 @@ def heuristic_update_state(parent, info, child, htables):
 
 ROLES = ("expand_state", "predecessors_state", "rank_state", "component_state", "expand_ranked_state",
          "predecessors_ranked_state", "unrank_state", "expand_rank_state", "predecessors_rank_state",
-         "heuristic_state", "heuristic_update_state")
+         "near_rank_state", "near_predecessors_rank_state", "heuristic_state", "heuristic_update_state")
 
 __all__ = [  # everything a template may import from here
     "expand_state", "predecessors_state", "rank_state", "component_state", "expand_ranked_state",
-    "predecessors_ranked_state", "unrank_state", "expand_rank_state", "predecessors_rank_state", "heuristic_state",
-    "heuristic_update_state",
-    "WIDTH", "MAX_MOVES", "HAS_PREDECESSORS", "kernel", "parallel_kernel", "state_function",
+    "predecessors_ranked_state", "unrank_state", "expand_rank_state", "predecessors_rank_state", "near_rank_state",
+    "near_predecessors_rank_state", "heuristic_state", "heuristic_update_state",
+    "WIDTH", "MAX_MOVES", "HAS_PREDECESSORS", "kernel", "loop", "parallel_kernel", "state_function",
     "empty_at", "hash_at", "equal_at", "copy_at", "new_states", "first_word", "state_hash", "states_equal",
 ]

@@ -2,15 +2,10 @@
 
 Conventions:
 
-- **Rank**: a mixed-radix number of *coordinates*, most significant first: for each orbit in
-  order, its permutation, then (orientations > 1) its orientations. A permutation coordinate is
-  the Lehmer rank of the pieces (slot 0 most significant), halved when every move permutes the
-  orbit evenly (the parity is then fixed); an orientation coordinate is the base-k number of the
-  slots' orientations (slot 0 most significant), without the last slot when every move keeps
-  the orientation sum mod k (the last orientation is then implied).
-- **Component**: the fixed parities and orientation sums, packed as bit fields in coordinate
-  order. The rank is perfect within a component: every rank is one state of it.
-- **State**: ``rules`` describes the two representations; ``representation="auto"`` picks
+- **Rank** and **component**: ``layout`` (coordinates, parities, orientation sums, and the
+  rank order of the slots: the identity, or ``layout.slot_order`` in the pieces form).
+- **State**: ``rules`` describes the two representations (the pieces form packs each orbit's
+  slots in rank order); ``representation="auto"`` picks
   pieces for one orbit without orientations (pancakes, TopSpin, LRX: their moves in rank space
   are computed fast, and every size runs one compiled family), else
   coordinates when every coordinate's move table is small (fast: a move is a table lookup per
@@ -22,9 +17,6 @@ Conventions:
 
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass
-
 import numpy as np
 
 from vecsearch.errors import InvalidPuzzleInput, PuzzleDefinitionError
@@ -32,6 +24,7 @@ from vecsearch.kernels.ranking import factorial_table
 from vecsearch.puzzle import Puzzle, signed64, unsigned64
 from vecsearch.puzzles.permutation import rank_steps, rules
 from vecsearch.puzzles.permutation.definition import PermutationDefinition
+from vecsearch.puzzles.permutation.layout import Layout, slot_order
 from vecsearch.svg import Board, Cell
 
 COORDINATE_TABLE_ENTRIES = 1 << 23  # move-table entries (int32) allowed for the coordinates form
@@ -39,75 +32,6 @@ MAX_RANK = 1 << 62
 REPRESENTATIONS = ("auto", "coordinates", "pieces")
 FAMILY_MOVES = 64  # move capacity of the compiled kernels: puzzles with up to this many moves share them
 SOLVED, ASTRAY = "#c8e6c9", "#ffffff"  # a slot's fill when it holds its solved piece and twist, or not
-
-
-@dataclass(frozen=True)
-class Coordinate:
-    orbit: int  # index in definition.orbits
-    kind: str  # "permutation" or "orientation"
-    size: int  # values within one class
-    classes: int  # 2: parity fixed; k: orientation sum fixed; 1: neither
-    weight: int  # place value in the rank
-    class_shift: int  # bit position of its class in the component
-
-
-class Layout:
-    """The coordinates of a definition under a move set, and the rank they make."""
-
-    def __init__(self, definition: PermutationDefinition, moves):
-        self.definition = definition
-        raw = []
-        for j, orbit in enumerate(definition.orbits):
-            parts = [m.changes[orbit.name] for m in moves if orbit.name in m.changes]
-            even = orbit.size >= 2 and all(_parity(p) == 0 for p, _ in parts)
-            raw.append((j, "permutation", math.factorial(orbit.size) >> even, 2 if even else 1))
-            k = orbit.orientations
-            if k > 1:
-                kept = all(sum(t) % k == 0 for _, t in parts)
-                raw.append((j, "orientation", k ** (orbit.size - kept), k if kept else 1))
-        self.rank_size = math.prod(size for _, _, size, _ in raw)
-        self.coordinates, weight, shift = [], self.rank_size, 0
-        for j, kind, size, classes in raw:
-            weight //= size
-            self.coordinates.append(Coordinate(j, kind, size, classes, weight, shift))
-            shift += (classes - 1).bit_length()
-        self.component_bits = shift
-
-    def rank(self, state) -> tuple[int, int]:
-        """``(rank, component)`` of a Python state."""
-        rank = component = 0
-        for c in self.coordinates:
-            pieces, twists = state[c.orbit]
-            if c.kind == "permutation":
-                full = _lehmer(pieces)
-                x, cls = full >> (c.classes == 2), _parity(pieces)
-            else:
-                k = self.definition.orbits[c.orbit].orientations
-                digits = twists[:-1] if c.classes > 1 else twists
-                x, cls = _base(digits, k), sum(twists) % k
-            rank += x * c.weight
-            component |= (cls if c.classes > 1 else 0) << c.class_shift
-        return rank, component
-
-    def unrank(self, rank: int, component: int):
-        """The Python state of ``rank`` in ``component``."""
-        state = [[tuple(range(o.size)), (0,) * o.size] for o in self.definition.orbits]
-        for c in self.coordinates:
-            n = self.definition.orbits[c.orbit].size
-            x = (rank // c.weight) % c.size
-            cls = (component >> c.class_shift) & ((1 << (c.classes - 1).bit_length()) - 1)
-            if c.kind == "permutation":
-                pieces = _unlehmer(2 * x if c.classes == 2 else x, n)
-                if c.classes == 2 and _parity(pieces) != cls:
-                    pieces = _unlehmer(2 * x + 1, n)
-                state[c.orbit][0] = pieces
-            else:
-                k = self.definition.orbits[c.orbit].orientations
-                digits = _digits(x, k, n - (c.classes > 1))
-                if c.classes > 1:
-                    digits.append((cls - sum(digits)) % k)
-                state[c.orbit][1] = tuple(digits)
-        return tuple(tuple(pair) for pair in state)
 
 
 class PermutationPuzzle(Puzzle):
@@ -141,17 +65,23 @@ class PermutationPuzzle(Puzzle):
                              predecessors=None if reversible else rules.coord_predecessors,
                              predecessors_rank=None if reversible else rules.coord_predecessors_rank)
         else:
-            tables = self._pieces_tables(rows)
+            orbits = definition.orbits
+            self.layout = Layout(definition, self.move_list, [
+                slot_order(o.size, [m.changes[o.name] for m in rows if o.name in m.changes]) for o in orbits])
+            packed_rows = [self._packed_changes(m) for m in rows]
+            tables = self._pieces_tables(packed_rows)
             functions = dict(expand=rules.pieces_expand, rank=rules.pieces_rank if ranked else None,
                              component=rules.pieces_component, unrank=rules.pieces_unrank if ranked else None,
                              predecessors=None if reversible else rules.pieces_predecessors)
-            orbits = definition.orbits
             if ranked and len(orbits) == 1 and orbits[0].orientations <= 16:  # fast moves in rank space
-                parts = [m.changes[orbits[0].name] for m in rows]
+                parts = [changes[orbits[0].name] for changes in packed_rows]
                 tables = rank_steps.step_tables(tables, parts, len(self.move_list), orbits[0].size,
                                                 orbits[0].orientations)
                 functions.update(expand_rank=rank_steps.single_orbit_expand_rank,
-                                 predecessors_rank=None if reversible else rank_steps.single_orbit_predecessors_rank)
+                                 predecessors_rank=None if reversible else rank_steps.single_orbit_predecessors_rank,
+                                 near_rank=rank_steps.single_orbit_near_rank,
+                                 near_predecessors_rank=None if reversible
+                                 else rank_steps.single_orbit_near_predecessors_rank)
         super().__init__(
             name or definition.name, max_moves=len(self.move_list), tables=tables, reversible=reversible,
             rank_size=self.layout.rank_size if ranked else None, move_names=[m.name for m in self.move_list],
@@ -204,14 +134,25 @@ class PermutationPuzzle(Puzzle):
         scalars = np.array([len(info), self.rank_bits, len(self.move_list), len(rows)], np.int64)
         return rules.CoordinateTables(np.concatenate(blocks), np.array(info, np.int64), scalars)
 
+    def _packed_changes(self, move) -> dict:
+        """``move.changes`` with the slots of each orbit in its rank order (as they are packed)."""
+        packed = {}
+        for orbit, order in zip(self.definition.orbits, self.layout.orders):
+            if orbit.name in move.changes:
+                permutation, twist = move.changes[orbit.name]
+                position = {slot: i for i, slot in enumerate(order)}
+                packed[orbit.name] = (tuple(position[permutation[s]] for s in order), tuple(twist[s] for s in order))
+        return packed
+
     def _pieces_tables(self, rows):
+        """``rows``: each move's changes, packed (``_packed_changes``)."""
         orbits = self.definition.orbits
         changed = []
-        for move in rows:
+        for changes in rows:
             slots = []
             for orbit, start in zip(orbits, self._starts):
-                if orbit.name in move.changes:
-                    permutation, twist = move.changes[orbit.name]
+                if orbit.name in changes:
+                    permutation, twist = changes[orbit.name]
                     slots += [(start + i, start + p, t) for i, (p, t) in enumerate(zip(permutation, twist))
                               if p != i or t]
             changed.append(slots)
@@ -246,9 +187,9 @@ class PermutationPuzzle(Puzzle):
             rank, component = self.layout.rank(state)
             return rank | component << self.rank_bits
         value = 0
-        for start, (pieces, twists) in zip(self._starts, state):
-            for i, (p, t) in enumerate(zip(pieces, twists)):
-                value |= (p | t << self.piece_bits) << (self.field_bits * (start + i))
+        for start, order, (pieces, twists) in zip(self._starts, self.layout.orders, state):
+            for i, slot in enumerate(order):
+                value |= (pieces[slot] | twists[slot] << self.piece_bits) << (self.field_bits * (start + i))
         return signed64(value)
 
     def pieces(self, state):
@@ -257,8 +198,10 @@ class PermutationPuzzle(Puzzle):
         if self.representation == "coordinates":
             return self.layout.unrank(state & ((1 << self.rank_bits) - 1), state >> self.rank_bits)
         value, field, out = unsigned64(state), (1 << self.field_bits) - 1, []
-        for orbit, start in zip(self.definition.orbits, self._starts):
-            fields = [(value >> (self.field_bits * (start + i))) & field for i in range(orbit.size)]
+        for orbit, start, order in zip(self.definition.orbits, self._starts, self.layout.orders):
+            fields = [0] * orbit.size
+            for i, slot in enumerate(order):
+                fields[slot] = (value >> (self.field_bits * (start + i))) & field
             out.append((tuple(f & ((1 << self.piece_bits) - 1) for f in fields),
                         tuple(f >> self.piece_bits for f in fields)))
         return tuple(out)
@@ -349,36 +292,3 @@ def _read_numbers(tokens, at, count, low, high, what):
         values.append(int(token))
     return values
 
-
-def _lehmer(values) -> int:
-    n, rank = len(values), 0
-    for i, v in enumerate(values):
-        rank += sum(1 for w in values[i + 1:] if w < v) * math.factorial(n - 1 - i)
-    return rank
-
-
-def _unlehmer(rank: int, n: int) -> tuple[int, ...]:
-    left, out = list(range(n)), []
-    for i in range(n):
-        d, rank = divmod(rank, math.factorial(n - 1 - i))
-        out.append(left.pop(d))
-    return tuple(out)
-
-
-def _parity(values) -> int:
-    return sum(1 for i in range(len(values)) for j in range(i + 1, len(values)) if values[j] < values[i]) & 1
-
-
-def _base(digits, k) -> int:
-    value = 0
-    for d in digits:
-        value = value * k + d
-    return value
-
-
-def _digits(value: int, k: int, count: int) -> list[int]:
-    out = []
-    for _ in range(count):
-        value, d = divmod(value, k)
-        out.append(d)
-    return out[::-1]

@@ -1,58 +1,81 @@
 """Moves in rank space for one-orbit puzzles in the pieces representation (pancakes, TopSpin, LRX).
 
-The two-bit search asks for the ranks of a rank's children. Unranking to a state and ranking each
-child from scratch costs ``n`` divisions and ``n`` Lehmer digits per child. Here, per parent:
+The two-bit search asks for the ranks of a rank's children. The orbit's slots are packed in rank
+order (``layout.slot_order``), so a move that changes only the positions ``>= a`` changes only
+the last ``k = n - a`` Lehmer digits: with ``full`` the Lehmer rank (before halving), the child's
+``full`` is the parent's with ``full mod k!`` (the *remainder*: the order of the last ``k``
+pieces among themselves) replaced by the remainder after the move. Its children lie within
+``k!`` ranks of a parent, so a pancake's small flips land in cache lines the search just read.
 
-- the Lehmer digits come from float reciprocals of the factorials (``ranking.quotient``),
-  and the pieces from the list of unused values packed 4 bits each, so
-  picking the ``d``-th unused value is a shift, not a scan;
-- a move leaves the slots after its last changed slot ``hi`` alone, and their digits (how many
-  smaller pieces lie further on) are the parent's, so a child costs O(hi). The moves are visited
-  in decreasing ``hi`` so the parent's suffix sums are built once.
+- **Tabled moves** (the moves with the smallest ``k`` while ``TABLE_ENTRIES`` allow):
+  ``step_values[step_at[row] + x]`` is the remainder after the move of a remainder ``x``: one
+  lookup per child, nothing unranked.
+- **Computed moves**: the parent's pieces are unranked once (its Lehmer digits a few at a time,
+  ``ranking.chunked_digits``), and the new remainder is ranked from the moved pieces: ``O(k)``.
+- **Orientations** (at most 16): the base-k digits of the positions ``>= a`` are rewritten likewise.
 
-Tables ``RankStepTables``: the ``PiecesTables`` and ``step_source`` (rows, n): the slot each
-slot ``<= hi`` takes its piece from; ``step_twist`` (rows, n); ``step_high``: ``hi`` per row;
-``step_order``: the rows in decreasing ``hi``, the moves' then the inverse moves';
-``step_powers``: powers of the orientation count. Orientations
-are packed 4 bits per slot here, so at most 16 of them.
+Tables ``RankStepTables``: the ``PiecesTables`` and the table rows (the moves, then the inverse
+moves if the puzzle needs them), each half by increasing ``k`` (the tabled rows first):
+``step_rows`` (the row of each), ``step_first`` (``a``), ``step_at`` (offset in ``step_values``, or
+-1: computed), ``step_source`` (the position each position takes its piece from) and
+``step_twist``; ``step_tabled``: tabled rows per half; ``step_powers``: powers of the orientation
+count; ``step_chunk_size`` and ``step_chunk_digits``: ``ranking.digit_chunks`` of a Lehmer rank of
+``n`` pieces.
 """
 
+import math
 from typing import NamedTuple
 
 import numpy as np
 
-from vecsearch._numba import state_function
+from vecsearch._numba import kernel, state_function
 from vecsearch.kernels.intrinsics import popcount
-from vecsearch.kernels.ranking import FIRST_SIXTEEN, quotient, take_unused
+from vecsearch.kernels.ranking import FIRST_SIXTEEN, chunked_digits, digit_chunks, take_unused
 from vecsearch.puzzles.permutation.rules import PIECE_MOVES, PiecesTables
 
+TABLE_ENTRIES = 1 << 22  # remainders tabled in all (int32: 16 MiB); pancake-N: flips of up to 10
+NIBBLE_LOW_BITS = 0x1111111111111111
 
 # The pieces tables, then how a move steps a single orbit's rank (built by ``step_tables``).
 RankStepTables = NamedTuple("RankStepTables", [*PiecesTables.__annotations__.items(),
-                                               *((name, np.ndarray) for name in ("step_source", "step_twist",
-                                                                                 "step_high", "step_order",
-                                                                                 "step_powers"))])
+                                               *((name, np.ndarray) for name in (
+                                                   "step_rows", "step_first", "step_at", "step_source",
+                                                   "step_twist", "step_values", "step_tabled", "step_powers",
+                                                   "step_chunk_size", "step_chunk_digits"))])
 
 
 @state_function
-def single_orbit_step(rank, component, tables, ranks, first):
+def moved_remainder(pieces, source, a, n, factorials):
+    """The Lehmer rank of the positions ``a..n-1`` after a move whose position ``i`` takes the
+    piece of position ``source[i]``, from the parent's ``pieces`` (4 bits each, position ``i`` at
+    bits ``4i``)."""
+    seen = np.int64(0)
+    low = np.int64(0)
+    for i in range(n - 1, a - 1, -1):
+        v = (pieces >> (4 * source[i])) & 15
+        low += popcount(seen & ((np.int64(1) << v) - 1)) * factorials[n - 1 - i]
+        seen |= np.int64(1) << v
+    return low
+
+
+@state_function
+def single_orbit_step(rank, component, tables, ranks, first, near):
+    """The ranks after the rows ``first ..`` (the moves, or the inverse moves) from ``rank``: all
+    of them, in move order, or (``near``) only the tabled rows', packed; returns how many."""
     orbit = tables.orbits[0]
     factorials = tables.factorials
-    source = tables.step_source
-    twist = tables.step_twist
-    high = tables.step_high
-    order = tables.step_order
-    powers = tables.step_powers
     n = orbit[1]
     k = orbit[2]
     half = orbit[5]
-    kept = n - orbit[6] if k > 1 else 0  # slots whose orientation is a digit of the rank (the last may be implied)
+    kept = n - orbit[6] if k > 1 else 0  # positions whose orientation is a digit of the rank
     weight = orbit[3]  # of the permutation coordinate: the size of the orientation coordinate
     x = rank
     twists = np.int64(0)
+    orientation = np.int64(0)
     if k > 1:
         x = rank // weight
-        rest = rank - x * weight
+        orientation = rank - x * weight
+        rest = orientation
         total = np.int64(0)
         for i in range(kept - 1, -1, -1):
             o = rest % k
@@ -61,69 +84,124 @@ def single_orbit_step(rank, component, tables, ranks, first):
             twists |= o << (4 * i)
         if kept < n:
             twists |= ((((component >> orbit[8]) & orbit[10]) - total) % k + k) % k << (4 * (n - 1))
-    rest = x << half
-    unused = FIRST_SIXTEEN
-    pieces = np.int64(0)
-    digits = np.int64(0)
-    digit_sum = np.int64(0)
-    for i in range(n):
-        d = quotient(rest, factorials[n - 1 - i])
-        rest -= d * factorials[n - 1 - i]
-        if half == 1 and i == n - 2:  # the dropped digit restores the orbit's parity
-            d = ((component >> orbit[7]) - digit_sum) & 1
-        digit_sum += d
-        value, unused = take_unused(unused, d)
-        pieces |= value << (4 * i)
-        digits |= d << (4 * i)
-    at = n
-    suffix = np.int64(0)
-    suffix_mask = np.int64(0)
-    suffix_twists = np.int64(0)
-    count = tables.scalars[PIECE_MOVES]
+    full = x << half
+    digits = chunked_digits(full, tables.step_chunk_size, tables.step_chunk_digits)
+    if half == 1:  # the dropped digit (weight 1) restores the orbit's parity
+        d = ((component >> orbit[7]) - popcount(digits & NIBBLE_LOW_BITS)) & 1
+        full += d
+        digits |= d << (4 * (n - 2))
+    pieces = np.int64(-1)  # unranked at the first computed row
+    position = n  # the remainder of the positions >= position so far
+    remainder = np.int64(0)
+    count = tables.step_tabled[0 if first == 0 else 1] if near else tables.scalars[PIECE_MOVES]
     for j in range(count):
-        row = order[first + j]
-        hi = high[row]
-        while at > hi + 1:
-            at -= 1
-            suffix += ((digits >> (4 * at)) & 15) * factorials[n - 1 - at]
-            suffix_mask |= np.int64(1) << ((pieces >> (4 * at)) & 15)
-            if at < kept:
-                suffix_twists += ((twists >> (4 * at)) & 15) * powers[kept - 1 - at]
-        full = suffix
-        seen = suffix_mask
-        orientation = suffix_twists
-        for i in range(hi, -1, -1):
-            s = source[row, i]
-            v = (pieces >> (4 * s)) & 15
-            full += popcount(seen & ((np.int64(1) << v) - 1)) * factorials[n - 1 - i]
-            seen |= np.int64(1) << v
-            if i < kept:
-                o = ((twists >> (4 * s)) & 15) + twist[row, i]
-                o -= k * (o >= k)
-                orientation += o * powers[kept - 1 - i]
-        ranks[row - first] = (full >> half) * weight + orientation
+        at = first + j
+        a = tables.step_first[at]
+        while position > a:
+            position -= 1
+            remainder += ((digits >> (4 * position)) & 15) * factorials[n - 1 - position]
+        offset = tables.step_at[at]
+        if offset >= 0:
+            moved = np.int64(tables.step_values[offset + remainder])
+        else:
+            if pieces < 0:
+                pieces = pieces_of(digits, n)
+            moved = moved_remainder(pieces, tables.step_source[at], a, n, factorials)
+        child = ((full - remainder + moved) >> half) * weight
+        if a < kept:
+            child += moved_twists(twists, orientation, tables, at, a, kept, k)
+        elif k > 1:
+            child += orientation
+        ranks[j if near else tables.step_rows[at] - first] = child
     return count
 
 
 @state_function
+def pieces_of(digits, n):
+    """The pieces (4 bits each) of the permutation of ``n`` whose Lehmer digits are ``digits``."""
+    unused = FIRST_SIXTEEN
+    pieces = np.int64(0)
+    for i in range(n):
+        value, unused = take_unused(unused, (digits >> (4 * i)) & 15)
+        pieces |= value << (4 * i)
+    return pieces
+
+
+@state_function
+def moved_twists(twists, orientation, tables, at, a, kept, k):
+    """The orientation coordinate after the move at ``at`` (in step order): its digits of
+    positions ``>= a`` (``twists``: the parent's, 4 bits each) rewritten."""
+    powers = tables.step_powers
+    low = np.int64(0)
+    for i in range(a, kept):
+        o = ((twists >> (4 * tables.step_source[at, i])) & 15) + tables.step_twist[at, i]
+        o -= k * (o >= k)
+        low += o * powers[kept - 1 - i]
+    span = powers[kept - a]
+    return orientation - orientation % span + low
+
+
+@state_function
 def single_orbit_expand_rank(rank, component, tables, ranks):
-    return single_orbit_step(rank, component, tables, ranks, 0)
+    return single_orbit_step(rank, component, tables, ranks, 0, False)
 
 
 @state_function
 def single_orbit_predecessors_rank(rank, component, tables, ranks):
-    return single_orbit_step(rank, component, tables, ranks, tables.scalars[PIECE_MOVES])
+    return single_orbit_step(rank, component, tables, ranks, tables.scalars[PIECE_MOVES], False)
+
+
+@state_function
+def single_orbit_near_rank(rank, component, tables, ranks):
+    return single_orbit_step(rank, component, tables, ranks, 0, True)
+
+
+@state_function
+def single_orbit_near_predecessors_rank(rank, component, tables, ranks):
+    return single_orbit_step(rank, component, tables, ranks, tables.scalars[PIECE_MOVES], True)
+
+
+@kernel
+def remainder_table(source, a, n, factorials, out):
+    """``out[x]``: the remainder (see the module) after a move (``source``, changing positions
+    ``>= a`` only) of the remainder ``x``, for every ``x`` in ``[0, (n-a)!)`` (the pieces before
+    position ``a`` are taken as ``0..a-1``: they do not count)."""
+    for x in range(out.shape[0]):
+        digits = np.int64(0)
+        rest = x
+        for i in range(a, n):
+            d = rest // factorials[n - 1 - i]
+            rest -= d * factorials[n - 1 - i]
+            digits |= d << (4 * i)
+        out[x] = moved_remainder(pieces_of(digits, n), source, a, n, factorials)
 
 
 def step_tables(pieces: PiecesTables, rows, nmoves: int, orbit_size: int, orientations: int) -> RankStepTables:
     """The ``pieces`` tables of a one-orbit puzzle with its steps for ``rows`` (``(permutation,
-    twist)`` of the moves, then of the inverse moves if the puzzle needs them)."""
-    source = np.zeros((len(rows), orbit_size), np.int64)
-    twist = np.zeros((len(rows), orbit_size), np.int64)
-    high = np.empty(len(rows), np.int64)
-    for row, (permutation, twists) in enumerate(rows):
-        high[row] = max(i for i, (p, t) in enumerate(zip(permutation, twists)) if p != i or t)
-        source[row], twist[row] = permutation, twists
-    order = sorted(range(nmoves), key=lambda r: -high[r]) + sorted(range(nmoves, len(rows)), key=lambda r: -high[r])
-    powers = np.array([orientations ** i for i in range(orbit_size + 1)], np.int64)
-    return RankStepTables(*pieces, source, twist, high, np.array(order, np.int64), powers)
+    twist)`` of the moves, then of the inverse moves if the puzzle needs them, in rank order)."""
+    n = orbit_size
+    first = [min(i for i, (p, t) in enumerate(zip(*row)) if p != i or t) for row in rows]
+    tabled, entries = set(), 0
+    for row in sorted(range(len(rows)), key=lambda r: -first[r]):  # the smallest remainders first
+        entries += math.factorial(n - first[row])
+        if entries > TABLE_ENTRIES:
+            break
+        tabled.add(row)
+    order = [row for half in (range(nmoves), range(nmoves, len(rows)))
+             for row in sorted(half, key=lambda r: (r not in tabled, -first[r]))]
+    at = np.full(len(rows), -1, np.int64)
+    values, offset = [], 0
+    for j, row in enumerate(order):
+        if row in tabled:
+            out = np.empty(math.factorial(n - first[row]), np.int32)
+            remainder_table(np.array(rows[row][0], np.int64), first[row], n, pieces.factorials, out)
+            at[j], offset = offset, offset + len(out)
+            values.append(out)
+    halves = [sum(row in tabled for row in order[:nmoves]), sum(row in tabled for row in order[nmoves:])]
+    powers = np.array([orientations ** i for i in range(n + 1)], np.int64)
+    chunk_size, chunk_digits = digit_chunks(list(range(n, 1, -1)))
+    return RankStepTables(*pieces, np.array(order, np.int64), np.array([first[r] for r in order], np.int64), at,
+                          np.array([rows[r][0] for r in order], np.int64).reshape(len(rows), n),
+                          np.array([rows[r][1] for r in order], np.int64).reshape(len(rows), n),
+                          np.concatenate(values or [np.zeros(0, np.int32)]), np.array(halves, np.int64), powers,
+                          chunk_size, chunk_digits)

@@ -13,8 +13,8 @@ from vecsearch.kernels.ranking import factorial_table
 from vecsearch.puzzle import Puzzle
 from vecsearch.puzzles.sliding.board import (BLANK_TOKENS, INVERSE_MOVES, MOVE_NAMES, NAME, check_size, goal_order,
                                              pack_tokens, unpack_tiles)
-from vecsearch.puzzles.sliding.rules import (component, expand, expand_rank, expand_ranked, rank, rule_tables,
-                                             unrank)
+from vecsearch.puzzles.sliding.rules import (component, expand, expand_rank, expand_ranked, near_rank, rank,
+                                             rule_tables, unrank)
 from vecsearch.svg import Board, Cell
 
 TILE, BLANK = "#f3dfb6", "#9e9e9e"  # picture colours
@@ -28,7 +28,8 @@ class SlidingPuzzle(Puzzle):
         self.rows, self.cols, self.cells = rows, cols, rows * cols
         goal = " ".join(str(t) if t else "x" for t in goal_order(self.cells))
         super().__init__(
-            f"sliding-{rows}x{cols}", expand=expand, expand_ranked=expand_ranked, expand_rank=expand_rank, max_moves=4,
+            f"sliding-{rows}x{cols}", expand=expand, expand_ranked=expand_ranked, expand_rank=expand_rank,
+            near_rank=near_rank, max_moves=4,
             tables=rule_tables(rows, cols), rank=rank, rank_size=int(factorial_table(self.cells)[self.cells]) // 2,
             component=component, unrank=unrank, move_names=MOVE_NAMES, goal=goal, inverse_moves=INVERSE_MOVES,
         )

@@ -185,6 +185,20 @@ def expand_rank(r, component_id, tables, ranks):
 
 
 @state_function
+def near_rank(r, component_id, tables, ranks):
+    """The ranks of the children by moves left and right: the blank's cell changes, the tile
+    sequence does not, so nothing is unranked."""
+    block = tables.factorials[tables.size[CELLS] - 1] >> 1
+    b = r // block
+    k = 0
+    for m in range(2, 4):
+        if tables.legal[b, m]:
+            ranks[k] = r + (tables.targets[b, m] - b) * block
+            k += 1
+    return k
+
+
+@state_function
 def blank_colour(b, tables):
     cols = tables.size[COLS]
     return (b // cols + b % cols) & 1
