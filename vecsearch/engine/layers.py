@@ -63,40 +63,48 @@ class Layer:
 
 
 class LayerBuilder:
-    """Collects the new states of a layer, copying them into bounded buffers. ``guard``, if
-    given, is told the bytes the layer will hold before each buffer is allocated (and may raise
-    ``MemoryLimitError``)."""
+    """Collects the new states of a layer in bounded buffers: copied in by ``append``, or written
+    by kernels into the buffer ``room`` hands out, at slots they take from its fill count.
+    ``guard``, if given, is told the bytes the layer will hold before each buffer is allocated
+    (and may raise ``MemoryLimitError``)."""
 
     def __init__(self, width: int, expected: int, guard=None):
         self.width = width
         self._capacity = max(1, min(expected, CHUNK_BYTES // (8 * width)))
         self._chunks: list[np.ndarray] = []
         self._buffer = None
-        self._filled = 0
+        self._fill = np.zeros(1, np.int64)  # slots of the buffer taken
         self._guard = guard
+
+    def room(self, needed: int) -> tuple[np.ndarray, np.ndarray]:
+        """The buffer new states go to, with at least ``needed`` free slots, and its fill count
+        (a one-element array that kernels advance atomically as they write)."""
+        if self._buffer is not None and len(self._buffer) - self._fill[0] < needed:
+            self._chunks.append(self._buffer[:self._fill[0]])  # a view: the slack (< needed) stays with it
+            self._buffer = None
+        if self._buffer is None:
+            capacity = max(self._capacity, needed)
+            if self._guard is not None:
+                self._guard(sum(c.nbytes for c in self._chunks) + 8 * self.width * capacity)
+            self._buffer = empty_states(self.width, capacity)
+            self._fill[0] = 0
+        return self._buffer, self._fill
 
     def append(self, states: np.ndarray) -> None:
         while len(states):
-            if self._buffer is None:
-                if self._guard is not None:
-                    self._guard(sum(c.nbytes for c in self._chunks) + 8 * self.width * self._capacity)
-                self._buffer = empty_states(self.width, self._capacity)
-                self._filled = 0
-            take = min(len(states), len(self._buffer) - self._filled)
-            self._buffer[self._filled:self._filled + take] = states[:take]
-            self._filled += take
+            buffer, fill = self.room(1)
+            take = min(len(states), len(buffer) - fill[0])
+            buffer[fill[0]:fill[0] + take] = states[:take]
+            fill[0] += take
             states = states[take:]
-            if self._filled == len(self._buffer):
-                self._chunks.append(self._buffer)
-                self._buffer = None
 
     @property
     def count(self) -> int:
         """States collected so far."""
-        return sum(len(c) for c in self._chunks) + (self._filled if self._buffer is not None else 0)
+        return sum(len(c) for c in self._chunks) + (int(self._fill[0]) if self._buffer is not None else 0)
 
     def finish(self) -> Layer:
-        if self._buffer is not None and self._filled:
-            self._chunks.append(self._buffer[:self._filled].copy())
+        if self._buffer is not None and self._fill[0]:
+            self._chunks.append(self._buffer[:self._fill[0]].copy())
         self._buffer = None
         return Layer(self._chunks, self.width)

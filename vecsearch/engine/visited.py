@@ -145,8 +145,7 @@ class BitsetVisited(_Visited):
         """The next layer after ``frontier``, children generated, and meetings with ``other``;
         ``clock`` gets the time of the phases; ``consume``: see ``FrontierRounds``."""
         clock = clock or PhaseClock()
-        k = self.kernels
-        scratch = self.scratch_for(len(frontier))
+        kernel = self.kernels.expand_claim_range
         other_bits = other.bits if other is not None else np.zeros(1, np.uint64)
         check = other is not None
         builder = LayerBuilder(self.width, len(frontier) * self.puzzle.max_moves, self.guard)
@@ -154,9 +153,10 @@ class BitsetVisited(_Visited):
         fixed = (self.tables, backward, self.bits, other_bits, check, clock.cycles)
         rounds = FrontierRounds(frontier, builder, consume)
         for part in rounds:
-            for out, (g, new, m) in expand_blocks(k.expand_claim_range, part, fixed, scratch, self.puzzle.max_moves):
-                with clock.timing("compact"):
-                    builder.append(scratch[out:out + new])
+            with clock.timing("compact"):
+                room = builder.room(len(part) * self.puzzle.max_moves)  # the kernels write the new states there
+            jit.warm(kernel, part[:0], 0, 0, *fixed, *room)
+            for g, m in blocks.map_blocks(lambda lo, hi: kernel(part, lo, hi, *fixed, *room), len(part), BLOCK):
                 generated += g
                 meets += m
         with clock.timing("compact"):

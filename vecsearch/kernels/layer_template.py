@@ -14,8 +14,8 @@ first word -1.
 """
 
 import numpy as np
-from vecsearch.kernels.intrinsics import atomic_or, cycles, prefetch
-from vecsearch.kernels.phases import CLAIM, EXPAND, RANK, add_cycles
+from vecsearch.kernels.intrinsics import atomic_add, atomic_or, cycles, prefetch
+from vecsearch.kernels.phases import CLAIM, COMPACT, EXPAND, RANK, add_cycles
 from vecsearch.kernels.roles import (
     HAS_PREDECESSORS,
     MAX_MOVES,
@@ -80,29 +80,29 @@ def next_ranked(state, tables, backward, kids, moves, ranks):
 
 
 @kernel
-def expand_claim_range(frontier, lo, hi, tables, backward, bits, other, check_other, clock, scratch, out):
+def expand_claim_range(frontier, lo, hi, tables, backward, bits, other, check_other, clock, dest, fill):
     """Expand ``frontier[lo:hi]`` and keep the children whose rank bit was clear in ``bits``.
 
     Children are generated in batches whose bitset words are prefetched, then claimed with an
-    atomic fetch-or, so that ranges running in parallel claim every state exactly once. New
-    states go to ``scratch[out:]``; ``meets`` counts those whose bit is set in ``other``;
-    ``clock`` gets the cycles of the phases (``vecsearch.kernels.phases``).
-    Returns ``(generated, new, meets)``.
+    atomic fetch-or, so that ranges running in parallel claim every state exactly once. Each
+    batch's new states go to ``dest``, at slots taken from ``fill[0]`` with an atomic add (so
+    ranges write the next layer side by side); ``meets`` counts those whose bit is set in
+    ``other``; ``clock`` gets the cycles of the phases (``vecsearch.kernels.phases``).
+    Returns ``(generated, meets)``.
     """
     spent = np.zeros(clock.shape[0], np.int64)
     room = PREFETCH_BATCH + MAX_MOVES
-    done = expand_claim_loop(frontier, lo, hi, tables, backward, bits, other, check_other, spent, scratch, out,
+    done = expand_claim_loop(frontier, lo, hi, tables, backward, bits, other, check_other, spent, dest, fill,
                              new_states(room, WIDTH), np.empty(room, np.int64), np.empty(room, np.int64))
     add_cycles(clock, spent)
     return done
 
 
 @loop
-def expand_claim_loop(frontier, lo, hi, tables, backward, bits, other, check_other, spent, scratch, out, kids, moves,
+def expand_claim_loop(frontier, lo, hi, tables, backward, bits, other, check_other, spent, dest, fill, kids, moves,
                       ranks):
     """``expand_claim_range``'s loop, given its scratch arrays."""
     generated = 0
-    k = 0
     meets = 0
     i = lo
     while i < hi:
@@ -124,20 +124,25 @@ def expand_claim_loop(frontier, lo, hi, tables, backward, bits, other, check_oth
                 prefetch(bits, ranks[j] >> 6)
         ranked = cycles()
         generated += batch
+        k = 0
         for j in range(batch):
             r = ranks[j]
             word = r >> 6
             bit = np.uint64(1) << np.uint64(r & 63)
             if bits[word] & bit == 0 and atomic_or(bits, word, bit) & bit == 0:
-                copy_at(scratch, out + k, kids, j)
+                copy_at(kids, k, kids, j)
                 k += 1
                 if check_other and other[word] & bit != 0:
                     meets += 1
         claimed = cycles()
+        at = atomic_add(fill, 0, k)
+        for j in range(k):
+            copy_at(dest, at + j, kids, j)
         spent[EXPAND] += expanded - began
         spent[RANK] += ranked - expanded
         spent[CLAIM] += claimed - ranked
-    return generated, k, meets
+        spent[COMPACT] += cycles() - claimed
+    return generated, meets
 
 
 @kernel
@@ -162,14 +167,17 @@ def bitset_grow(buffer, lo, hi, tables, backward, bits, other, check_other, cloc
     the number of layers grown. Each layer is one ``expand_claim_range`` call (compiled once).
     """
     grown = 0
+    fill = np.empty(1, np.int64)
     while grown < max_layers and hi - lo < small and hi + (hi - lo) * stride <= buffer.shape[0]:
-        generated, new, meets = expand_claim_range(buffer, lo, hi, tables, backward, bits, other, check_other, clock,
-                                                   buffer, hi)
+        fill[0] = hi
+        generated, meets = expand_claim_range(buffer, lo, hi, tables, backward, bits, other, check_other, clock,
+                                              buffer, fill)
+        new = fill[0] - hi
         stats[grown, 0] = generated
         stats[grown, 1] = new
         stats[grown, 2] = meets
         grown += 1
-        lo, hi = hi, hi + new
+        lo, hi = hi, fill[0]
         if new == 0 or meets > 0:
             break
     return grown
