@@ -41,7 +41,8 @@ from vecsearch.puzzle import signed64
 LOW_BITS = 0x5555555555555555
 PATTERNS = tuple(signed64((3 - v) * LOW_BITS & ((1 << 64) - 1)) for v in range(3))  # select cells == v
 ROUND_WORDS = 1 << 18  # table words per kernel call (8 Mi ranks): Ctrl-C is noticed between calls
-BLOCK_WORDS = 1 << 12  # words per block a thread takes (131,072 ranks); one block: no thread is woken
+BLOCK_WORDS = 1 << 12  # words (or listed ranks) per block a thread takes; one block: no thread is woken
+NOTHING = np.empty(0, np.int64)  # no list: the kernel scans the table
 
 
 def table_bytes(rank_size: int) -> int:
@@ -131,13 +132,15 @@ class TwoBitSearch:
         expanded = generated = new = 0
         clock = PhaseClock()
         kernel = self.kernels.twobit_range
+        # a push whose whole frontier is in ``newest`` takes it from there instead of scanning the table
+        listed = self.newest if not (pull or self.mod3) and frontier <= len(self.newest) else NOTHING
         fixed = (pull, self.last_mask, seek if pull else PATTERNS[seek], newv, not (self.mod3 or pull), self.component,
-                 self.puzzle.tables, self.backward, self.stash, self.fill, clock.cycles)
+                 self.puzzle.tables, self.backward, self.stash, self.fill, clock.cycles, listed)
         jit.warm(kernel, self.table, 0, 0, *fixed)  # compiles (or loads) outside the timing
         jit.warm(retire_cells, self.table, 0, 0, PATTERNS[seek])
-        words = len(self.table)
-        for lo in range(0, words, ROUND_WORDS):
-            hi = min(words, lo + ROUND_WORDS)
+        span = len(listed) or len(self.table)
+        for lo in range(0, span, ROUND_WORDS):
+            hi = min(span, lo + ROUND_WORDS)
             for e, g, n in blocks.map_blocks(lambda a, b: kernel(self.table, lo + a, lo + b, *fixed), hi - lo,
                                              BLOCK_WORDS):
                 expanded += e
@@ -145,7 +148,8 @@ class TwoBitSearch:
                 new += n
         if pull and not self.mod3:  # the frontier was only read: retire it now
             with clock.timing("scan"):
-                blocks.map_blocks(lambda a, b: retire_cells(self.table, a, b, PATTERNS[seek]), words, ROUND_WORDS)
+                blocks.map_blocks(lambda a, b: retire_cells(self.table, a, b, PATTERNS[seek]), len(self.table),
+                                  ROUND_WORDS)
         self.counts.append(int(new))
         if new:  # an empty layer leaves the farthest states as they were
             self.newest = self.stash[:min(int(self.fill[0]), len(self.stash))].copy()

@@ -38,6 +38,7 @@ from vecsearch.kernels.roles import (
 
 LOW_BITS = 0x5555555555555555  # the low bit of every cell
 TWOBIT_STATES = max(16, 512 // MAX_MOVES)  # ranks a batch takes: about 512 neighbours prefetched together
+FIRST_LOOK = 4  # a pull looks at (and prefetches) this many neighbours of every rank before the others
 
 
 @state_function
@@ -65,17 +66,22 @@ def stash_rank(stash, fill, rank):
 
 
 @state_function
-def claim_cells(table, ranks, count, newv, stash, fill):
-    """Set the unreached cells among ``ranks[:count]`` to ``newv``; each is claimed once."""
-    new = 0
+def claim_cells(table, ranks, count, newv, stash, fill, candidates):
+    """Set the unreached cells among ``ranks[:count]`` to ``newv``; each is claimed once. The
+    ranks whose cell looks unreached are gathered first, without a branch (most cells are
+    reached, unpredictably), then claimed one by one with an atomic and."""
+    looks = 0
     for j in range(count):
         r = ranks[j]
-        word = r >> 5
+        candidates[looks] = r
+        looks += (table[r >> 5] >> ((r & 31) << 1)) & 3 == 3
+    new = 0
+    for j in range(looks):
+        r = candidates[j]
         shift = (r & 31) << 1
-        if (table[word] >> shift) & 3 == 3:
-            if (atomic_and(table, word, ~((3 ^ newv) << shift)) >> shift) & 3 == 3:
-                new += 1
-                stash_rank(stash, fill, r)
+        if (atomic_and(table, r >> 5, ~((3 ^ newv) << shift)) >> shift) & 3 == 3:
+            new += 1
+            stash_rank(stash, fill, r)
     return new
 
 
@@ -152,34 +158,54 @@ states to ``kids[at:]`` only when the family has no rank-space moves) and return
 
 
 @state_function
-def settle_pulled(table, pending, counts, states, ranks, seek, newv, stash, fill):
-    """For each of ``pending[:states]`` (unreached ranks, their neighbours' ranks one after the
-    other in ``ranks``), set it to ``newv`` if a neighbour's cell is ``seek``; the others are
-    moved to the front of ``pending``. Returns ``(new, neighbours looked at, ranks left)``."""
+def settle_pulled(table, pending, counts, starts, states, ranks, seek, newv, stash, fill, first, last):
+    """For each of ``pending[:states]`` (unreached ranks; neighbour ``j`` of rank ``s`` at
+    ``ranks[starts[s] + j]``, ``j < counts[s]``), set it to ``newv`` if one of its neighbours
+    ``first .. last-1`` is in the frontier (cell ``seek``); the others move to the front of
+    ``pending`` (with their ``counts`` and ``starts``). Returns ``(new, neighbours looked at,
+    ranks left)``."""
     new = 0
     looked = 0
     left = 0
-    at = 0
     for s in range(states):
         c = counts[s]
-        j = 0
-        while j < c and cell_value(table, ranks[at + j]) != seek:
+        at = starts[s]
+        end = min(c, last)
+        j = first
+        while j < end and cell_value(table, ranks[at + j]) != seek:
             j += 1
-        looked += min(j + 1, c)
+        looked += min(j + 1, end) - first if end > first else 0
         r = pending[s]
-        if j < c:
+        if j < end:
             table[r >> 5] &= ~((3 ^ newv) << ((r & 31) << 1))
             new += 1
             stash_rank(stash, fill, r)
         else:
             pending[left] = r
+            counts[left] = c
+            starts[left] = at
             left += 1
-        at += c
     return new, looked, left
 
 
 @state_function
-def pull_near(table, pending, counts, taken, component, tables, backward, ranks, seek, newv, stash, fill, spent):
+def pull_batch(table, pending, counts, starts, states, ranks, seek, newv, stash, fill):
+    """Settle a pull batch whose neighbours' ranks are in place, the first ``FIRST_LOOK`` of each
+    rank prefetched: those first, then, for the ranks left, the rest (prefetched now). Returns
+    ``(new, looked, left)``."""
+    new, looked, left = settle_pulled(table, pending, counts, starts, states, ranks, seek, newv, stash, fill, 0,
+                                      FIRST_LOOK)
+    for s in range(left):
+        for j in range(starts[s] + FIRST_LOOK, starts[s] + counts[s]):
+            prefetch(table, ranks[j] >> 5)
+    more, looked_more, left = settle_pulled(table, pending, counts, starts, left, ranks, seek, newv, stash, fill,
+                                            FIRST_LOOK, MAX_MOVES)
+    return new + more, looked + looked_more, left
+
+
+@state_function
+def pull_near(table, pending, counts, starts, taken, component, tables, backward, ranks, seek, newv, stash, fill,
+              spent):
     """Settle the unreached ranks ``pending[:taken]`` that a near neighbour (``near_steps``)
     proves reached, as ``settle_pulled``; returns ``(new, looked, left)``."""
     began = cycles()
@@ -189,9 +215,10 @@ def pull_near(table, pending, counts, taken, component, tables, backward, ranks,
         for j in range(at, at + c):
             prefetch(table, ranks[j] >> 5)
         counts[i] = c
+        starts[i] = at
         at += c
     found = cycles()
-    settled = settle_pulled(table, pending, counts, taken, ranks, seek, newv, stash, fill)
+    settled = settle_pulled(table, pending, counts, starts, taken, ranks, seek, newv, stash, fill, 0, MAX_MOVES)
     spent[EXPAND] += found - began
     spent[CLAIM] += cycles() - found
     return settled
@@ -199,8 +226,10 @@ def pull_near(table, pending, counts, taken, component, tables, backward, ranks,
 
 @kernel
 def twobit_range(table, lo, hi, pull, last_mask, value, newv, retire, component, tables, backward, stash, fill,
-                 clock):
-    """One layer of the two-bit search over the words ``[lo, hi)``; ranges may run in parallel.
+                 clock, listed):
+    """One layer of the two-bit search over the words ``[lo, hi)``, or (``listed`` not empty: a
+    push whose whole frontier is listed) over the ranks ``listed[lo:hi]``; ranges may run in
+    parallel.
 
     - push (``pull`` False): expand the ranks whose cell ``value`` (a pattern) selects, the
       frontier, and set their unreached children to ``newv``, claimed with an atomic and; with
@@ -219,16 +248,16 @@ def twobit_range(table, lo, hi, pull, last_mask, value, newv, retire, component,
     room = TWOBIT_STATES + 32
     spent = np.zeros(clock.shape[0], np.int64)
     done = twobit_loop(table, lo, hi, pull, last_mask, value, newv, retire, component, tables, backward, stash, fill,
-                       spent, np.empty(room, np.int64), np.empty(room, np.int64), new_states(room, WIDTH),
-                       new_states(MAX_MOVES, WIDTH), np.empty(MAX_MOVES, np.int64),
-                       np.empty(room * MAX_MOVES, np.int64))
+                       listed, spent, np.empty(room, np.int64), np.empty(room, np.int64), np.empty(room, np.int64),
+                       new_states(room, WIDTH), new_states(MAX_MOVES, WIDTH), np.empty(MAX_MOVES, np.int64),
+                       np.empty(room * MAX_MOVES, np.int64), np.empty(room * MAX_MOVES, np.int64))
     add_cycles(clock, spent)
     return done
 
 
 @loop
-def twobit_loop(table, lo, hi, pull, last_mask, value, newv, retire, component, tables, backward, stash, fill, spent,
-                pending, counts, states, kids, moves, ranks):
+def twobit_loop(table, lo, hi, pull, last_mask, value, newv, retire, component, tables, backward, stash, fill, listed,
+                spent, pending, counts, starts, states, kids, moves, ranks, candidates):
     """``twobit_range``'s loop, given its scratch arrays."""
     select = 0 if pull else value  # pattern 0 selects the unreached cells (value 3)
     direction = backward != pull
@@ -239,7 +268,14 @@ def twobit_loop(table, lo, hi, pull, last_mask, value, newv, retire, component, 
     while word < hi:
         began = cycles()
         taken = 0
-        while word < hi and taken < TWOBIT_STATES:
+        while listed.shape[0] and word < hi and taken < TWOBIT_STATES:
+            r = listed[word]
+            if retire:
+                atomic_and(table, r >> 5, ~(3 << ((r & 31) << 1)))
+            pending[taken] = r
+            taken += 1
+            word += 1
+        while not listed.shape[0] and word < hi and taken < TWOBIT_STATES:
             cells = cells_matching(table, word, select, last_mask)
             if retire and cells != 0:
                 atomic_and(table, word, ~(cells * 3))
@@ -253,8 +289,8 @@ def twobit_loop(table, lo, hi, pull, last_mask, value, newv, retire, component, 
         scanned = cycles()
         spent[SCAN] += scanned - began
         if pull and HAS_NEAR:
-            n, g, taken = pull_near(table, pending, counts, taken, component, tables, direction, ranks, value, newv,
-                                    stash, fill, spent)
+            n, g, taken = pull_near(table, pending, counts, starts, taken, component, tables, direction, ranks, value,
+                                    newv, stash, fill, spent)
             new += n
             generated += g
             scanned = cycles()
@@ -263,28 +299,22 @@ def twobit_loop(table, lo, hi, pull, last_mask, value, newv, retire, component, 
         at = 0
         for i in range(taken):
             c = expand_batch_member(pending, states, i, component, tables, direction, kids, moves, ranks[at:])
-            for j in range(at, at + c):
+            for j in range(at, at + (min(c, FIRST_LOOK) if pull else c)):
                 prefetch(table, ranks[j] >> 5)
             counts[i] = c
+            starts[i] = at
             at += c
         stepped = cycles()
-        n, g = settle_batch(table, pull, pending, counts, taken, ranks, at, value, newv, stash, fill)
+        if pull:
+            n, g, _ = pull_batch(table, pending, counts, starts, taken, ranks, value, newv, stash, fill)
+        else:
+            n, g = claim_cells(table, ranks, at, newv, stash, fill, candidates), at
         spent[UNRANK] += unranked - scanned
         spent[EXPAND] += stepped - unranked
         spent[CLAIM] += cycles() - stepped
         generated += g
         new += n
     return expanded, generated, new
-
-
-@state_function
-def settle_batch(table, pull, pending, counts, states, ranks, batch, seek, newv, stash, fill):
-    """Claim a push batch's ``batch`` children, or settle a pull batch's ``states`` ranks.
-    Returns ``(new, generated)``."""
-    if pull:
-        new, looked, _ = settle_pulled(table, pending, counts, states, ranks, seek, newv, stash, fill)
-        return new, looked
-    return claim_cells(table, ranks, batch, newv, stash, fill), batch
 
 
 @kernel
