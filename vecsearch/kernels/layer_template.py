@@ -93,14 +93,15 @@ def expand_claim_range(frontier, lo, hi, tables, backward, bits, other, check_ot
     spent = np.zeros(clock.shape[0], np.int64)
     room = PREFETCH_BATCH + MAX_MOVES
     done = expand_claim_loop(frontier, lo, hi, tables, backward, bits, other, check_other, spent, dest, fill,
-                             new_states(room, WIDTH), np.empty(room, np.int64), np.empty(room, np.int64))
+                             new_states(room, WIDTH), np.empty(room, np.int64), np.empty(room, np.int64),
+                             np.empty(room, np.int64))
     add_cycles(clock, spent)
     return done
 
 
 @loop
 def expand_claim_loop(frontier, lo, hi, tables, backward, bits, other, check_other, spent, dest, fill, kids, moves,
-                      ranks):
+                      ranks, candidates):
     """``expand_claim_range``'s loop, given its scratch arrays."""
     generated = 0
     meets = 0
@@ -124,12 +125,18 @@ def expand_claim_loop(frontier, lo, hi, tables, backward, bits, other, check_oth
                 prefetch(bits, ranks[j] >> 6)
         ranked = cycles()
         generated += batch
+        looks = 0
+        for j in range(batch):  # without a branch: which children look new (unpredictable)
+            r = ranks[j]
+            candidates[looks] = j
+            looks += bits[r >> 6] & (np.uint64(1) << np.uint64(r & 63)) == 0
         k = 0
-        for j in range(batch):
+        for c in range(looks):
+            j = candidates[c]
             r = ranks[j]
             word = r >> 6
             bit = np.uint64(1) << np.uint64(r & 63)
-            if bits[word] & bit == 0 and atomic_or(bits, word, bit) & bit == 0:
+            if atomic_or(bits, word, bit) & bit == 0:
                 copy_at(kids, k, kids, j)
                 k += 1
                 if check_other and other[word] & bit != 0:
