@@ -12,7 +12,11 @@ Conventions (tests/test_ranking.py asserts them):
   ``sum_j C(c_j, j+1)`` over its elements ``c_0 < c_1 < ...``, a perfect rank in ``[0, C(n, k))``
   for subsets of ``{0..n-1}``.
 
-Tables (factorials, binomials) are built once in Python and passed to kernels.
+Tables (factorials, binomials) are built once in Python and passed to kernels. A hot loop over
+the values of a packed permutation may run ``MAX_PACKED`` times and stop early (``break``): a
+constant trip count lets the compiler unroll it, which a count read from a table does not (the
+sliding puzzles' Lehmer digits: the 3x4's enumeration ran 20% faster on one thread; measure, as
+unrolling bloats a function and slowed the one-orbit rank steps).
 """
 
 import math
@@ -21,6 +25,8 @@ import numpy as np
 
 from vecsearch._numba import state_function
 from vecsearch.kernels.intrinsics import popcount
+
+MAX_PACKED = 16  # values of a permutation packed 4 bits each into one int64
 
 
 def factorial_table(n: int) -> np.ndarray:

@@ -23,11 +23,12 @@ import numpy as np
 
 from vecsearch._numba import state_function
 from vecsearch.kernels.intrinsics import popcount
-from vecsearch.kernels.ranking import chunked_digits, digit_chunks, factorial_table, half_unrank_digits
+from vecsearch.kernels.ranking import MAX_PACKED, chunked_digits, digit_chunks, factorial_table, half_unrank_digits
 from vecsearch.puzzle import signed64
 from vecsearch.puzzles.sliding.board import move_tables
 
 CELLS, ROWS, COLS = 0, 1, 2  # entries of SlidingTables.size
+MAX_COLS = 8  # R * C <= 16 and R >= 2
 
 
 class SlidingTables(NamedTuple):
@@ -94,7 +95,9 @@ def lehmer(state, cells, factorials):
     digits = np.int64(0)
     full_rank = np.int64(0)
     parity = np.int64(0)
-    for i in range(cells - 1):
+    for i in range(MAX_PACKED - 1):  # a constant trip count, so the loop unrolls (see ranking)
+        if i >= cells - 1:
+            break
         value = (state >> (4 * i)) & 15
         digit = value - popcount(seen & ((np.int64(1) << value) - 1))
         digits |= digit << (4 * i)
@@ -151,7 +154,10 @@ def child_ranks(b, sequence, full_rank, digits, tables, ranks):
                 d_x = (digits >> (4 * (p if up else q))) & 15
                 smaller = np.int64(0)
                 first = p + 1 if up else p
-                for j in range(first, first + cols - 1):
+                for jumped in range(MAX_COLS - 1):  # a constant trip count, so the loop unrolls
+                    if jumped >= cols - 1:
+                        break
+                    j = first + jumped
                     y = (sequence >> (4 * j)) & 15
                     d_y = (digits >> (4 * j)) & 15
                     smaller += y < x
