@@ -9,7 +9,9 @@ pieces among themselves) replaced by the remainder after the move. Its children 
 
 - **Tabled moves** (the moves with the smallest ``k`` while ``TABLE_ENTRIES`` allow):
   ``step_values[step_at[row] + x]`` is the remainder after the move of a remainder ``x``: one
-  lookup per child, nothing unranked.
+  lookup per child, nothing unranked. The smallest of them (``k <= span``, while ``span!`` times
+  their number stays within ``DELTA_ENTRIES``) are read together: row ``full mod span!`` of
+  ``step_deltas`` holds each one's change of ``full``, side by side.
 - **Computed moves**: the parent's pieces are unranked once (its Lehmer digits a few at a time,
   ``ranking.chunked_digits``), and the new remainder is ranked from the moved pieces: ``O(k)``.
 - **Orientations** (at most 16): the base-k digits of the positions ``>= a`` are rewritten likewise.
@@ -18,9 +20,10 @@ Tables ``RankStepTables``: the ``PiecesTables`` and the table rows (the moves, t
 moves if the puzzle needs them), each half by increasing ``k`` (the tabled rows first):
 ``step_rows`` (the row of each), ``step_first`` (``a``), ``step_at`` (offset in ``step_values``, or
 -1: computed), ``step_source`` (the position each position takes its piece from) and
-``step_twist``; ``step_tabled``: tabled rows per half; ``step_powers``: powers of the orientation
-count; ``step_chunk_size`` and ``step_chunk_digits``: ``ranking.digit_chunks`` of a Lehmer rank of
-``n`` pieces.
+``step_twist``; ``step_tabled``: tabled rows per half; ``step_deltas`` (``span!``, columns) and
+``step_together`` (per half: its first column and how many rows; ``[2]``: ``span``);
+``step_powers``: powers of the orientation count; ``step_chunk_size`` and ``step_chunk_digits``:
+``ranking.digit_chunks`` of a Lehmer rank of ``n`` pieces.
 """
 
 import math
@@ -30,18 +33,20 @@ import numpy as np
 
 from vecsearch._numba import kernel, state_function
 from vecsearch.kernels.intrinsics import popcount
-from vecsearch.kernels.ranking import FIRST_SIXTEEN, chunked_digits, digit_chunks, take_unused
+from vecsearch.kernels.ranking import FIRST_SIXTEEN, chunked_digits, digit_chunks, quotient, take_unused
 from vecsearch.puzzles.permutation.rules import PIECE_MOVES, PiecesTables
 
 TABLE_ENTRIES = 1 << 22  # remainders tabled in all (int32: 16 MiB); pancake-N: flips of up to 10
+DELTA_ENTRIES = 1 << 19  # changes read together (int32: 2 MiB); pancake-N: flips of up to 8
 NIBBLE_LOW_BITS = 0x1111111111111111
 
 # The pieces tables, then how a move steps a single orbit's rank (built by ``step_tables``).
 RankStepTables = NamedTuple("RankStepTables", [*PiecesTables.__annotations__.items(),
                                                *((name, np.ndarray) for name in (
                                                    "step_rows", "step_first", "step_at", "step_source",
-                                                   "step_twist", "step_values", "step_tabled", "step_powers",
-                                                   "step_chunk_size", "step_chunk_digits"))])
+                                                   "step_twist", "step_values", "step_tabled", "step_deltas",
+                                                   "step_together", "step_powers", "step_chunk_size",
+                                                   "step_chunk_digits"))])
 
 
 @state_function
@@ -93,8 +98,18 @@ def single_orbit_step(rank, component, tables, ranks, first, near):
     pieces = np.int64(-1)  # unranked at the first computed row
     position = n  # the remainder of the positions >= position so far
     remainder = np.int64(0)
-    count = tables.step_tabled[0 if first == 0 else 1] if near else tables.scalars[PIECE_MOVES]
-    for j in range(count):
+    h = 0 if first == 0 else 1
+    count = tables.step_tabled[h] if near else tables.scalars[PIECE_MOVES]
+    together = tables.step_together[2 * h + 1]
+    if together:  # the smallest moves' changes, side by side
+        block = factorials[tables.step_together[4]]
+        remainder = full - quotient(full, block) * block  # not from the digits: no chain of additions
+        position = n - tables.step_together[4]
+        deltas = tables.step_deltas[remainder]
+        column = tables.step_together[2 * h]
+        for j in range(together):
+            ranks[j if near else tables.step_rows[first + j] - first] = (full + deltas[column + j]) >> half
+    for j in range(together, count):
         at = first + j
         a = tables.step_first[at]
         while position > a:
@@ -164,16 +179,26 @@ def single_orbit_near_predecessors_rank(rank, component, tables, ranks):
 @kernel
 def remainder_table(source, a, n, factorials, out):
     """``out[x]``: the remainder (see the module) after a move (``source``, changing positions
-    ``>= a`` only) of the remainder ``x``, for every ``x`` in ``[0, (n-a)!)`` (the pieces before
-    position ``a`` are taken as ``0..a-1``: they do not count)."""
+    ``>= a`` only) of the remainder ``x``, for every ``x`` in ``[0, (n-a)!)``. Remainders count the
+    arrangements of the last ``n - a`` pieces in lexicographic order, so they are visited by
+    stepping an arrangement to the next one (the pieces before ``a`` do not count)."""
+    k = n - a
+    order = np.arange(k)
     for x in range(out.shape[0]):
-        digits = np.int64(0)
-        rest = x
-        for i in range(a, n):
-            d = rest // factorials[n - 1 - i]
-            rest -= d * factorials[n - 1 - i]
-            digits |= d << (4 * i)
-        out[x] = moved_remainder(pieces_of(digits, n), source, a, n, factorials)
+        pieces = np.int64(0)
+        for i in range(k):
+            pieces |= order[i] << (4 * (a + i))
+        out[x] = moved_remainder(pieces, source, a, n, factorials)
+        i = k - 2  # the next arrangement: the last ascent, its successor from the tail, the tail reversed
+        while i >= 0 and order[i] > order[i + 1]:
+            i -= 1
+        if i < 0:
+            break
+        j = k - 1
+        while order[j] < order[i]:
+            j -= 1
+        order[i], order[j] = order[j], order[i]
+        order[i + 1:] = order[i + 1:][::-1].copy()
 
 
 def step_tables(pieces: PiecesTables, rows, nmoves: int, orbit_size: int, orientations: int) -> RankStepTables:
@@ -198,10 +223,36 @@ def step_tables(pieces: PiecesTables, rows, nmoves: int, orbit_size: int, orient
             at[j], offset = offset, offset + len(out)
             values.append(out)
     halves = [sum(row in tabled for row in order[:nmoves]), sum(row in tabled for row in order[nmoves:])]
+    deltas, together = _together(values, [n - first[r] for r in order], halves, nmoves, orientations)
     powers = np.array([orientations ** i for i in range(n + 1)], np.int64)
     chunk_size, chunk_digits = digit_chunks(list(range(n, 1, -1)))
     return RankStepTables(*pieces, np.array(order, np.int64), np.array([first[r] for r in order], np.int64), at,
                           np.array([rows[r][0] for r in order], np.int64).reshape(len(rows), n),
                           np.array([rows[r][1] for r in order], np.int64).reshape(len(rows), n),
-                          np.concatenate(values or [np.zeros(0, np.int32)]), np.array(halves, np.int64), powers,
-                          chunk_size, chunk_digits)
+                          np.concatenate(values or [np.zeros(0, np.int32)]), np.array(halves, np.int64), deltas,
+                          together, powers, chunk_size, chunk_digits)
+
+
+def _together(values, sizes, halves, nmoves, orientations):
+    """``step_deltas`` and ``step_together`` (see the module) from the remainder ``values`` of the
+    tabled rows (in step order, ``sizes``: their ``k``); none for orbits with orientations."""
+    starts = (0, nmoves)
+    tabled = [sizes[j] for h in (0, 1) for j in range(starts[h], starts[h] + halves[h])]
+    best = (0, (0, 0))
+    for span in sorted(set(tabled)):  # the next row's remainder is then longer: its digits are not read yet
+        rows = tuple(sum(1 for j in range(starts[h], starts[h] + halves[h]) if sizes[j] <= span) for h in (0, 1))
+        if sum(rows) >= 2 and math.factorial(span) * sum(rows) <= DELTA_ENTRIES and orientations == 1:
+            best = (span, rows)
+    span, rows = best
+    deltas = np.zeros((math.factorial(span) if span else 1, sum(rows)), np.int32)
+    remainders = np.arange(len(deltas))
+    tables = iter(values)
+    column = 0
+    for h in (0, 1):
+        for j in range(starts[h], starts[h] + halves[h]):
+            table = next(tables)
+            if j - starts[h] < rows[h]:
+                low = remainders % math.factorial(sizes[j])
+                deltas[:, column] = table[low] - low
+                column += 1
+    return deltas, np.array([0, rows[0], rows[0], rows[1], span], np.int64)
