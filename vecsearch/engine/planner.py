@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import os
 import re
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -68,8 +69,19 @@ def physical_bytes() -> int:
     return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
 
 
+_available = [0.0, 0]  # when last read, and what (``available_bytes``)
+
+
 def available_bytes() -> int:
-    """Memory the system can give without swapping: ``MemAvailable``, capped by a cgroup limit."""
+    """Memory the system can give without swapping: ``MemAvailable``, capped by a cgroup limit.
+    Read at most once a second (a reading costs 0.1 ms, a search of a small space not much more)."""
+    if time.monotonic() - _available[0] < 1.0:
+        return _available[1]
+    _available[:] = time.monotonic(), _read_available_bytes()
+    return _available[1]
+
+
+def _read_available_bytes() -> int:
     available = None
     try:
         for line in Path("/proc/meminfo").read_text().splitlines():
