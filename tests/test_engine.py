@@ -44,6 +44,28 @@ def test_bfs_layers_equal_the_reference(rows, cols, visited, threads):
     assert result.complete and result.profile.total_states == sum(map(len, expected))
 
 
+def test_small_spaces_grow_with_all_workers_or_alone_when_they_are_busy(monkeypatch):
+    """A space with few states left grows in one call of all workers (each its own thread,
+    waiting for the others after every layer); searches in several threads at once, and a
+    search whose team is busy (it grows alone), find the same layers."""
+    import threading
+
+    from vecsearch.engine import blocks
+
+    start, expected = layers_from_a_random_start(3, 3)
+    search = functools.partial(vs.bfs, sliding(3, 3), pack_sliding(start), keep_layers=True, threads=2)
+    results = [None] * 4
+    runners = [threading.Thread(target=lambda i=i: results.__setitem__(i, search())) for i in range(4)]
+    for runner in runners:
+        runner.start()
+    for runner in runners:
+        runner.join()
+    monkeypatch.setattr(blocks, "together", lambda call, workers: None)
+    results.append(search())
+    for result in results:
+        assert engine_layers(result, 9) == list(expected)
+
+
 def test_bfs_from_many_starts_with_a_depth_limit(threads):
     rng = random.Random(3)
     starts = [random_state(3, 3, rng) for _ in range(5)] * 2  # duplicates are merged
@@ -175,10 +197,10 @@ def test_enumeration_frees_each_frontier_chunk_once_the_next_layer_has_a_state(m
     less at its peak than when the frontier is kept whole."""
     import tracemalloc
 
-    from vecsearch.engine import enumeration, layers, sides, visited
+    from vecsearch.engine import enumeration, layers, visited
 
-    monkeypatch.setattr(visited, "GROW_BELOW", 0)
-    monkeypatch.setattr(sides, "GROW_BELOW", 0)
+    monkeypatch.setattr(visited, "GROW_BELOW", 0)  # every layer expanded on its own
+    monkeypatch.setattr(visited, "TOGETHER_STATES", 0)
     monkeypatch.setattr(layers, "CHUNK_BYTES", 64 << 10)
     monkeypatch.setattr(visited, "ROUND", 4096)
     expected = bfs_layers([tuple(range(1, 10))], pancake_neighbours(9))

@@ -69,6 +69,27 @@ def map_blocks(call: Callable, n: int, block: int) -> list:
     return results
 
 
+_team: ThreadPoolExecutor | None = None
+_team_busy = threading.Lock()  # one team call at a time: its helpers then each have a thread
+
+
+def together(call: Callable, workers: int) -> list | None:
+    """``[call(w, workers)]`` for ``w`` in ``range(workers)``, all at the same time: for kernels
+    whose workers wait for one another, so each needs a thread of its own (the helpers come from a
+    pool that runs nothing else). None, and nothing run, while another team call holds the pool."""
+    global _team
+    if not _team_busy.acquire(blocking=False):
+        return None
+    try:
+        if _team is None:
+            _team = ThreadPoolExecutor(max(1, numba.config.NUMBA_NUM_THREADS - 1), thread_name_prefix="vecsearch-team")
+        helpers = [_team.submit(call, w, workers) for w in range(1, workers)]
+        first = call(0, workers)
+        return [first] + [helper.result() for helper in helpers]
+    finally:
+        _team_busy.release()
+
+
 @contextlib.contextmanager
 def thread_limit(threads: int | None):
     """Within the block, searches use at most ``threads`` threads (None: no change)."""

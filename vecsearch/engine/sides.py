@@ -13,7 +13,7 @@ from vecsearch.engine import jit, planner
 from vecsearch.engine.layers import Layer
 from vecsearch.engine.phases import PhaseClock
 from vecsearch.engine.profile import LayerRecord
-from vecsearch.engine.visited import GROW_BELOW, ROUND, make_visited
+from vecsearch.engine.visited import ROUND, make_visited
 from vecsearch.errors import MemoryLimitError, VecsearchError
 
 UNLIMITED = 1 << 30  # "no depth limit" as a layer count
@@ -77,7 +77,7 @@ class Side:
         compiled = jit.compile_seconds()
         clock = PhaseClock()
         frontier = len(self.frontier)  # before an expansion that may consume it
-        if max_layers > 1 and len(self.frontier) < GROW_BELOW:
+        if max_layers > 1 and self.visited.grows(len(self.frontier)):
             grown = self.visited.grow(self.frontier, self.backward, other, max_layers, clock)
         else:
             consume = self.consume_frontier and not self.keep_layers

@@ -10,7 +10,9 @@
 Both expand a frontier in rounds of ``ROUND`` states so the scratch buffer stays bounded, and
 count how many new states the *other* side (or the goal set) already holds: a meeting. A
 frontier below ``GROW_BELOW`` states may instead ``grow`` several layers in one serial kernel
-call, which saves the per-layer round trip to Python that dominates searches of small layers.
+call, which saves the per-layer round trip to Python that dominates searches of small layers;
+a bitset search with at most ``TOGETHER_STATES`` states left to reach grows all of them in one
+call of several workers that wait for each other after every layer (``blocks.together``).
 """
 
 from __future__ import annotations
@@ -28,6 +30,8 @@ BLOCK = 8192  # frontier states per block a thread takes
 GROW_BELOW = 8192  # smaller frontiers may grow several layers in one serial kernel call
 POOL_BYTES = 256 << 20  # zeroed bitsets kept for reuse by later searches
 GROW_LAYERS = 256  # most layers one ``grow`` call returns
+TOGETHER_STATES = 1 << 22  # states left to reach (8 bytes each held at once) for a grow of all workers
+TOGETHER_FROM = 1 << 15  # fewer states left grow on one thread: waking the others costs more
 
 
 def expand_blocks(kernel, items, fixed: tuple, scratch, stride: int) -> list[tuple]:
@@ -95,16 +99,25 @@ class _Visited:
             self._scratch = empty_states(self.width, needed)
         return self._scratch
 
+    def grows(self, frontier: int) -> bool:
+        """Whether layers after a frontier of this many states are ``grow``n several at a time."""
+        return frontier < GROW_BELOW
+
     def grow(self, frontier: Layer, backward: bool, other, max_layers: int,
              clock: PhaseClock | None = None) -> list[tuple[Layer, int, int]]:
-        """Up to ``max_layers`` layers after a small ``frontier`` (at least one), each with its
-        children generated and meetings with ``other``; stops after a meeting or an empty layer,
-        and before a frontier of ``GROW_BELOW`` states. ``clock`` gets the phases' cycles."""
+        """Up to ``max_layers`` layers after a frontier that ``grows`` (at least one), each with
+        its children generated and meetings with ``other``; stops after a meeting or an empty
+        layer, and (but grown together) before a frontier of ``GROW_BELOW`` states. ``clock``
+        gets the phases' cycles."""
         n = len(frontier)
-        buffer = empty_states(self.width, n + max(8 * n * self.puzzle.max_moves, 4096))
+        left = self._together_left()
+        room = n + left if left else n + max(8 * n * self.puzzle.max_moves, 4096)
+        if left and self.guard is not None:
+            self.guard(8 * self.width * room)
+        buffer = empty_states(self.width, room)
         buffer[:n] = frontier.states
-        stats = np.empty((min(max_layers, GROW_LAYERS), 3), dtype=np.int64)
-        grown = self._grow(buffer, n, backward, other, stats, (clock or PhaseClock()).cycles)
+        stats = np.zeros((min(max_layers, GROW_LAYERS), 3), dtype=np.int64)
+        grown = self._grow(buffer, n, backward, other, stats, (clock or PhaseClock()).cycles, bool(left))
         kept = buffer[n:n + int(stats[:grown, 1].sum())].copy()
         out, at = [], 0
         for generated, new, meets in stats[:grown].tolist():
@@ -112,6 +125,10 @@ class _Visited:
             at += new
         self.count += at
         return out
+
+    def _together_left(self) -> int:
+        """The states a grow of all workers would hold (0: no such grow)."""
+        return 0
 
 
 class BitsetVisited(_Visited):
@@ -165,11 +182,28 @@ class BitsetVisited(_Visited):
         self.count += len(layer)
         return layer, generated, meets
 
-    def _grow(self, buffer, n, backward, other, stats, cycles) -> int:
+    def grows(self, frontier: int) -> bool:
+        return frontier < GROW_BELOW or self._together_left() > 0
+
+    def _together_left(self) -> int:
+        left = self.puzzle.rank_size - self.count
+        return left if blocks.workers() > 1 and TOGETHER_FROM <= left <= TOGETHER_STATES else 0
+
+    def _grow(self, buffer, n, backward, other, stats, cycles, together) -> int:
         check = other is not None
         other_bits = other.bits if check else np.zeros(1, np.uint64)
-        args = (self.tables, backward, self.bits, other_bits, check, cycles, len(stats), GROW_BELOW,
-                self.puzzle.max_moves, stats)
+        limits = (GROW_BELOW, self.puzzle.max_moves)  # frontiers that may grow; room for children per state
+        if together:
+            kernel = self.kernels.bitset_grow_together
+            fixed = (self.tables, backward, self.bits, other_bits, check, cycles, len(stats))
+            jit.warm(kernel, 0, 1, buffer, 0, 0, *fixed, np.zeros(3, np.int64), np.zeros(3, np.int64))
+            sync = np.array([n, 0, 0], np.int64)
+            grown = blocks.together(lambda w, workers: kernel(w, workers, buffer, 0, n, *fixed, stats.reshape(-1),
+                                                              sync), blocks.workers())
+            if grown is not None:
+                return grown[0]
+            limits = (1 << 62, 0)  # the team is busy: grow alone; the buffer holds every state left
+        args = (self.tables, backward, self.bits, other_bits, check, cycles, len(stats), *limits, stats)
         return jit.call(self.kernels.bitset_grow, buffer, 0, n, *args)
     def arrays(self) -> dict:
         return {"bits": self.bits}
@@ -289,7 +323,7 @@ class HashVisited(_Visited):
         rounds.finish(len(layer))
         return layer, generated, meets
 
-    def _grow(self, buffer, n, backward, other, stats, cycles) -> int:
+    def _grow(self, buffer, n, backward, other, stats, cycles, together) -> int:
         self._reserve(n * self.puzzle.max_moves)
         other_keys = other.keys if other is not None else self._no_table
         args = (self.tables, backward, self.keys, self.count, other_keys, other is not None, cycles, len(stats),

@@ -10,10 +10,13 @@ Each is a numba ``intrinsic`` and compiles (and caches) like any other njit code
 - ``atomic_and(array, index, value)`` / ``atomic_add(array, index, value)``: the same for ``&=`` and
   ``+=`` on an array of any integer type (value cast to it); both return the old element. The
   two-bit table clears a state's two bits with ``atomic_and``; ``atomic_add`` hands out slots of
-  a shared buffer.
+  a shared buffer. ``synced_add`` is ``atomic_add`` with sequential consistency, for workers
+  that wait for each other (``layer_template.bitset_grow_together``).
 - ``popcount(x)``: number of set bits of a 64-bit integer.
 - ``cycles()``: the CPU's cycle counter (``rdtsc`` on x86): a few nanoseconds to read, so kernels
   can time their phases per batch of states (``vecsearch.kernels.phases``).
+- ``yield_cpu()``: ``sched_yield()`` of the C library: a worker that has waited a while for
+  another gives way, in case that other one is waiting for this processor.
 """
 
 from llvmlite import ir
@@ -58,14 +61,14 @@ def atomic_or(typingctx, array, index, value):
     return sig, codegen
 
 
-def _atomic(operation):
+def _atomic(operation, ordering="monotonic"):
     def build(typingctx, array, index, value):
         sig = array.dtype(array, index, array.dtype)
 
         def codegen(context, builder, signature, args):
             pointer = _element_pointer(context, builder, signature.args[0], args[0], args[1])
             operand = context.cast(builder, args[2], signature.args[2], signature.args[0].dtype)
-            return builder.atomic_rmw(operation, pointer, operand, "monotonic")
+            return builder.atomic_rmw(operation, pointer, operand, ordering)
 
         return sig, codegen
 
@@ -76,6 +79,10 @@ atomic_and = intrinsic(_atomic("and"))
 atomic_and.__doc__ = "Atomically ``array[index] &= value``; returns the previous element."
 atomic_add = intrinsic(_atomic("add"))
 atomic_add.__doc__ = "Atomically ``array[index] += value``; returns the previous element."
+synced_add = intrinsic(_atomic("add", "seq_cst"))
+synced_add.__doc__ = """``atomic_add``, sequentially consistent: whatever a thread wrote before it is seen by a
+thread whose ``synced_add`` (``value`` 0 to read) sees its result. For workers waiting for each
+other."""
 
 
 @intrinsic
@@ -100,6 +107,18 @@ def cycles(typingctx):
     def codegen(context, builder, signature, args):
         i64 = ir.IntType(64)
         fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(i64, []), "llvm.readcyclecounter")
+        return builder.call(fn, [])
+
+    return sig, codegen
+
+
+@intrinsic
+def yield_cpu(typingctx):
+    """Let another thread run on this processor (``sched_yield``; returns 0 on success)."""
+    sig = types.int32()
+
+    def codegen(context, builder, signature, args):
+        fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(ir.IntType(32), []), "sched_yield")
         return builder.call(fn, [])
 
     return sig, codegen

@@ -14,7 +14,7 @@ first word -1.
 """
 
 import numpy as np
-from vecsearch.kernels.intrinsics import atomic_add, atomic_or, cycles, prefetch
+from vecsearch.kernels.intrinsics import atomic_add, atomic_or, cycles, prefetch, synced_add, yield_cpu
 from vecsearch.kernels.phases import CLAIM, COMPACT, EXPAND, RANK, add_cycles
 from vecsearch.kernels.roles import (
     HAS_PREDECESSORS,
@@ -37,6 +37,8 @@ from vecsearch.kernels.roles import (
 )
 
 PREFETCH_BATCH = 256
+SPINS = 2000  # checks (a few microseconds) a waiting worker makes before it yields its processor
+BATCH_ROOM = PREFETCH_BATCH + MAX_MOVES  # children a batch may hold
 
 
 @state_function
@@ -91,12 +93,60 @@ def expand_claim_range(frontier, lo, hi, tables, backward, bits, other, check_ot
     Returns ``(generated, meets)``.
     """
     spent = np.zeros(clock.shape[0], np.int64)
-    room = PREFETCH_BATCH + MAX_MOVES
+    room = BATCH_ROOM
     done = expand_claim_loop(frontier, lo, hi, tables, backward, bits, other, check_other, spent, dest, fill,
                              new_states(room, WIDTH), np.empty(room, np.int64), np.empty(room, np.int64),
                              np.empty(room, np.int64))
     add_cycles(clock, spent)
     return done
+
+
+@state_function
+def produce(frontier, i, hi, tables, backward, bits, kids, moves, ranks):
+    """The children of ``frontier[i:]`` up to a batch (about ``PREFETCH_BATCH``), their ranks,
+    their bitset words prefetched. Returns ``(children, the next i, cycles spent ranking them
+    one by one)``."""
+    batch = 0
+    while i < hi and batch < PREFETCH_BATCH:
+        if RANK_APART:
+            batch += next_states(frontier[i], tables, backward, kids[batch:], moves[batch:])
+        else:
+            c = next_ranked(frontier[i], tables, backward, kids[batch:], moves[batch:], ranks[batch:])
+            for j in range(batch, batch + c):
+                prefetch(bits, ranks[j] >> 6)
+            batch += c
+        i += 1
+    ranking = cycles()
+    if RANK_APART:
+        for j in range(batch):
+            ranks[j] = rank_state(kids[j], tables)
+            prefetch(bits, ranks[j] >> 6)
+    return batch, i, cycles() - ranking if RANK_APART else 0
+
+
+@state_function
+def claim_batch(kids, ranks, batch, bits, other, check_other, candidates):
+    """Claim the children ``kids[:batch]`` whose bit is clear, moving them to the front of
+    ``kids``; the ones whose bit looks clear are gathered without a branch (unpredictable)
+    first. Returns ``(new, meets)``."""
+    looks = 0
+    for j in range(batch):
+        r = ranks[j]
+        candidates[looks] = j
+        looks += bits[r >> 6] & (np.uint64(1) << np.uint64(r & 63)) == 0
+    k = 0
+    meets = 0
+    for c in range(looks):
+        j = candidates[c]
+        r = ranks[j]
+        word = r >> 6
+        bit = np.uint64(1) << np.uint64(r & 63)
+        if atomic_or(bits, word, bit) & bit == 0:
+            copy_at(kids, k, kids, j)
+            k += 1
+            if check_other and other[word] & bit != 0:
+                meets += 1
+    return k, meets
 
 
 @loop
@@ -108,46 +158,18 @@ def expand_claim_loop(frontier, lo, hi, tables, backward, bits, other, check_oth
     i = lo
     while i < hi:
         began = cycles()
-        batch = 0
-        while i < hi and batch < PREFETCH_BATCH:
-            if RANK_APART:
-                batch += next_states(frontier[i], tables, backward, kids[batch:], moves[batch:])
-            else:
-                c = next_ranked(frontier[i], tables, backward, kids[batch:], moves[batch:], ranks[batch:])
-                for j in range(batch, batch + c):
-                    prefetch(bits, ranks[j] >> 6)
-                batch += c
-            i += 1
-        expanded = cycles()
-        if RANK_APART:
-            for j in range(batch):
-                ranks[j] = rank_state(kids[j], tables)
-                prefetch(bits, ranks[j] >> 6)
-        ranked = cycles()
-        generated += batch
-        looks = 0
-        for j in range(batch):  # without a branch: which children look new (unpredictable)
-            r = ranks[j]
-            candidates[looks] = j
-            looks += bits[r >> 6] & (np.uint64(1) << np.uint64(r & 63)) == 0
-        k = 0
-        for c in range(looks):
-            j = candidates[c]
-            r = ranks[j]
-            word = r >> 6
-            bit = np.uint64(1) << np.uint64(r & 63)
-            if atomic_or(bits, word, bit) & bit == 0:
-                copy_at(kids, k, kids, j)
-                k += 1
-                if check_other and other[word] & bit != 0:
-                    meets += 1
+        batch, i, ranked = produce(frontier, i, hi, tables, backward, bits, kids, moves, ranks)
+        produced = cycles()
+        k, m = claim_batch(kids, ranks, batch, bits, other, check_other, candidates)
         claimed = cycles()
-        at = atomic_add(fill, 0, k)
+        slot = atomic_add(fill, 0, k)
         for j in range(k):
-            copy_at(dest, at + j, kids, j)
-        spent[EXPAND] += expanded - began
-        spent[RANK] += ranked - expanded
-        spent[CLAIM] += claimed - ranked
+            copy_at(dest, slot + j, kids, j)
+        generated += batch
+        meets += m
+        spent[EXPAND] += produced - began - ranked
+        spent[RANK] += ranked
+        spent[CLAIM] += claimed - produced
         spent[COMPACT] += cycles() - claimed
     return generated, meets
 
@@ -187,6 +209,56 @@ def bitset_grow(buffer, lo, hi, tables, backward, bits, other, check_other, cloc
         lo, hi = hi, fill[0]
         if new == 0 or meets > 0:
             break
+    return grown
+
+
+@state_function
+def wait_for_all(sync, slot, arrivals):
+    """Arrive at ``sync[slot]``, then wait until ``arrivals`` have: spinning at first, then giving
+    way to other threads (a worker whose processor is busy with another program may be waiting
+    for this one's)."""
+    synced_add(sync, slot, 1)
+    spins = 0
+    while synced_add(sync, slot, 0) < arrivals:
+        spins += 1
+        if spins > SPINS:
+            yield_cpu()
+
+
+@kernel
+def bitset_grow_together(w, workers, buffer, lo, hi, tables, backward, bits, other, check_other, clock, max_layers,
+                         stats, sync):
+    """Worker ``w`` of ``workers`` growing layers together, each on its own thread: ``bitset_grow``
+    without its limits (``buffer`` holds every state the search can still reach). Each layer's
+    frontier is cut into ``workers`` parts; new states go side by side to ``buffer`` at slots
+    taken from ``sync[0]`` (start: ``hi``); after each layer the workers wait for each other twice
+    (``sync[1]``, ``sync[2]`` count arrivals): once the layer is done, and once each has read where
+    it ends (before that, nobody writes the next one). They stop together, so every worker must
+    run. ``stats`` (zeros, flat: 3 per layer) gets ``bitset_grow``'s."""
+    spent = np.zeros(clock.shape[0], np.int64)
+    room = BATCH_ROOM
+    kids = new_states(room, WIDTH)
+    moves = np.empty(room, np.int64)
+    ranks = np.empty(room, np.int64)
+    candidates = np.empty(room, np.int64)
+    grown = 0
+    while grown < max_layers:
+        n = hi - lo
+        generated, meets = expand_claim_loop(buffer, lo + n * w // workers, lo + n * (w + 1) // workers, tables,
+                                             backward, bits, other, check_other, spent, buffer, sync, kids, moves,
+                                             ranks, candidates)
+        synced_add(stats, 3 * grown, generated)
+        synced_add(stats, 3 * grown + 2, meets)
+        wait_for_all(sync, 1, workers * (grown + 1))  # the layer is done
+        top = synced_add(sync, 0, 0)
+        meets = synced_add(stats, 3 * grown + 2, 0)
+        wait_for_all(sync, 2, workers * (grown + 1))  # and everyone knows where it ends
+        stats[3 * grown + 1] = top - hi
+        grown += 1
+        lo, hi = hi, top
+        if hi == lo or meets > 0:
+            break
+    add_cycles(clock, spent)
     return grown
 
 
