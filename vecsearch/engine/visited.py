@@ -118,7 +118,10 @@ class _Visited:
         buffer[:n] = frontier.states
         stats = np.zeros((min(max_layers, GROW_LAYERS), 3), dtype=np.int64)
         grown = self._grow(buffer, n, backward, other, stats, (clock or PhaseClock()).cycles, bool(left))
-        kept = buffer[n:n + int(stats[:grown, 1].sum())].copy()
+        total = int(stats[:grown, 1].sum())
+        kept = buffer[n:n + total]
+        if 4 * total < 3 * (len(buffer) - n):  # a small part of the buffer: do not hold the rest
+            kept = kept.copy()
         out, at = [], 0
         for generated, new, meets in stats[:grown].tolist():
             out.append((Layer.of(kept[at:at + new], self.width), generated, meets))
