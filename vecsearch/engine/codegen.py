@@ -45,8 +45,9 @@ from vecsearch.puzzle import no_rank, single_component
 nb_options.faster_inlining()
 PACKAGE_DIR = Path(__file__).resolve().parent.parent
 KERNEL_DIR = PACKAGE_DIR / "kernels"
-LAYER_TEMPLATES = tuple(KERNEL_DIR / f"{name}.py" for name in ("layer_template", "pair_template", "rank_space_template",
-                                                                "segment_template", "distance_template"))
+LAYER_TEMPLATES = tuple(KERNEL_DIR / f"{name}.py" for name in ("layer_template", "hash_template", "pair_template",
+                                                                "rank_space_template", "segment_template",
+                                                                "distance_template"))
 ROLES = ("expand_state", "predecessors_state", "rank_state", "component_state")
 # None: the template's default, or absent
 OPTIONAL_ROLES = ("expand_ranked_state", "predecessors_ranked_state", "unrank_state", "expand_rank_state",

@@ -30,7 +30,7 @@ BLOCK = 8192  # frontier states per block a thread takes
 GROW_BELOW = 8192  # smaller frontiers may grow several layers in one serial kernel call
 POOL_BYTES = 256 << 20  # zeroed bitsets kept for reuse by later searches
 GROW_LAYERS = 256  # most layers one ``grow`` call returns
-TOGETHER_STATES = 1 << 22  # states left to reach (8 bytes each held at once) for a grow of all workers
+TOGETHER_STATES = 1 << 22  # frontier and states left (8 bytes each, held at once) for a grow of all workers
 TOGETHER_FROM = 1 << 15  # fewer states left grow on one thread: waking the others costs more
 
 
@@ -110,7 +110,7 @@ class _Visited:
         layer, and (but grown together) before a frontier of ``GROW_BELOW`` states. ``clock``
         gets the phases' cycles."""
         n = len(frontier)
-        left = self._together_left()
+        left = self._together_left(n)
         room = n + left if left else n + max(8 * n * self.puzzle.max_moves, 4096)
         if left and self.guard is not None:
             self.guard(8 * self.width * room)
@@ -129,8 +129,9 @@ class _Visited:
         self.count += at
         return out
 
-    def _together_left(self) -> int:
-        """The states a grow of all workers would hold (0: no such grow)."""
+    def _together_left(self, frontier: int) -> int:
+        """The states left to reach when layers after ``frontier`` states grow with all workers
+        (0: they do not)."""
         return 0
 
 
@@ -186,11 +187,11 @@ class BitsetVisited(_Visited):
         return layer, generated, meets
 
     def grows(self, frontier: int) -> bool:
-        return frontier < GROW_BELOW or self._together_left() > 0
+        return frontier < GROW_BELOW or self._together_left(frontier) > 0
 
-    def _together_left(self) -> int:
+    def _together_left(self, frontier: int) -> int:
         left = self.puzzle.rank_size - self.count
-        return left if blocks.workers() > 1 and TOGETHER_FROM <= left <= TOGETHER_STATES else 0
+        return left if blocks.workers() > 1 and TOGETHER_FROM <= left and frontier + left <= TOGETHER_STATES else 0
 
     def _grow(self, buffer, n, backward, other, stats, cycles, together) -> int:
         check = other is not None
@@ -200,6 +201,7 @@ class BitsetVisited(_Visited):
             kernel = self.kernels.bitset_grow_together
             fixed = (self.tables, backward, self.bits, other_bits, check, cycles, len(stats))
             jit.warm(kernel, 0, 1, buffer, 0, 0, *fixed, np.zeros(3, np.int64), np.zeros(3, np.int64))
+            jit.warm(self.kernels.bitset_grow, buffer, 0, 0, *fixed, 0, 0, stats)  # for when the team is busy
             sync = np.array([n, 0, 0], np.int64)
             grown = blocks.together(lambda w, workers: kernel(w, workers, buffer, 0, n, *fixed, stats.reshape(-1),
                                                               sync), blocks.workers())
