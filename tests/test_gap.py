@@ -113,7 +113,8 @@ def test_edge_cases():
     out, error = judge(judge_text(layouts))
     assert error is None and out == [str(d) for d, _ in expected]
     assert PUZZLE.format_state(gap.set_up(after_aces)).splitlines()[0] == "-- 13 14 15 16 17 12"
-    assert [m.split()[1] for m in PUZZLE.describe(vs.solve(PUZZLE, gap.set_up(after_aces)))][:4] == ["12", "22", "32", "42"]
+    moves = [m.split()[1] for m in PUZZLE.describe(vs.solve(PUZZLE, gap.set_up(after_aces)))]
+    assert sorted(moves[:4]) == ["12", "22", "32", "42"]  # the 2s go first, after the aces (in some order)
 
 
 def unsolvable_component(rng, at_least):

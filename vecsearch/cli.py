@@ -176,11 +176,16 @@ def _print_profile(profile, csv: bool) -> None:
 
 
 def _print_farthest(puzzle, result, count: int) -> None:
-    states = result.last_layer.states if result.last_layer is not None else []
+    """The least ``count`` states of the last layer (the same on every run: a layer's order
+    depends on the threads that made it)."""
+    import numpy as np
+
+    states = result.last_layer.states if result.last_layer is not None else np.empty(0, np.int64)
+    order = np.lexsort(states.T[::-1]) if states.ndim > 1 else np.argsort(states, kind="stable")
     where = "the farthest" if result.complete else "where the search stopped"
     print(f"states at depth {result.depth} ({where}; {result.layer_sizes[-1]:,} in all), {min(count, len(states))}"
           f" shown:")
-    for state in states[:count]:
+    for state in states[order[:count]]:
         print(puzzle.format_state(state))
 
 

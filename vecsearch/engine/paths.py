@@ -3,7 +3,9 @@
 A state ``s`` first reached at depth ``d`` of a forward search has a parent in layer ``d-1``:
 one of its predecessors (its children, for reversible puzzles) lies there. Walking down the
 layers this way rebuilds the forward half; the backward half walks down the backward layers
-through children. The move of each step is found by expanding its first state.
+through children. The move of each step is found by expanding its first state. Where several
+states would do, the choice does not depend on their order in a layer (which depends on the
+threads that made it): the first in move order, or the least state.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import numpy as np
 from vecsearch.engine import jit
 from vecsearch.engine.codegen import layer_kernels
 from vecsearch.engine.layers import Layer
+from vecsearch.engine.visited import least_state
 
 
 def move_between(puzzle, state: np.ndarray, target: np.ndarray) -> int | None:
@@ -24,11 +27,10 @@ def move_between(puzzle, state: np.ndarray, target: np.ndarray) -> int | None:
 
 
 def _member(puzzle, layer: Layer, candidates: np.ndarray) -> int:
-    for chunk in layer.chunks:
-        j = jit.call(layer_kernels(puzzle).find_member, chunk, candidates)
-        if j >= 0:
-            return j
-    return -1
+    """Index of the first of ``candidates`` (in their order) that ``layer`` holds, or -1."""
+    found = [j for chunk in layer.chunks for j in [jit.call(layer_kernels(puzzle).find_member, chunk, candidates)]
+             if j >= 0]
+    return min(found, default=-1)
 
 
 def _parent(puzzle, layer: Layer, state: np.ndarray) -> np.ndarray:
@@ -40,10 +42,10 @@ def _parent(puzzle, layer: Layer, state: np.ndarray) -> np.ndarray:
         if j >= 0:
             return candidates[j:j + 1]
     else:
-        for chunk in layer.chunks:
-            i = jit.call(kernels.find_parent, chunk, puzzle.tables, state)
-            if i >= 0:
-                return chunk[i:i + 1].copy()
+        parent = least_state(chunk[i:i + 1] for chunk in layer.chunks
+                             for i in [jit.call(kernels.find_parent, chunk, puzzle.tables, state)] if i >= 0)
+        if parent is not None:
+            return parent
     raise AssertionError("stored layers are inconsistent: no parent in the previous layer")
 
 

@@ -117,7 +117,7 @@ def bidirectional(puzzle, start=None, goal=None, *, max_depth=None, max_forward=
                        budget)
         back = Side(puzzle, "backward", True, profile.visited, goals, True, max_backward, profile, on_layer, None,
                     budget)
-        meet = back.visited.first_member(forward.frontier)
+        meet = back.visited.least_member(forward.frontier)
         complete = meet is not None
         turn = 0
         while meet is None:
@@ -135,7 +135,7 @@ def bidirectional(puzzle, start=None, goal=None, *, max_depth=None, max_forward=
                     stop.result = SearchResult(puzzle, profile, None, False, forward.layers)
                     raise
             if side.step(other.visited, room):
-                meet = other.visited.first_member(side.frontier)
+                meet = other.visited.least_member(side.frontier)
                 complete = True
             elif side.exhausted:
                 complete = True

@@ -24,6 +24,7 @@ from vecsearch.engine.endpoints import as_puzzle
 from vecsearch.engine.profile import Profile
 from vecsearch.engine.progress import layer_progress
 from vecsearch.engine.result import SearchResult
+from vecsearch.engine.visited import state_key
 from vecsearch.engine.search import bfs
 from vecsearch.engine.sides import Side
 from vecsearch.engine.solution import Solution
@@ -202,7 +203,7 @@ class DistanceTable:
         best = None
         for chunk in layer.chunks:
             i, distance = jit.call(kernel, chunk, self.puzzle.tables, self.distances, self.unknown)
-            if i >= 0 and (best is None or distance < best[1]):
+            if i >= 0 and (best is None or (distance, state_key(chunk[i:i + 1])) < (best[1], state_key(best[0]))):
                 best = (chunk[i:i + 1].copy(), int(distance))
         return best
 

@@ -77,6 +77,19 @@ class FrontierRounds:
         self.held = []
 
 
+def state_key(state: np.ndarray):
+    """What orders states (a one-state array): its words in order, as int64."""
+    return state[0].tolist() if state.ndim > 1 else int(state[0])
+
+
+def least_state(states):
+    """The least of ``states`` (one-state arrays; ``state_key``), copied, or None: a choice among
+    a layer's states that does not depend on their order there, which depends on the threads
+    that made the layer."""
+    least = min(states, key=state_key, default=None)
+    return None if least is None else least.copy()
+
+
 def make_visited(puzzle, kind: str):
     """An empty visited set of ``kind`` (``"bitset"`` or ``"hash"``) for ``puzzle``."""
     return BitsetVisited(puzzle) if kind == "bitset" else HashVisited(puzzle)
@@ -219,13 +232,10 @@ class BitsetVisited(_Visited):
         self.bits = np.ascontiguousarray(arrays["bits"], dtype=np.uint64)
         self.count = count
 
-    def first_member(self, layer: Layer):
-        """A state of ``layer`` that this set holds, or None."""
-        for chunk in layer.chunks:
-            i = jit.call(self.kernels.first_in_bits, chunk, self.tables, self.bits)
-            if i >= 0:
-                return chunk[i:i + 1].copy()
-        return None
+    def least_member(self, layer: Layer):
+        """The least state of ``layer`` (``least_state``) that this set holds, or None."""
+        return least_state(chunk[i:i + 1] for chunk in layer.chunks
+                           for i in [jit.call(self.kernels.least_in_bits, chunk, self.tables, self.bits)] if i >= 0)
 
     def release(self, layers) -> None:
         """Hand the bitset back for reuse by a later search (up to ``POOL_BYTES`` in all).
@@ -341,12 +351,9 @@ class HashVisited(_Visited):
         self.keys = np.ascontiguousarray(arrays["keys"], dtype=np.int64)
         self.count = count
 
-    def first_member(self, layer: Layer):
-        for chunk in layer.chunks:
-            i = jit.call(self.kernels.first_in_hash, chunk, self.keys)
-            if i >= 0:
-                return chunk[i:i + 1].copy()
-        return None
+    def least_member(self, layer: Layer):
+        return least_state(chunk[i:i + 1] for chunk in layer.chunks
+                           for i in [jit.call(self.kernels.least_in_hash, chunk, self.keys)] if i >= 0)
 
     def release(self, layers) -> None:
         self.keys = None

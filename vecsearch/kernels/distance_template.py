@@ -12,6 +12,7 @@ from vecsearch.kernels.roles import (
     component_state,
     expand_state,
     kernel,
+    less_at,
     new_states,
     rank_state,
 )
@@ -26,13 +27,13 @@ def record_distances(layer, tables, distances, depth):
 
 @kernel
 def nearest_in_table(layer, tables, distances, unknown):
-    """Index of the state of ``layer`` with the smallest known distance, and that distance;
-    ``(-1, unknown)`` when the table knows none of them."""
+    """Index of the state of ``layer`` with the smallest known distance (the least such state,
+    ``less_at``), and that distance; ``(-1, unknown)`` when the table knows none of them."""
     best = -1
     best_distance = unknown
     for i in range(layer.shape[0]):
         d = distances[rank_state(layer[i], tables)]
-        if d < best_distance:
+        if d < best_distance or (d == best_distance and best >= 0 and less_at(layer, i, layer, best)):
             best = i
             best_distance = d
     return best, best_distance

@@ -9,7 +9,8 @@ import numpy as np
 from vecsearch.kernels.intrinsics import cycles, prefetch
 from vecsearch.kernels.layer_template import PREFETCH_BATCH, next_states
 from vecsearch.kernels.phases import CLAIM, EXPAND, add_cycles
-from vecsearch.kernels.roles import MAX_MOVES, WIDTH, copy_at, empty_at, equal_at, hash_at, kernel, state_function
+from vecsearch.kernels.roles import (MAX_MOVES, WIDTH, copy_at, empty_at, equal_at, hash_at, kernel, less_at,
+                                     state_function)
 
 
 @kernel
@@ -120,9 +121,10 @@ def hash_rehash(old, new):
 
 
 @kernel
-def first_in_hash(states, keys):
-    """Index of the first state present in the table ``keys``, or -1."""
+def least_in_hash(states, keys):
+    """Index of the least state (``less_at``) present in the table ``keys``, or -1."""
+    best = -1
     for i in range(states.shape[0]):
-        if hash_contains(keys, states, i):
-            return i
-    return -1
+        if (best < 0 or less_at(states, i, states, best)) and hash_contains(keys, states, i):
+            best = i
+    return best

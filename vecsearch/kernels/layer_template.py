@@ -25,6 +25,7 @@ from vecsearch.kernels.roles import (
     expand_ranked_state,
     expand_state,
     kernel,
+    less_at,
     loop,
     new_states,
     predecessors_ranked_state,
@@ -274,13 +275,15 @@ def clear_ranks(states, tables, bits):
 
 
 @kernel
-def first_in_bits(states, tables, bits):
-    """Index of the first state whose rank bit is set, or -1."""
+def least_in_bits(states, tables, bits):
+    """Index of the least state (``less_at``) whose rank bit is set, or -1: the same one
+    whatever the order of ``states`` (a layer's order depends on the threads that made it)."""
+    best = -1
     for i in range(states.shape[0]):
         r = rank_state(states[i], tables)
-        if bits[r >> 6] & (np.uint64(1) << np.uint64(r & 63)) != 0:
-            return i
-    return -1
+        if bits[r >> 6] & (np.uint64(1) << np.uint64(r & 63)) != 0 and (best < 0 or less_at(states, i, states, best)):
+            best = i
+    return best
 
 
 @kernel
@@ -295,25 +298,33 @@ def neighbours(states, tables, backward):
 @kernel
 def find_member(layer, candidates):
     """Index of the first candidate that occurs in ``layer``, or -1 (a linear scan)."""
+    best = candidates.shape[0]
     for i in range(layer.shape[0]):
-        for j in range(candidates.shape[0]):
+        for j in range(best):
             if equal_at(layer, i, candidates, j):
-                return j
-    return -1
+                best = j
+                break
+        if best == 0:
+            break
+    return best if best < candidates.shape[0] else -1
 
 
 @kernel
 def find_parent(layer, tables, target):
-    """Index of a state in ``layer`` with a move to ``target[0]``, or -1 (for puzzles without
-    a predecessor function)."""
+    """Index of the least state (``less_at``) in ``layer`` with a move to ``target[0]``, or -1
+    (for puzzles without a predecessor function)."""
     kids = new_states(MAX_MOVES, WIDTH)
     moves = np.empty(MAX_MOVES, np.int64)
+    best = -1
     for i in range(layer.shape[0]):
+        if best >= 0 and not less_at(layer, i, layer, best):
+            continue
         c = expand_state(layer[i], tables, kids, moves)
         for j in range(c):
             if equal_at(kids, j, target, 0):
-                return i
-    return -1
+                best = i
+                break
+    return best
 
 
 @kernel

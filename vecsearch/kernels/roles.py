@@ -45,6 +45,7 @@ from vecsearch.kernels.state_words import (
     narrow_equal_at as equal_at,
     narrow_first_word as first_word,
     narrow_hash_at as hash_at,
+    narrow_less_at as less_at,
     narrow_new_states as new_states,
     narrow_state_hash as state_hash,
     narrow_states_equal as states_equal,
@@ -54,7 +55,7 @@ WIDTH = 1
 MAX_MOVES = 4
 HAS_PREDECESSORS = False
 
-SHAPE_HELPERS = ("empty_at", "hash_at", "equal_at", "copy_at", "new_states", "first_word", "state_hash",
+SHAPE_HELPERS = ("empty_at", "hash_at", "equal_at", "less_at", "copy_at", "new_states", "first_word", "state_hash",
                  "states_equal")
 DECORATORS = ("kernel", "loop", "parallel_kernel", "state_function")
 CONSTANTS = ("WIDTH", "MAX_MOVES", "HAS_PREDECESSORS")
@@ -138,5 +139,5 @@ __all__ = [  # everything a template may import from here
     "predecessors_ranked_state", "unrank_state", "expand_rank_state", "predecessors_rank_state", "near_rank_state",
     "near_predecessors_rank_state", "heuristic_state", "heuristic_update_state",
     "WIDTH", "MAX_MOVES", "HAS_PREDECESSORS", "kernel", "loop", "parallel_kernel", "state_function",
-    "empty_at", "hash_at", "equal_at", "copy_at", "new_states", "first_word", "state_hash", "states_equal",
+    "empty_at", "hash_at", "equal_at", "less_at", "copy_at", "new_states", "first_word", "state_hash", "states_equal",
 ]

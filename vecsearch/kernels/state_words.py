@@ -3,7 +3,7 @@
 A *narrow* state is one int64 word: a layer is a 1-D int64 array and a state is a scalar.
 A *wide* state is ``width`` int64 words: a layer is a 2-D ``(n, width)`` array and a state is a
 row of it. The generated kernel module binds one of the two families below under the neutral
-names ``empty_at``, ``hash_at``, ``equal_at``, ``copy_at`` and ``new_states`` (indexed forms, for
+names ``empty_at``, ``hash_at``, ``equal_at``, ``less_at``, ``copy_at`` and ``new_states`` (indexed forms, for
 hot loops over layers and tables) and ``first_word``, ``state_hash`` and ``states_equal`` (value
 forms, for code that holds one state: a scalar, or a row). The first word of every valid state
 is never -1: hash tables use -1 to mark an empty slot.
@@ -42,6 +42,12 @@ def narrow_hash_at(states, i):
 @state_function
 def narrow_equal_at(a, i, b, j):
     return a[i] == b[j]
+
+
+@state_function
+def narrow_less_at(a, i, b, j):
+    """Whether state ``a[i]`` comes before ``b[j]`` (words compared as int64, the first first)."""
+    return a[i] < b[j]
 
 
 @state_function
@@ -88,6 +94,14 @@ def wide_equal_at(a, i, b, j):
         if a[i, k] != b[j, k]:
             return False
     return True
+
+
+@state_function
+def wide_less_at(a, i, b, j):
+    for k in range(a.shape[1]):
+        if a[i, k] != b[j, k]:
+            return a[i, k] < b[j, k]
+    return False
 
 
 @state_function
