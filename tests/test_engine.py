@@ -100,6 +100,20 @@ def test_bidirectional_paths_are_shortest_and_replay(rows, cols, strategy, threa
         assert solution.replay()
 
 
+def test_solutions_do_not_depend_on_the_threads():
+    """A layer's order depends on the threads that made it; the path chosen among the shortest
+    does not (run many times on one and on two threads)."""
+    rng = random.Random(5)
+    puzzle = sliding(3, 3)
+    goal = pack_sliding(sliding_goal(3, 3))
+    for _ in range(4):
+        start = pack_sliding(random_state(3, 3, rng, moves=rng.randint(20, 80)))
+        found = {(str(vs.bidirectional(puzzle, start, threads=threads).solution),
+                  str(vs.bfs(puzzle, start, goal=goal, threads=threads).solution))
+                 for threads in (1, 2) for _ in range(3)}
+        assert len(found) == 1
+
+
 def test_goal_sets_and_unequal_budgets():
     neighbours = sliding_neighbours(3, 3)
     rng = random.Random(11)
