@@ -103,9 +103,10 @@ def _constants(width: int, capacity: int, has_predecessors: bool) -> dict:
 
 def _header(functions: dict, constants: dict) -> str:
     # A hot loop counts no references (``_numba.loop``) when the rules are vecsearch's own, which
-    # never allocate; a user's may (a list, an array), so their loops are ordinary kernels.
+    # never allocate; a user's may (a list, an array), so their loops are inlined into the
+    # kernels that call them (one compile, not two).
     own = all(f is None or _importable(f)[0].startswith("vecsearch.") for f in functions.values())
-    loop = "loop" if own else "kernel as loop"
+    loop = "loop" if own else "state_function as loop"
     lines = [f"from vecsearch._numba import kernel, {loop}, parallel_kernel, state_function",
              "from vecsearch.kernels.state_words import ("]
     lines += [f"    {helper} as {name}," for name, helper in _shape_bindings(constants["WIDTH"]).items()]
@@ -205,7 +206,7 @@ def _in_memory_module(functions, constants, label, body) -> types.ModuleType:
     namespace = module.__dict__
     namespace.update(
         kernel=nb_options.user_kernel,
-        loop=nb_options.user_kernel,  # a user's rules may allocate: see _header
+        loop=nb_options.state_function,  # a user's rules may allocate: see _header
         parallel_kernel=nb_options.user_parallel_kernel,
         state_function=nb_options.state_function,
         **constants,

@@ -126,11 +126,10 @@ def digit_chunks(radices, limit: int = 1 << 16) -> tuple[np.ndarray, np.ndarray]
     size = np.array([math.prod(radices[i] for i in chunk) for chunk in chunks], np.int64)
     digits = np.zeros((len(chunks), max(size, default=1)), np.int64)
     for c, chunk in enumerate(chunks):
-        for value in range(size[c]):
-            rest = value
-            for i in reversed(chunk):
-                digits[c, value] |= (rest % radices[i]) << (4 * i)
-                rest //= radices[i]
+        rest = np.arange(size[c], dtype=np.int64)
+        for i in reversed(chunk):
+            digits[c, :size[c]] |= (rest % radices[i]) << (4 * i)
+            rest //= radices[i]
     return size, digits
 
 

@@ -181,24 +181,38 @@ def remainder_table(source, a, n, factorials, out):
     """``out[x]``: the remainder (see the module) after a move (``source``, changing positions
     ``>= a`` only) of the remainder ``x``, for every ``x`` in ``[0, (n-a)!)``. Remainders count the
     arrangements of the last ``n - a`` pieces in lexicographic order, so they are visited by
-    stepping an arrangement to the next one (the pieces before ``a`` do not count)."""
-    k = n - a
-    order = np.arange(k)
+    stepping an arrangement (4 bits a piece) to the next one (the pieces before ``a`` do not
+    count)."""
+    pieces = np.int64(0)
+    for i in range(a, n):
+        pieces |= np.int64(i - a) << (4 * i)
     for x in range(out.shape[0]):
-        pieces = np.int64(0)
-        for i in range(k):
-            pieces |= order[i] << (4 * (a + i))
         out[x] = moved_remainder(pieces, source, a, n, factorials)
-        i = k - 2  # the next arrangement: the last ascent, its successor from the tail, the tail reversed
-        while i >= 0 and order[i] > order[i + 1]:
+        i = n - 2  # the next arrangement: the last ascent, its successor from the tail, the tail reversed
+        while i >= a and nibble(pieces, i) > nibble(pieces, i + 1):
             i -= 1
-        if i < 0:
+        if i < a:
             break
-        j = k - 1
-        while order[j] < order[i]:
+        j = n - 1
+        while nibble(pieces, j) < nibble(pieces, i):
             j -= 1
-        order[i], order[j] = order[j], order[i]
-        order[i + 1:] = order[i + 1:][::-1].copy()
+        pieces = swap_nibbles(pieces, i, j)
+        lo, hi = i + 1, n - 1
+        while lo < hi:
+            pieces = swap_nibbles(pieces, lo, hi)
+            lo += 1
+            hi -= 1
+
+
+@state_function
+def nibble(packed, i):
+    return (packed >> (4 * i)) & 15
+
+
+@state_function
+def swap_nibbles(packed, i, j):
+    x = (nibble(packed, i) ^ nibble(packed, j)) & 15
+    return packed ^ (x << (4 * i)) ^ (x << (4 * j))
 
 
 def step_tables(pieces: PiecesTables, rows, nmoves: int, orbit_size: int, orientations: int) -> RankStepTables:
