@@ -13,8 +13,8 @@ layer ``search.json`` is replaced (the commit: depth, profile, farthest ranks); 
 table and the layer's routes are removed. A search stopped at any moment resumes from the last
 commit (``resume=DIR``), with the same counts.
 
-A layer with fewer unreached ranks than frontier states is pulled instead, as in the local
-two-bit search: each segment looks for a parent of each of its unreached ranks in the frontier
+A layer is pulled instead when that is cheaper, judged as in the local two-bit search (from the
+seconds per state each method last took, ``MethodCosts``): each segment looks for a parent of each of its unreached ranks in the frontier
 (reading the shared table of the previous depth) and nothing is routed.
 """
 
@@ -38,6 +38,7 @@ from vecsearch.engine.layers import Layer
 from vecsearch.engine.profile import PartitionedRecord, Profile
 from vecsearch.engine.result import SearchResult
 from vecsearch.engine.segment_tasks import Job, Layout, expand_segment, settle_segment, warm
+from vecsearch.engine.twobit import MethodCosts
 from vecsearch.errors import MemoryLimitError, SearchInterrupted, VecsearchError
 from vecsearch.kernels.segment_cells import claim_ranks
 
@@ -158,6 +159,7 @@ class _Run:
             component = int(jit.call(layer_kernels(puzzle).components, starts[:1], puzzle.tables)[0])
         self.start_ranks = start_ranks
         self.can_pull = backward or puzzle.searchable_backward
+        self.costs = MethodCosts()
         self.job = Job(portable(puzzle), str(root), Layout(puzzle.rank_size, segments), component, backward,
                        max(1, -(-keep // segments)) if keep else 0)
         self.keep = keep
@@ -212,16 +214,19 @@ class _Run:
         began = time.perf_counter()
         self._new_table(depth + 1)
         frontier = self.counts[depth]
-        pull = self.can_pull and self.puzzle.rank_size - sum(self.counts) < frontier  # fewer to look at than to expand
+        unreached = self.puzzle.rank_size - sum(self.counts)
+        pull = self.can_pull and self.costs.pull(frontier, unreached)
         expanded = runner.map(expand_segment, depth, pull)
         settled = runner.map(settle_segment, depth, pull)
         compiled = max(r.compile_seconds for r in expanded + settled)
         self.compile_seconds += compiled
+        seconds = time.perf_counter() - began - compiled
+        self.costs.record("pull" if pull else "push", unreached if pull else frontier, seconds)
         new = sum(r.new for r in settled)
         generated = sum(r.generated for r in expanded + settled)
         slowest = max(e.seconds + s.seconds - e.compile_seconds - s.compile_seconds for e, s in zip(expanded, settled))
         self.profile.add(PartitionedRecord(
-            self.side, depth + 1, new, frontier, generated, generated - new, time.perf_counter() - began - compiled,
+            self.side, depth + 1, new, frontier, generated, generated - new, seconds,
             self._bytes(2), "pull" if pull else "push", routed=sum(r.routed for r in expanded), slowest=slowest))
         if new:
             self.kept = np.concatenate([r.kept for r in settled])[:self.keep]

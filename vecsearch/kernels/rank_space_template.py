@@ -158,12 +158,12 @@ states to ``kids[at:]`` only when the family has no rank-space moves) and return
 
 
 @state_function
-def settle_pulled(table, pending, counts, starts, states, ranks, seek, newv, stash, fill, first, last):
+def settle_pulled(read, write, pending, counts, starts, states, ranks, seek, newv, stash, fill, first, last):
     """For each of ``pending[:states]`` (unreached ranks; neighbour ``j`` of rank ``s`` at
-    ``ranks[starts[s] + j]``, ``j < counts[s]``), set it to ``newv`` if one of its neighbours
-    ``first .. last-1`` is in the frontier (cell ``seek``); the others move to the front of
-    ``pending`` (with their ``counts`` and ``starts``). Returns ``(new, neighbours looked at,
-    ranks left)``."""
+    ``ranks[starts[s] + j]``, ``j < counts[s]``), set it to ``newv`` in ``write`` if one of its
+    neighbours ``first .. last-1`` is in the frontier (cell ``seek`` of ``read``, which may be
+    ``write``); the others move to the front of ``pending`` (with their ``counts`` and
+    ``starts``). Returns ``(new, neighbours looked at, ranks left)``."""
     new = 0
     looked = 0
     left = 0
@@ -172,12 +172,12 @@ def settle_pulled(table, pending, counts, starts, states, ranks, seek, newv, sta
         at = starts[s]
         end = min(c, last)
         j = first
-        while j < end and cell_value(table, ranks[at + j]) != seek:
+        while j < end and cell_value(read, ranks[at + j]) != seek:
             j += 1
         looked += min(j + 1, end) - first if end > first else 0
         r = pending[s]
         if j < end:
-            table[r >> 5] &= ~((3 ^ newv) << ((r & 31) << 1))
+            write[r >> 5] &= ~((3 ^ newv) << ((r & 31) << 1))
             new += 1
             stash_rank(stash, fill, r)
         else:
@@ -189,23 +189,23 @@ def settle_pulled(table, pending, counts, starts, states, ranks, seek, newv, sta
 
 
 @state_function
-def pull_batch(table, pending, counts, starts, states, ranks, seek, newv, stash, fill):
+def pull_batch(read, write, pending, counts, starts, states, ranks, seek, newv, stash, fill):
     """Settle a pull batch whose neighbours' ranks are in place, the first ``FIRST_LOOK`` of each
     rank prefetched: those first, then, for the ranks left, the rest (prefetched now). Returns
     ``(new, looked, left)``."""
-    new, looked, left = settle_pulled(table, pending, counts, starts, states, ranks, seek, newv, stash, fill, 0,
-                                      FIRST_LOOK)
+    new, looked, left = settle_pulled(read, write, pending, counts, starts, states, ranks, seek, newv, stash, fill,
+                                      0, FIRST_LOOK)
     for s in range(left):
         for j in range(starts[s] + FIRST_LOOK, starts[s] + counts[s]):
-            prefetch(table, ranks[j] >> 5)
-    more, looked_more, left = settle_pulled(table, pending, counts, starts, left, ranks, seek, newv, stash, fill,
-                                            FIRST_LOOK, MAX_MOVES)
+            prefetch(read, ranks[j] >> 5)
+    more, looked_more, left = settle_pulled(read, write, pending, counts, starts, left, ranks, seek, newv, stash,
+                                            fill, FIRST_LOOK, MAX_MOVES)
     return new + more, looked + looked_more, left
 
 
 @state_function
-def pull_near(table, pending, counts, starts, taken, component, tables, backward, ranks, seek, newv, stash, fill,
-              spent):
+def pull_near(read, write, pending, counts, starts, taken, component, tables, backward, ranks, seek, newv, stash,
+              fill, spent):
     """Settle the unreached ranks ``pending[:taken]`` that a near neighbour (``near_steps``)
     proves reached, as ``settle_pulled``; returns ``(new, looked, left)``."""
     began = cycles()
@@ -213,15 +213,53 @@ def pull_near(table, pending, counts, starts, taken, component, tables, backward
     for i in range(taken):
         c = near_steps(pending[i], component, tables, backward, ranks[at:])
         for j in range(at, at + c):
-            prefetch(table, ranks[j] >> 5)
+            prefetch(read, ranks[j] >> 5)
         counts[i] = c
         starts[i] = at
         at += c
     found = cycles()
-    settled = settle_pulled(table, pending, counts, starts, taken, ranks, seek, newv, stash, fill, 0, MAX_MOVES)
+    settled = settle_pulled(read, write, pending, counts, starts, taken, ranks, seek, newv, stash, fill, 0,
+                            MAX_MOVES)
     spent[EXPAND] += found - began
     spent[CLAIM] += cycles() - found
     return settled
+
+
+@state_function
+def take_cells(table, word, hi, select, last_mask, retire, pending):
+    """Take the ranks of the cells ``select`` (a pattern) picks from whole words of ``table``,
+    from ``word`` on (below ``hi``), into ``pending`` until it holds ``TWOBIT_STATES``; with
+    ``retire``, those cells become ``0`` (one atomic and per word). Returns ``(taken, next
+    word)``."""
+    taken = 0
+    while word < hi and taken < TWOBIT_STATES:
+        cells = cells_matching(table, word, select, last_mask)
+        if retire and cells != 0:
+            atomic_and(table, word, ~(cells * 3))
+        while cells != 0:
+            low = cells & -cells
+            cells ^= low
+            pending[taken] = (word << 5) | (popcount(low - 1) >> 1)
+            taken += 1
+        word += 1
+    return taken, word
+
+
+@state_function
+def batch_neighbours(table, pending, taken, states, component, tables, backward, kids, moves, ranks, counts, starts,
+                     look):
+    """The neighbours' ranks of the batch ``pending[:taken]`` (unranked to ``states`` if the
+    family needs states): those of rank ``i`` at ``ranks[starts[i]:][:counts[i]]``, the words of
+    the first ``look`` of each prefetched from ``table``. Returns how many in all."""
+    at = 0
+    for i in range(taken):
+        c = expand_batch_member(pending, states, i, component, tables, backward, kids, moves, ranks[at:])
+        for j in range(at, at + min(c, look)):
+            prefetch(table, ranks[j] >> 5)
+        counts[i] = c
+        starts[i] = at
+        at += c
+    return at
 
 
 @kernel
@@ -275,38 +313,24 @@ def twobit_loop(table, lo, hi, pull, last_mask, value, newv, retire, component, 
             pending[taken] = r
             taken += 1
             word += 1
-        while not listed.shape[0] and word < hi and taken < TWOBIT_STATES:
-            cells = cells_matching(table, word, select, last_mask)
-            if retire and cells != 0:
-                atomic_and(table, word, ~(cells * 3))
-            while cells != 0:
-                low = cells & -cells
-                cells ^= low
-                pending[taken] = (word << 5) | (popcount(low - 1) >> 1)
-                taken += 1
-            word += 1
+        if not listed.shape[0]:
+            taken, word = take_cells(table, word, hi, select, last_mask, retire, pending)
         expanded += taken
         scanned = cycles()
         spent[SCAN] += scanned - began
         if pull and HAS_NEAR:
-            n, g, taken = pull_near(table, pending, counts, starts, taken, component, tables, direction, ranks, value,
-                                    newv, stash, fill, spent)
+            n, g, taken = pull_near(table, table, pending, counts, starts, taken, component, tables, direction, ranks,
+                                    value, newv, stash, fill, spent)
             new += n
             generated += g
             scanned = cycles()
         unrank_batch(pending, taken, component, tables, states)
         unranked = cycles()
-        at = 0
-        for i in range(taken):
-            c = expand_batch_member(pending, states, i, component, tables, direction, kids, moves, ranks[at:])
-            for j in range(at, at + (min(c, FIRST_LOOK) if pull else c)):
-                prefetch(table, ranks[j] >> 5)
-            counts[i] = c
-            starts[i] = at
-            at += c
+        at = batch_neighbours(table, pending, taken, states, component, tables, direction, kids, moves, ranks, counts,
+                              starts, FIRST_LOOK if pull else MAX_MOVES)
         stepped = cycles()
         if pull:
-            n, g, _ = pull_batch(table, pending, counts, starts, taken, ranks, value, newv, stash, fill)
+            n, g, _ = pull_batch(table, table, pending, counts, starts, taken, ranks, value, newv, stash, fill)
         else:
             n, g = claim_cells(table, ranks, at, newv, stash, fill, candidates), at
         spent[UNRANK] += unranked - scanned

@@ -3,13 +3,26 @@
 An ordinary module bound per family by ``vecsearch.engine.codegen``, like ``rank_space_template``
 (whose cells and neighbours it uses). ``old`` is the table at the frontier's depth, ``new`` the
 next one; a segment expands or pulls the words ``[lo, hi)`` (see
-``vecsearch.engine.segment_tasks``). Each kernel allocates its scratch and runs its ``loop``.
+``vecsearch.engine.segment_tasks``). Each kernel allocates its scratch and runs its ``loop``,
+which takes the frontier in batches as ``twobit_range`` does (same helpers).
 """
 
 import numpy as np
-from vecsearch.kernels.intrinsics import popcount, prefetch
-from vecsearch.kernels.rank_space_template import cell_value, cells_matching, rank_neighbours
-from vecsearch.kernels.roles import MAX_MOVES, WIDTH, kernel, loop, new_states
+from vecsearch.kernels.phases import PHASES
+from vecsearch.kernels.rank_space_template import (
+    FIRST_LOOK,
+    HAS_NEAR,
+    TWOBIT_STATES,
+    batch_neighbours,
+    cell_value,
+    pull_batch,
+    pull_near,
+    take_cells,
+    unrank_batch,
+)
+from vecsearch.kernels.roles import MAX_MOVES, WIDTH, kernel, loop, new_states, state_function
+
+ROOM = TWOBIT_STATES + 32  # a batch: whole words until it holds TWOBIT_STATES ranks
 
 
 @kernel
@@ -19,37 +32,34 @@ def frontier_children_range(old, new, lo, hi, pattern, last_mask, component, tab
     predecessors), set the children ``old`` has not reached whose ranks lie in ``[own_lo,
     own_hi)`` in ``new``, and write the other unreached children's ranks to ``out`` (room for the
     puzzle's ``max_moves`` per selected cell). Returns ``(expanded, generated, written)``."""
+    pending, counts, starts, states, kids, moves, ranks = batch_scratch()
     return frontier_children_loop(old, new, lo, hi, pattern, last_mask, component, tables, backward, own_lo, own_hi,
-                                  out, new_states(MAX_MOVES, WIDTH), np.empty(MAX_MOVES, np.int64),
-                                  np.empty(MAX_MOVES, np.int64))
+                                  out, pending, counts, starts, states, kids, moves, ranks)
 
 
 @loop
 def frontier_children_loop(old, new, lo, hi, pattern, last_mask, component, tables, backward, own_lo, own_hi, out,
-                           kids, moves, ranks):
+                           pending, counts, starts, states, kids, moves, ranks):
     expanded = 0
     generated = 0
     written = 0
-    for word in range(lo, hi):
-        cells = cells_matching(old, word, pattern, last_mask)
-        while cells != 0:
-            low = cells & -cells
-            cells ^= low
-            rank = (word << 5) | (popcount(low - 1) >> 1)
-            c = rank_neighbours(rank, component, tables, backward, kids, moves, ranks, 0)
-            for j in range(c):
-                prefetch(old, ranks[j] >> 5)
-            for j in range(c):
-                r = ranks[j]
-                if cell_value(old, r) != 3:
-                    continue
-                if own_lo <= r < own_hi:
-                    new[r >> 5] &= ~(2 << ((r & 31) << 1))
-                else:
-                    out[written] = r
-                    written += 1
-            generated += c
-            expanded += 1
+    word = lo
+    while word < hi:
+        taken, word = take_cells(old, word, hi, pattern, last_mask, False, pending)
+        unrank_batch(pending, taken, component, tables, states)
+        c = batch_neighbours(old, pending, taken, states, component, tables, backward, kids, moves, ranks, counts,
+                             starts, MAX_MOVES)
+        for j in range(c):
+            r = ranks[j]
+            if cell_value(old, r) != 3:
+                continue
+            if own_lo <= r < own_hi:
+                new[r >> 5] &= ~(2 << ((r & 31) << 1))
+            else:
+                out[written] = r
+                written += 1
+        generated += c
+        expanded += taken
     return expanded, generated, written
 
 
@@ -59,30 +69,41 @@ def pull_segment_range(old, new, lo, hi, last_mask, component, tables, backward)
     ``[lo, hi)`` that ``old`` has not reached and that has a neighbour one move before it (a
     predecessor; a child when ``backward``) in ``old``'s frontier (cell ``1``). Returns
     ``(looked, neighbours looked at, set)``."""
-    return pull_segment_loop(old, new, lo, hi, last_mask, component, tables, backward, new_states(MAX_MOVES, WIDTH),
-                             np.empty(MAX_MOVES, np.int64), np.empty(MAX_MOVES, np.int64))
+    no_stash = np.empty(0, np.int64)  # a segment counts its cells afterwards; it keeps no ranks as it sets them
+    spent = np.zeros(len(PHASES), np.int64)  # pull_near times its phases; a segment reports none
+    pending, counts, starts, states, kids, moves, ranks = batch_scratch()
+    return pull_segment_loop(old, new, lo, hi, last_mask, component, tables, backward, no_stash, np.zeros(1, np.int64),
+                             spent, pending, counts, starts, states, kids, moves, ranks)
 
 
 @loop
-def pull_segment_loop(old, new, lo, hi, last_mask, component, tables, backward, kids, moves, ranks):
+def pull_segment_loop(old, new, lo, hi, last_mask, component, tables, backward, no_stash, fill, spent, pending, counts,
+                      starts, states, kids, moves, ranks):
+    direction = not backward
     looked = 0
     generated = 0
     found = 0
-    for word in range(lo, hi):
-        cells = cells_matching(old, word, 0, last_mask)  # pattern 0 selects the unreached cells
-        while cells != 0:
-            low = cells & -cells
-            cells ^= low
-            rank = (word << 5) | (popcount(low - 1) >> 1)
-            c = rank_neighbours(rank, component, tables, not backward, kids, moves, ranks, 0)
-            for j in range(c):
-                prefetch(old, ranks[j] >> 5)
-            j = 0
-            while j < c and cell_value(old, ranks[j]) != 1:
-                j += 1
-            generated += min(j + 1, c)
-            if j < c:
-                new[word] &= ~(2 << ((rank & 31) << 1))
-                found += 1
-            looked += 1
+    word = lo
+    while word < hi:
+        taken, word = take_cells(old, word, hi, 0, last_mask, False, pending)  # pattern 0: the unreached
+        looked += taken
+        if HAS_NEAR:
+            n, g, taken = pull_near(old, new, pending, counts, starts, taken, component, tables, direction, ranks, 1,
+                                    1, no_stash, fill, spent)
+            found += n
+            generated += g
+        unrank_batch(pending, taken, component, tables, states)
+        batch_neighbours(old, pending, taken, states, component, tables, direction, kids, moves, ranks, counts, starts,
+                         FIRST_LOOK)
+        n, g, _ = pull_batch(old, new, pending, counts, starts, taken, ranks, 1, 1, no_stash, fill)
+        found += n
+        generated += g
     return looked, generated, found
+
+
+@state_function
+def batch_scratch():
+    """The arrays a loop's batches fill: ``pending``, ``counts``, ``starts``, ``states``, ``kids``,
+    ``moves`` and ``ranks``."""
+    return (np.empty(ROOM, np.int64), np.empty(ROOM, np.int64), np.empty(ROOM, np.int64), new_states(ROOM, WIDTH),
+            new_states(MAX_MOVES, WIDTH), np.empty(MAX_MOVES, np.int64), np.empty(ROOM * MAX_MOVES, np.int64))
