@@ -14,8 +14,9 @@ table and the layer's routes are removed. A search stopped at any moment resumes
 commit (``resume=DIR``), with the same counts.
 
 A layer is pulled instead when that is cheaper, judged as in the local two-bit search (from the
-seconds per state each method last took, ``MethodCosts``): each segment looks for a parent of each of its unreached ranks in the frontier
-(reading the shared table of the previous depth) and nothing is routed.
+seconds per state each method last took, ``MethodCosts``): each segment looks for a parent of
+each of its unreached ranks in the frontier (reading the shared table of the previous depth)
+and nothing is routed.
 """
 
 from __future__ import annotations

@@ -24,11 +24,11 @@ from vecsearch.engine.endpoints import as_puzzle
 from vecsearch.engine.profile import Profile
 from vecsearch.engine.progress import layer_progress
 from vecsearch.engine.result import SearchResult
-from vecsearch.engine.visited import state_key
 from vecsearch.engine.search import bfs
 from vecsearch.engine.sides import Side
 from vecsearch.engine.solution import Solution
 from vecsearch.engine.twobit import TwoBitSearch
+from vecsearch.engine.visited import state_key
 from vecsearch.errors import InvalidPuzzleInput, MemoryLimitError, VecsearchError
 
 STORAGES = ("bytes", "mod3")

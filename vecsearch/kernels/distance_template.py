@@ -2,19 +2,23 @@
 
 A template like ``layer_template`` (its roles are bound per family by ``vecsearch.engine.codegen``,
 in the same generated module). A distance table is an array indexed by rank: the distance to
-the goal, or ``unknown`` where not reached (``vecsearch.engine.tables``).
+the goal, or ``unknown`` where not reached (``vecsearch.engine.tables``); or a two-bit table of
+distances mod 3 (``rank_space_template``'s cells), walked down by ``descend_mod3_range``.
 """
 
 import numpy as np
+from vecsearch.kernels.rank_space_template import cell_value
 from vecsearch.kernels.roles import (
     MAX_MOVES,
     WIDTH,
     component_state,
+    expand_ranked_state,
     expand_state,
     kernel,
     less_at,
     new_states,
     rank_state,
+    state_function,
 )
 
 
@@ -66,3 +70,52 @@ def descend_range(distances, unknown, starts, lo, hi, tables, component, moves_o
                     moves_out[i, step] = moves[j]
                     state[0] = kids[j]
                     break
+
+
+@state_function
+def sorted_contains(values, x):
+    lo = 0
+    hi = values.shape[0]
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if values[mid] < x:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo < values.shape[0] and values[lo] == x
+
+
+@kernel
+def descend_mod3_range(table, goal_ranks, starts, lo, hi, tables, component, moves_out, lengths):
+    """Shortest paths to the goals of ``starts[lo:hi]`` by walking down a distance-mod-3 table.
+
+    From a state whose cell is ``v``, a child whose cell is ``(v + 2) % 3`` is one move closer
+    (children of a state at distance d lie at d - 1, d or d + 1). Walks until the state is a
+    goal (``goal_ranks``, sorted); ``lengths[i]`` is the distance (-1: other component, not
+    reached, or deeper than ``moves_out`` is wide) and ``moves_out[i, :length]`` the moves.
+    """
+    kids = new_states(MAX_MOVES, WIDTH)
+    moves = np.empty(MAX_MOVES, np.int64)
+    ranks = np.empty(MAX_MOVES, np.int64)
+    for i in range(lo, hi):
+        lengths[i] = -1
+        if component_state(starts[i], tables) != component:
+            continue
+        state = starts[i:i + 1].copy()
+        r = rank_state(state[0], tables)
+        v = cell_value(table, r)
+        steps = 0
+        while v != 3 and not sorted_contains(goal_ranks, r) and steps < moves_out.shape[1]:
+            c = expand_ranked_state(state[0], tables, kids, moves, ranks)
+            want = (v + 2) % 3
+            v = 3
+            for j in range(c):
+                if cell_value(table, ranks[j]) == want:
+                    moves_out[i, steps] = moves[j]
+                    state[0] = kids[j]
+                    r = ranks[j]
+                    v = want
+                    steps += 1
+                    break
+        if v != 3 and sorted_contains(goal_ranks, r):
+            lengths[i] = steps

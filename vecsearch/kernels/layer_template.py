@@ -91,12 +91,19 @@ def expand_claim_range(frontier, lo, hi, tables, backward, bits, other, check_ot
     Returns ``(generated, meets)``.
     """
     spent = np.zeros(clock.shape[0], np.int64)
-    room = BATCH_ROOM
-    done = expand_claim_loop(frontier, lo, hi, tables, backward, bits, other, check_other, spent, dest, fill,
-                             new_states(room, WIDTH), np.empty(room, np.int64), np.empty(room, np.int64),
-                             np.empty(room, np.int64))
+    kids, moves, ranks, candidates = claim_scratch()
+    done = expand_claim_loop(frontier, lo, hi, tables, backward, bits, other, check_other, spent, dest, fill, kids,
+                             moves, ranks, candidates)
     add_cycles(clock, spent)
     return done
+
+
+@state_function
+def claim_scratch():
+    """The arrays ``expand_claim_loop``'s batches fill: ``kids``, ``moves``, ``ranks`` and
+    ``candidates``."""
+    return (new_states(BATCH_ROOM, WIDTH), np.empty(BATCH_ROOM, np.int64), np.empty(BATCH_ROOM, np.int64),
+            np.empty(BATCH_ROOM, np.int64))
 
 
 @state_function
@@ -224,11 +231,7 @@ def bitset_grow_together(w, workers, buffer, lo, hi, tables, backward, bits, oth
     it ends (before that, nobody writes the next one). They stop together, so every worker must
     run. ``stats`` (zeros, flat: 3 per layer) gets ``bitset_grow``'s."""
     spent = np.zeros(clock.shape[0], np.int64)
-    room = BATCH_ROOM
-    kids = new_states(room, WIDTH)
-    moves = np.empty(room, np.int64)
-    ranks = np.empty(room, np.int64)
-    candidates = np.empty(room, np.int64)
+    kids, moves, ranks, candidates = claim_scratch()
     grown = 0
     while grown < max_layers:
         n = hi - lo

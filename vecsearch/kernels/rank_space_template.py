@@ -22,16 +22,13 @@ from vecsearch.kernels.roles import (
     HAS_PREDECESSORS,
     MAX_MOVES,
     WIDTH,
-    component_state,
     expand_rank_state,
-    expand_ranked_state,
     kernel,
     loop,
     near_predecessors_rank_state,
     near_rank_state,
     new_states,
     predecessors_rank_state,
-    rank_state,
     state_function,
     unrank_state,
 )
@@ -39,6 +36,7 @@ from vecsearch.kernels.roles import (
 LOW_BITS = 0x5555555555555555  # the low bit of every cell
 TWOBIT_STATES = max(16, 512 // MAX_MOVES)  # ranks a batch takes: about 512 neighbours prefetched together
 FIRST_LOOK = 4  # a pull looks at (and prefetches) this many neighbours of every rank before the others
+TWOBIT_ROOM = TWOBIT_STATES + 32  # ranks a batch may hold: whole words until it holds TWOBIT_STATES
 
 
 @state_function
@@ -283,14 +281,22 @@ def twobit_range(table, lo, hi, pull, last_mask, value, newv, retire, component,
     One kernel for both methods, so the puzzle's rules are compiled once. Returns ``(expanded,
     generated, new)``: ranks expanded (push) or unreached ranks looked at (pull), neighbours
     generated or looked at, ranks set."""
-    room = TWOBIT_STATES + 32
     spent = np.zeros(clock.shape[0], np.int64)
+    pending, counts, starts, states, kids, moves, ranks = batch_scratch()
     done = twobit_loop(table, lo, hi, pull, last_mask, value, newv, retire, component, tables, backward, stash, fill,
-                       listed, spent, np.empty(room, np.int64), np.empty(room, np.int64), np.empty(room, np.int64),
-                       new_states(room, WIDTH), new_states(MAX_MOVES, WIDTH), np.empty(MAX_MOVES, np.int64),
-                       np.empty(room * MAX_MOVES, np.int64), np.empty(room * MAX_MOVES, np.int64))
+                       listed, spent, pending, counts, starts, states, kids, moves, ranks,
+                       np.empty(TWOBIT_ROOM * MAX_MOVES, np.int64))
     add_cycles(clock, spent)
     return done
+
+
+@state_function
+def batch_scratch():
+    """The arrays a loop's batches fill: ``pending``, ``counts``, ``starts``, ``states``, ``kids``,
+    ``moves`` and ``ranks``."""
+    return (np.empty(TWOBIT_ROOM, np.int64), np.empty(TWOBIT_ROOM, np.int64), np.empty(TWOBIT_ROOM, np.int64),
+            new_states(TWOBIT_ROOM, WIDTH), new_states(MAX_MOVES, WIDTH), np.empty(MAX_MOVES, np.int64),
+            np.empty(TWOBIT_ROOM * MAX_MOVES, np.int64))
 
 
 @loop
@@ -348,52 +354,3 @@ def unrank_many(ranks, component, tables):
     for i in range(ranks.shape[0]):
         out[i] = unrank_state(ranks[i], component, tables)
     return out
-
-
-@state_function
-def sorted_contains(values, x):
-    lo = 0
-    hi = values.shape[0]
-    while lo < hi:
-        mid = (lo + hi) >> 1
-        if values[mid] < x:
-            lo = mid + 1
-        else:
-            hi = mid
-    return lo < values.shape[0] and values[lo] == x
-
-
-@kernel
-def descend_mod3_range(table, goal_ranks, starts, lo, hi, tables, component, moves_out, lengths):
-    """Shortest paths to the goals of ``starts[lo:hi]`` by walking down a distance-mod-3 table.
-
-    From a state whose cell is ``v``, a child whose cell is ``(v + 2) % 3`` is one move closer
-    (children of a state at distance d lie at d - 1, d or d + 1). Walks until the state is a
-    goal (``goal_ranks``, sorted); ``lengths[i]`` is the distance (-1: other component, not
-    reached, or deeper than ``moves_out`` is wide) and ``moves_out[i, :length]`` the moves.
-    """
-    kids = new_states(MAX_MOVES, WIDTH)
-    moves = np.empty(MAX_MOVES, np.int64)
-    ranks = np.empty(MAX_MOVES, np.int64)
-    for i in range(lo, hi):
-        lengths[i] = -1
-        if component_state(starts[i], tables) != component:
-            continue
-        state = starts[i:i + 1].copy()
-        r = rank_state(state[0], tables)
-        v = cell_value(table, r)
-        steps = 0
-        while v != 3 and not sorted_contains(goal_ranks, r) and steps < moves_out.shape[1]:
-            c = expand_ranked_state(state[0], tables, kids, moves, ranks)
-            want = (v + 2) % 3
-            v = 3
-            for j in range(c):
-                if cell_value(table, ranks[j]) == want:
-                    moves_out[i, steps] = moves[j]
-                    state[0] = kids[j]
-                    r = ranks[j]
-                    v = want
-                    steps += 1
-                    break
-        if v != 3 and sorted_contains(goal_ranks, r):
-            lengths[i] = steps

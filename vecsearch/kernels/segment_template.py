@@ -12,17 +12,15 @@ from vecsearch.kernels.phases import PHASES
 from vecsearch.kernels.rank_space_template import (
     FIRST_LOOK,
     HAS_NEAR,
-    TWOBIT_STATES,
     batch_neighbours,
+    batch_scratch,
     cell_value,
     pull_batch,
     pull_near,
     take_cells,
     unrank_batch,
 )
-from vecsearch.kernels.roles import MAX_MOVES, WIDTH, kernel, loop, new_states, state_function
-
-ROOM = TWOBIT_STATES + 32  # a batch: whole words until it holds TWOBIT_STATES ranks
+from vecsearch.kernels.roles import MAX_MOVES, kernel, loop
 
 
 @kernel
@@ -100,10 +98,3 @@ def pull_segment_loop(old, new, lo, hi, last_mask, component, tables, backward, 
         generated += g
     return looked, generated, found
 
-
-@state_function
-def batch_scratch():
-    """The arrays a loop's batches fill: ``pending``, ``counts``, ``starts``, ``states``, ``kids``,
-    ``moves`` and ``ranks``."""
-    return (np.empty(ROOM, np.int64), np.empty(ROOM, np.int64), np.empty(ROOM, np.int64), new_states(ROOM, WIDTH),
-            new_states(MAX_MOVES, WIDTH), np.empty(MAX_MOVES, np.int64), np.empty(ROOM * MAX_MOVES, np.int64))
