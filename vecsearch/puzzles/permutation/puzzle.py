@@ -8,19 +8,23 @@ Conventions:
   ``coordinates`` (``rules``: the state is its rank, a move is a table lookup per coordinate),
   ``pieces`` (``rules``: distinct pieces packed in one 64-bit word, slots in rank order) and
   ``labels`` (``labels``: anything the text format describes, identical pieces, ignored
-  orientations, illegal states, blocks, in as many words as it takes). ``representation="auto"``
-  picks pieces for one orbit of distinct pieces without orientations (pancakes, TopSpin, LRX:
-  their moves in rank space are computed fast, and every size runs one compiled family), else
-  coordinates when every coordinate's move table is small and nothing forbids a move, else
-  pieces when they fit, else labels.
+  orientations, illegal states, blocks, in as many words as it takes) and ``group`` (``group``:
+  distinct pieces; the state is its rank in the group the moves generate, from a stabilizer
+  chain). ``representation="auto"`` picks the group when its rank is at least
+  ``GROUP_GAIN`` times smaller than the arrangements' (a smaller two-bit table; the others look
+  moves up in tables, faster per state) or the only one that fits 62 bits, else pieces for one
+  orbit of distinct pieces without orientations (pancakes, TopSpin, LRX: their moves in rank
+  space are computed fast, and every size runs one compiled family), else coordinates when
+  every coordinate's move table is small and nothing forbids a move, else pieces when they
+  fit, else labels.
 - **Text**: ``statetext``.
 """
 
 from __future__ import annotations
 
-from vecsearch.errors import PuzzleDefinitionError
+from vecsearch.errors import InvalidPuzzleInput, PuzzleDefinitionError
 from vecsearch.puzzle import Puzzle, signed64, unsigned64
-from vecsearch.puzzles.permutation import labels, rank_steps, rules, statetext, tables
+from vecsearch.puzzles.permutation import group, labels, rank_steps, rules, statetext, tables
 from vecsearch.puzzles.permutation.definition import PermutationDefinition
 from vecsearch.puzzles.permutation.layout import Layout, slot_order
 from vecsearch.svg import Board, Cell
@@ -28,7 +32,8 @@ from vecsearch.svg import Board, Cell
 COORDINATE_TABLE_ENTRIES = 1 << 23  # move-table entries (int32) allowed for the coordinates form
 MAX_RANK = 1 << 62
 MAX_RANKED_SLOTS = 64  # the labels form ranks orbits of at most this many slots
-REPRESENTATIONS = ("auto", "coordinates", "pieces", "labels")
+GROUP_GAIN = 16  # auto takes the group rank when it is this many times smaller than the arrangements'
+REPRESENTATIONS = ("auto", "coordinates", "pieces", "labels", "group")
 FAMILY_MOVES = 64  # move capacity of the compiled kernels: puzzles with up to this many moves share them
 SOLVED, ASTRAY = "#c8e6c9", "#ffffff"  # a slot's fill when it holds its solved piece and twist, or not
 
@@ -53,10 +58,28 @@ class PermutationPuzzle(Puzzle):
         self.piece_bits = max(1, max((n - 1).bit_length() for n in sizes))
         self.field_bits = self.piece_bits + max((o.orientations - 1).bit_length() for o in definition.orbits)
         self.rank_bits = max(1, (self.layout.rank_size - 1).bit_length())
-        self.representation = self._choose(representation, len(rows))
+        self.group, found = None, None
+        if representation in ("auto", "group"):
+            ranks = self.layout.rank_size
+            limit = MAX_RANK - 1 if representation == "group" or ranks >= MAX_RANK else ranks // GROUP_GAIN
+            found = group.group_of(definition, self.move_list, rows, limit)
+            self.group = found[0] if found is not None else None
+            if representation == "group" and self.group is None:
+                raise PuzzleDefinitionError(f"{definition.name}: the group representation takes distinct pieces, no"
+                                            " illegal states or blocks, a group whose rank fits 62 bits and move"
+                                            " tables that fit")
+        self.representation = "group" if self.group is not None else self._choose(representation, len(rows))
         ranked = self.layout.rank_size < MAX_RANK
         width = 1
-        if self.representation == "coordinates":
+        if self.representation == "group":
+            made = found[1]
+            ranked, self.rank_bits = True, max(1, (self.group.chain.order - 1).bit_length())
+            functions = dict(expand=group.group_expand, rank=group.group_rank, unrank=group.group_unrank,
+                             expand_rank=group.group_expand_rank, near_rank=group.group_near_rank,
+                             predecessors=None if reversible else group.group_predecessors,
+                             predecessors_rank=None if reversible else group.group_predecessors_rank,
+                             near_predecessors_rank=None if reversible else group.group_near_predecessors_rank)
+        elif self.representation == "coordinates":
             made = tables.coordinate_tables(definition, self.layout, rows, len(self.move_list), self.rank_bits)
             functions = dict(expand=rules.coord_expand, expand_ranked=rules.coord_expand_ranked,
                              rank=rules.coord_rank, component=rules.coord_component, unrank=rules.coord_unrank,
@@ -91,9 +114,10 @@ class PermutationPuzzle(Puzzle):
             functions = dict(expand=labels.labels_expand, rank=labels.labels_rank if ranked else None,
                              component=labels.labels_component, unrank=unrank if ranked else None,
                              predecessors=None if reversible else labels.labels_predecessors)
+        rank_size = self.group.chain.order if self.group is not None else self.layout.rank_size
         super().__init__(
             name or definition.name, max_moves=len(self.move_list), tables=made, width=width, reversible=reversible,
-            rank_size=self.layout.rank_size if ranked else None, move_names=[m.name for m in self.move_list],
+            rank_size=rank_size if ranked else None, move_names=[m.name for m in self.move_list],
             goal=self.encode(definition.solved), **functions,
         )
 
@@ -138,6 +162,12 @@ class PermutationPuzzle(Puzzle):
     # --- states in and out ------------------------------------------------------------------
     def encode(self, state):
         """The packed state of a Python state (one ``(pieces, twists)`` pair per orbit)."""
+        if self.representation == "group":
+            rank = self.group.chain.rank(self.group.element(state))
+            if rank is None:
+                raise InvalidPuzzleInput(f"{self.name}: that state cannot be reached from the solved state (it lies"
+                                         " outside the group the moves generate)")
+            return rank
         if self.representation == "coordinates":
             rank, component = self.layout.rank(state)
             return rank | component << self.rank_bits
@@ -158,6 +188,8 @@ class PermutationPuzzle(Puzzle):
 
     def pieces(self, state):
         """The Python state (one ``(pieces, twists)`` pair of tuples per orbit) of a packed state."""
+        if self.representation == "group":
+            return self.group.state(self.group.chain.unrank(int(state)))
         if self.representation == "coordinates":
             state = int(state)
             return self.layout.unrank(state & ((1 << self.rank_bits) - 1), state >> self.rank_bits)
