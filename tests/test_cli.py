@@ -196,7 +196,7 @@ def test_bfs_reads_a_puzzle_definition_file(tmp_path):
     assert code == 2 and "unknown metric 'xtm' after the file name; expected one of htm, qtm, given" in err
     path.write_text("Set S 4 1\nMove X\nS\n2 1 3\nEnd\n")
     code, out, err = run("bfs", str(path))
-    assert code == 2 and err == "vecsearch: error: line 4: expected 4 slot numbers, got 3 tokens\n"
+    assert code == 2 and err == f"vecsearch: error: {path}, line 4: expected 4 slot numbers, got 3 tokens\n"
 
 
 def test_warm_up_databases_names_the_pattern_databases_a_puzzle_has():

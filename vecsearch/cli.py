@@ -57,7 +57,9 @@ def _enumerate(args, **options):
     from vecsearch.registry import get_puzzle
 
     puzzle = get_puzzle(args.puzzle)
-    start = puzzle.state(args.start) if args.start is not None else None
+    start = puzzle.states(args.start) if args.start is not None else None
+    if start is not None and len(start) != 1:
+        _note(f"--start is a pattern: the search starts from the {len(start):,} states it matches")
     with _cluster(args) as client:
         if args.spill is not None and not is_partitioned(options.get("resume")):
             need = 2 * 8 * ((puzzle.rank_size + 31) // 32) if puzzle.has_rank else 0
@@ -210,6 +212,22 @@ def run_profile(args) -> int:
     return 0
 
 
+def run_phases(args) -> int:
+    from vecsearch.errors import InvalidPuzzleInput
+    from vecsearch.puzzles.permutation import PermutationPuzzle, phases
+    from vecsearch.registry import get_puzzle
+
+    puzzle = get_puzzle(args.puzzle)
+    if not isinstance(puzzle, PermutationPuzzle):
+        raise InvalidPuzzleInput(f"{puzzle.name}: patterns are states of permutation puzzles (FILE.tws, pocket-...)")
+    goal = args.goal if args.goal is not None else puzzle.format_state(puzzle.goal_states()[0])
+    result = phases(puzzle, args.start, goal, threads=args.threads, max_memory=args.max_memory)
+    print(result)
+    for state in result.farthest[:3]:
+        print(f"  e.g. {result.puzzle.format_state(state)}")
+    return 0
+
+
 def _write(path: str, save) -> None:
     try:
         save(path)
@@ -306,11 +324,29 @@ def _parse(parser, argv):
     return args
 
 
+def _print_notes() -> None:
+    """Show ``DefinitionNote`` warnings (what a definition's reader left out) as one line each."""
+    import warnings
+
+    from vecsearch.errors import DefinitionNote
+
+    shown = warnings.showwarning
+
+    def show(message, category, filename, lineno, file=None, line=None):
+        if issubclass(category, DefinitionNote):
+            print(f"vecsearch: note: {message}", file=sys.stderr, flush=True)
+        else:
+            shown(message, category, filename, lineno, file, line)
+
+    warnings.showwarning = show
+
+
 def main(argv=None) -> int:
     from vecsearch.errors import VecsearchError
     from vecsearch.optional import MissingDependency
 
     args = _parse(build_parser(), argv)
+    _print_notes()
     run = COMMANDS[args.run]
     subject = getattr(args, "problem", None) or getattr(args, "puzzle", None)
     if subject is not None:  # a command that searches: say so when it compiles for long
@@ -329,7 +365,8 @@ def main(argv=None) -> int:
         return 0
 
 
-COMMANDS = {command.__name__: command for command in (run_solve, run_bfs, run_profile, run_batch, run_warm_up, run_list)}
+COMMANDS = {command.__name__: command for command in (run_solve, run_bfs, run_profile, run_phases, run_batch, run_warm_up,
+                                                     run_list)}
 
 
 if __name__ == "__main__":

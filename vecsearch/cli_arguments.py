@@ -17,6 +17,10 @@ examples:
   vecsearch bfs pancake-12 --max-memory 2G --checkpoint ck  Ctrl-C, then --resume ck to continue
   vecsearch profile cubes --plot cubes.png --csv cubes.csv
                                             the layer profile as a table, a plot and a CSV file
+  vecsearch bfs 2x2x2.tws --start "? ? ? ? 5 6 7 8"
+                                            from every state a pattern matches (? and identical pieces)
+  vecsearch phases 2x2x2.tws --from "? ? ? ? 5 6 7 8"
+                                            God's number between two phases: the D face done, then solved
   vecsearch batch eight many.txt -o out.jsonl
                                             many instances: streamed JSON lines, resumable (re-run to resume)
   vecsearch batch eight many.txt --format judge -o out.txt
@@ -68,6 +72,19 @@ def build_parser() -> argparse.ArgumentParser:
     profile.add_argument("--phases", action="store_true", help="also print where each layer's time went: scan,"
                          " unrank, expand, rank, claim and compact seconds (the CSV always has them)")
     profile.set_defaults(run="run_profile")
+    phases = commands.add_parser("phases", help="from every state matching one pattern, how far to the nearest"
+                                 " state matching another (God's number between two phases)",
+                                 epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    phases.add_argument("puzzle", metavar="PUZZLE", help="a permutation puzzle: a built-in or a definition file"
+                        " FILE.tws[:METRIC] (also .def, .kpuzzle.json)")
+    phases.add_argument("--from", dest="start", required=True, metavar="PATTERN",
+                        help="where the phase starts: the solved state with the pieces that do not matter written ?"
+                        " (or made identical by a shared number), e.g. \"? ? ? ? 5 6 7 8\"")
+    phases.add_argument("--to", dest="goal", metavar="PATTERN", help="where it ends (default: the solved state)")
+    phases.add_argument("--max-memory", type=_memory_size, metavar="SIZE", help="memory the search may use")
+    phases.add_argument("--threads", type=_positive, metavar="N", help="worker threads (default: all cores)")
+    phases.set_defaults(run="run_phases")
+
     batch = commands.add_parser("batch", help="solve a file of many instances (streamed, resumable, parallel)",
                                 epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     batch.add_argument("puzzle", metavar="PUZZLE", help="puzzle or problem name (see `vecsearch list`), or a"
@@ -110,7 +127,8 @@ def _add_search_arguments(parser) -> None:
                         " FILE.tws in the half-turn metric (FILE.tws:qtm for quarter turns, FILE.tws:given for"
                         " the moves as written)")
     parser.add_argument("--start", metavar="TEXT", help="start state in the puzzle's text format, or (permutation"
-                        " puzzles) moves from the solved state, e.g. \"R U2 F'\" (default: its goal)")
+                        " puzzles) moves from the solved state, e.g. \"R U2 F'\", or a pattern (? for what does"
+                        " not matter: every state it matches) (default: its goal)")
     parser.add_argument("--max-depth", type=_non_negative, metavar="D", help="stop after depth D")
     parser.add_argument("--threads", type=_positive, metavar="N", help="worker threads (default: all cores)")
     parser.add_argument("--mode", choices=("auto", "layers", "twobit"), default="auto",

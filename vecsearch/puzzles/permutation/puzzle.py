@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from vecsearch.errors import InvalidPuzzleInput, PuzzleDefinitionError
 from vecsearch.puzzle import Puzzle, signed64, unsigned64
-from vecsearch.puzzles.permutation import group, labels, rank_steps, rules, statetext, tables
+from vecsearch.puzzles.permutation import group, labels, patterns, rank_steps, rules, statetext, tables
 from vecsearch.puzzles.permutation.definition import PermutationDefinition
 from vecsearch.puzzles.permutation.layout import Layout, slot_order
 from vecsearch.svg import Board, Cell
@@ -235,6 +235,26 @@ class PermutationPuzzle(Puzzle):
 
     def format_state(self, state) -> str:
         return statetext.format_state(self.definition, self.pieces(state))
+
+    def pattern(self, text: str) -> patterns.Pattern:
+        """The pattern ``text`` (``patterns``: the solved state with pieces made identical, ``?``)."""
+        return patterns.Pattern(self, text)
+
+    def states(self, value):
+        """``Puzzle.states``, and a pattern (a ``Pattern``, or text that is a pattern and no
+        state): the states it matches, in the solved state's component."""
+        if isinstance(value, patterns.Coarsening):
+            return value.states()
+        try:
+            return super().states(value)
+        except InvalidPuzzleInput as error:
+            if not isinstance(value, str):
+                raise
+            try:
+                pattern = self.pattern(value)
+            except InvalidPuzzleInput:
+                raise error from None
+            return pattern.states()
 
     def parse_state(self, text: str):
         names = {m.name: m for m in self.move_list} | self.definition.named_moves()

@@ -47,6 +47,7 @@ from pathlib import Path
 
 from vecsearch.errors import DefinitionNote, InvalidPuzzleInput, PuzzleDefinitionError
 from vecsearch.puzzles.permutation.definition import Move, Orbit, PermutationDefinition, is_rotation
+from vecsearch.puzzles.permutation.kpuzzle import parse_kpuzzle
 
 COMMANDS = ("Name", "Set", "Solved", "StartState", "Move", "MoveTransformation", "MoveSequence", "MoveAlias",
             "Illegal", "Block", "Ignore")
@@ -56,9 +57,10 @@ REFUSED = {name: f"{name} (ksolve's ban on some consecutive moves) is not suppor
 
 
 def load_definition(path) -> PermutationDefinition:
-    """Read a definition file; its name defaults to the file's stem. A bare name that is no file
-    here (``"2x2x2"`` or ``"2x2x2.tws"``) is one of the definitions shipped with vecsearch.
-    Errors name the file and the line."""
+    """Read a definition file: ``.tws`` or ksolve's ``.def`` (this text format), or cubing.js's
+    KPuzzle JSON (``.json``, ``kpuzzle``); its name defaults to the file's stem. A bare name
+    that is no file here (``"2x2x2"`` or ``"2x2x2.tws"``) is one of the definitions shipped with
+    vecsearch. Errors name the file and the line."""
     path = Path(path)
     source = path if path.exists() or path.parent != Path(".") else _bundled(path.name)
     try:
@@ -68,6 +70,8 @@ def load_definition(path) -> PermutationDefinition:
         raise InvalidPuzzleInput(f"cannot read puzzle definition {path}: {error.strerror or error}"
                                  f" (shipped with vecsearch, by name: {shipped})") from None
     try:
+        if path.suffix == ".json":
+            return parse_kpuzzle(decode(data), default_name=path.stem.removesuffix(".kpuzzle"))
         return parse_definition(decode(data), default_name=path.stem)
     except InvalidPuzzleInput as error:
         raise error.located(source=str(path)) from None
