@@ -16,11 +16,15 @@ moves times the orbits above, and at most ``|G_l|``), so ``walk_tables`` enumera
 level by level, and a move costs one table entry per level, like a coordinate's move table:
 ``entry[start[l] + a * size[l] + y]`` holds the child's digit (low 16 bits) and the index of the
 next level's element ``a_{l+1}`` (above). Level 0's elements are the table rows (the moves, then
-their inverses if the move set lacks them). The parent's digits are read once, into two int64
-words of ``DIGIT_BITS`` each, so nothing is allocated: at most ``2 * (64 // bits)`` levels.
+their inverses if the move set lacks them). Consecutive levels are then merged into *blocks*
+(``_blocked``: a block's digit is its levels' digits together, its table the walk through them),
+so M24's seven levels cost three lookups a move. The parent's block digits are read once, into
+two int64 words of ``DIGIT_BITS`` each, so nothing is allocated; four moves are walked at once
+(their lookups overlap in the processor).
 
-Tables ``GroupTables``: ``size``, ``weight`` and ``start`` per level, ``entry``, ``scalars``
-(``LEVELS``, ``DIGIT_BITS``, ``GROUP_MOVES``, ``NEAR``).
+Tables ``GroupTables``: ``size`` (a block's radix), ``weight`` and ``start`` per block,
+``entry`` (int32 when the values fit), ``scalars`` (``LEVELS``: blocks, ``DIGIT_BITS``,
+``GROUP_MOVES``, ``NEAR``).
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ from vecsearch.puzzles.permutation.chain import GroupTooLarge, StabilizerChain
 
 LEVELS, DIGIT_BITS, GROUP_MOVES, NEAR = range(4)  # GroupTables.scalars
 MAX_ENTRIES = 1 << 27  # table entries (int64, 1 GiB) the group representation may take
+BLOCK_ENTRIES = 1 << 20  # entries of one block of merged levels (int32: 4 MiB)
 NEAR_MOVES = 4  # children a pull computes first (``group_near_rank``)
 
 
@@ -79,14 +84,9 @@ class Group:
         self.point_bits = max(1, (self.degree - 1).bit_length())
 
     @property
-    def digit_bits(self) -> int:
-        return max(1, max(len(orbit) - 1 for orbit in self.chain.orbits).bit_length())
-
-    @property
     def fits(self) -> bool:
-        """Whether the kernels hold the parent's digits (two words of ``digit_bits`` each) and the
-        rank fits 62 bits."""
-        return len(self.chain.base) <= 2 * (64 // self.digit_bits) and self.chain.order < 1 << 62
+        """Whether the rank fits 62 bits."""
+        return self.chain.order < 1 << 62
 
     def element(self, state):
         """The element carrying each piece's solved point to its point in ``state``."""
@@ -136,8 +136,9 @@ class Group:
         used = walk_tables(np.array([point_map(self.definition, m) for m in rows], np.int64), size,
                            np.array(orbit, np.int64), index, np.array(forward, np.int64), np.array(inverse, np.int64),
                            np.array(offset, np.int64), entry, start)
-        scalars = np.array([levels, self.digit_bits, moves, min(NEAR_MOVES, moves)], np.int64)
-        return GroupTables(size, np.array(chain.weights, np.int64), start, entry[:used].copy(), scalars)
+        ends = np.append(start[1:], used)
+        steps = [entry[a:b].reshape(-1, int(n)) for a, b, n in zip(start, ends, size)]
+        return _blocked(steps, size, np.array(chain.weights, np.int64), moves)
 
 
 def group_of(definition, moves, rows, limit: int):
@@ -150,6 +151,46 @@ def group_of(definition, moves, rows, limit: int):
         return (group, group.tables(rows, len(moves))) if group.fits else None
     except GroupTooLarge:
         return None
+
+
+def _blocked(steps, size, weight, moves: int) -> GroupTables:
+    """Tables whose levels are merged into blocks, from the last level up, while a block's
+    table (elements reaching it, times its digits) stays within ``BLOCK_ENTRIES`` and its digit
+    within 16 bits: a move then costs one entry per block. ``steps[l]``: level ``l``'s entries
+    as ``(elements, size)``."""
+    blocks, end = [], len(steps)
+    while end > 0:
+        first, radix = end - 1, int(size[end - 1])
+        while first > 0 and radix * size[first - 1] < 1 << 16 \
+                and steps[first - 1].shape[0] * radix * size[first - 1] <= BLOCK_ENTRIES:
+            first -= 1
+            radix *= int(size[first])
+        blocks.append((first, end))
+        end = first
+    blocks.reverse()
+    tables, starts, radices, weights = [], [], [], []
+    for first, end in blocks:
+        radix = int(np.prod(size[first:end]))
+        element = np.repeat(np.arange(steps[first].shape[0]), radix)
+        digit = np.tile(np.arange(radix), steps[first].shape[0])
+        child = np.zeros_like(digit)
+        for l in range(first, end):  # walk each (element, block digit) through the block's levels
+            place = int(np.prod(size[l + 1:end]))
+            e = steps[l][element, (digit // place) % size[l]]
+            child += (e & 0xFFFF) * place
+            element = e >> 16
+        starts.append(sum(len(t) for t in tables))
+        tables.append((element << 16) | child)
+        radices.append(radix)
+        weights.append(int(weight[end - 1]))
+    entry = np.concatenate(tables)
+    entry = entry.astype(np.int32 if entry.max() < 1 << 31 else np.int64)
+    bits = max(1, (max(radices) - 1).bit_length())
+    if len(blocks) > 2 * (64 // bits):
+        raise GroupTooLarge(f"its {len(blocks)} blocks of levels do not fit two words of digits")
+    scalars = np.array([len(blocks), bits, moves, min(NEAR_MOVES, moves)], np.int64)
+    return GroupTables(np.array(radices, np.int64), np.array(weights, np.int64), np.array(starts, np.int64), entry,
+                       scalars)
 
 
 # --- kernels ---------------------------------------------------------------------------------
