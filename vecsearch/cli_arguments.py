@@ -135,7 +135,8 @@ def _add_search_arguments(parser) -> None:
                         help="layers: stored layers and a bitset or hash set; twobit: 2 bits per rank (distance"
                              " mod 3); auto (default): what fits, two-bit for large rank spaces")
     parser.add_argument("--max-memory", type=_memory_size, metavar="SIZE",
-                        help="memory the search may use, e.g. 500M or 4G (default: 80%% of the available memory);"
+                        help="memory the search may use, e.g. 500M or 4G (default: 80%% of the available memory, at most half the"
+                             " machine's);"
                              " a search that cannot fit is refused before it starts")
     parser.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                         help="show a progress bar on stderr (default: when stderr is a terminal; needs tqdm)")

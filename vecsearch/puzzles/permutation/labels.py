@@ -243,7 +243,8 @@ def place(out, tables, s, w, value):
 
 @state_function
 def labels_unrank_word(rank, component, tables, w):
-    """Word ``w`` of the state of ``rank`` in ``component`` (every word: ``labels_unrank_wide``)."""
+    """Word ``w`` of the state of ``rank`` in ``component`` (a row of every word: ``labels_unrank_wide``,
+    for kernels that may allocate)."""
     piece_bits = tables.scalars[PIECE_BITS]
     out = np.int64(0)
     for j in range(tables.scalars[ORBITS]):

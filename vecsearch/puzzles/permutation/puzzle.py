@@ -110,9 +110,10 @@ class PermutationPuzzle(Puzzle):
             made = tables.labels_tables(definition, self.layout, rows, len(self.move_list), ranked)
             self._fields = made  # the field layout, for encode before the tables are the puzzle's
             width = int(made.scalars[labels.WIDTH])
-            unrank = labels.labels_unrank if width == 1 else labels.labels_unrank_wide
+            # wide states have a rank (bitsets) but no unrank: the rank-space kernels never allocate a state
             functions = dict(expand=labels.labels_expand, rank=labels.labels_rank if ranked else None,
-                             component=labels.labels_component, unrank=unrank if ranked else None,
+                             component=labels.labels_component,
+                             unrank=labels.labels_unrank if ranked and width == 1 else None,
                              predecessors=None if reversible else labels.labels_predecessors)
         rank_size = self.group.chain.order if self.group is not None else self.layout.rank_size
         super().__init__(

@@ -23,7 +23,8 @@ from vecsearch.puzzles.permutation.layout import Layout
 
 
 def coordinate_tables(definition: PermutationDefinition, layout: Layout, rows, moves: int, rank_bits: int):
-    factorials = factorial_table(max(o.size for o in definition.orbits))
+    factorials = factorial_table(max([o.size for c in layout.coordinates if c.kind == "permutation"
+                                      for o in [definition.orbits[c.orbit]]] or [1]))
     blocks, info, offset = [], [], 0
     for c in layout.coordinates:
         orbit = definition.orbits[c.orbit]
