@@ -59,7 +59,7 @@ def _enumerate(args, **options):
     puzzle = get_puzzle(args.puzzle)
     start = puzzle.states(args.start) if args.start is not None else None
     if start is not None and len(start) != 1:
-        _note(f"--start is a pattern: the search starts from the {len(start):,} states it matches")
+        _note(f"note: --start is a pattern: the search starts from the {len(start):,} states it matches")
     with _cluster(args) as client:
         if args.spill is not None and not is_partitioned(options.get("resume")):
             need = 2 * 8 * ((puzzle.rank_size + 31) // 32) if puzzle.has_rank else 0

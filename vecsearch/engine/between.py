@@ -63,7 +63,12 @@ def distances_between(puzzle, starts, goals, *, threads=None, max_memory=None, p
     the puzzle reads; the goals in one component): one distance table built backwards from the
     goals, then one lookup per start. Starts in another component never reach a goal."""
     puzzle = as_puzzle(puzzle)
-    table = DistanceTable(puzzle, goals, threads=threads, max_memory=max_memory, progress=progress)
+    return distances_in(DistanceTable(puzzle, goals, threads=threads, max_memory=max_memory, progress=progress), starts)
+
+
+def distances_in(table: DistanceTable, starts) -> Distances:
+    """``distances_between`` for a distance table already built (its goals are the goal set)."""
+    puzzle = table.puzzle
     starts = puzzle.states(starts)
     distances = table.distances_of(starts)
     reached = distances >= 0

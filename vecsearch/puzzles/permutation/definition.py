@@ -318,9 +318,9 @@ class PermutationDefinition:
             return (tuple(renumber[orbit_name][pieces[i]] for i in slots), tuple(twists[i] for i in slots))
 
         moves = {m.name: {o: shrink(o, *change) for o, change in m.changes.items() if o in renumber} for m in chosen}
-        solved = {}
+        solved = {}  # the identity stays the identity (pieces renumbered); labels keep their numbers
         for j, (o, (pieces, twists)) in enumerate(zip(self.orbits, self.solved)):
-            if o.name in renumber:
+            if o.name in renumber and self.solved[j] != self.identity()[j]:
                 slots = keep[o.name]
                 solved[o.name] = ([self.label_names[j][pieces[i]] - 1 for i in slots],
                                   [None if pieces[i] in self.wild[j] else twists[i] for i in slots])

@@ -46,8 +46,11 @@ class Coarsening:
 
     @classmethod
     def identity(cls, puzzle):
+        """The puzzle itself, as a coarsening (its ``puzzle`` is the puzzle)."""
         d = puzzle.definition
-        return cls(puzzle, [range(len(names)) for names in d.label_names], d.wild, puzzle.name)
+        same = cls(puzzle, [range(len(names)) for names in d.label_names], d.wild, puzzle.name)
+        same._puzzle = puzzle
+        return same
 
     def meet(self, other: Coarsening, name: str) -> Coarsening:
         """The coarsest coarsening finer than both: pieces told apart by either are told apart."""
@@ -110,7 +113,9 @@ class Coarsening:
 
     def states(self, within: Coarsening | None = None) -> np.ndarray:
         """The states of ``within``'s puzzle (default: the fine puzzle) that match this
-        coarsening's solved state, in its solved state's component (packed)."""
+        coarsening's solved state (packed): the positions, the states its solved state reaches,
+        when that puzzle's pieces are distinct (``PermutationPuzzle.reaches``), else those in its
+        solved state's component (the invariants its rank keeps)."""
         within = within or Coarsening.identity(self.fine)
         if not within.finer_than(self):
             raise InvalidPuzzleInput(f"{within.name} does not tell apart every piece {self.name} does")
@@ -126,7 +131,7 @@ class Coarsening:
             if total > MAX_MATCHES:
                 raise InvalidPuzzleInput(f"{self.name} matches more than {MAX_MATCHES:,} states of {within.name};"
                                          " search its coset space instead (Pattern.puzzle)")
-        states = target.states([target.encode(s) for s in itertools.product(*(o[1] for o in per_orbit))])
+        states = target.states(_encoded(target, itertools.product(*(o[1] for o in per_orbit))))
         return _in_component(target, states, target.goal_states())
 
 
@@ -154,6 +159,12 @@ def _orbit_matches(orbit, fine, coarse, twists, fine_ignored, coarse_ignored):
                 yield tuple(pieces), tuple(chosen)
 
     return count, list(arrangements()) if count <= MAX_MATCHES else []
+
+
+def _encoded(puzzle, states) -> list:
+    """The packed states of those ``states`` that the solved state reaches, when the puzzle can
+    tell (``PermutationPuzzle.reaches``)."""
+    return [puzzle.encode(state) for state in states if puzzle.reaches(state) is not False]
 
 
 def _multiset_permutations(values):
@@ -211,7 +222,8 @@ def _read(definition: PermutationDefinition, text: str):
             expected = f"orbit {tokens[at]} only once" if j is not None else f"an orbit name ({', '.join(index)})"
             raise InvalidPuzzleInput(f"pattern token {at + 1} is {tokens[at]!r}; expected {expected}")
         orbit = definition.orbits[j]
-        if tokens[at + 1:at + 2] == ["?"] and (at + 2 == len(tokens) or tokens[at + 2] in index):
+        following = tokens[at + 2] if at + 2 < len(tokens) else None
+        if tokens[at + 1:at + 2] == ["?"] and (following is None or not (following == "?" or following.isdigit())):
             given[j], at = (["?"] * orbit.size, ["?"] * orbit.size), at + 2
             continue
         pieces = tokens[at + 1:at + 1 + orbit.size]
@@ -262,9 +274,10 @@ def _read(definition: PermutationDefinition, text: str):
 def phases(puzzle, start: str | Pattern, goal: str | Pattern, *, threads=None, max_memory=None, progress=False):
     """From every position matching ``start`` (a pattern), the distance to the nearest position
     matching ``goal``: ``engine.between.Distances`` (``maximum``: God's number between the two
-    phases). Searched in the coarsest puzzle that tells both patterns apart; positions it cannot
-    reach from its solved state are left out (``left_out``)."""
-    from vecsearch.engine.between import distances_between
+    phases). Searched in the coarsest puzzle that tells both patterns apart: one distance table
+    from its solved state (the positions), and one from the goal states unless the goal is that
+    solved state; states matching ``start`` that are no position are left out (``left_out``)."""
+    from vecsearch.engine.between import distances_between, distances_in
     from vecsearch.engine.tables import DistanceTable
 
     start = start if isinstance(start, Pattern) else Pattern(puzzle, start)
@@ -272,13 +285,14 @@ def phases(puzzle, start: str | Pattern, goal: str | Pattern, *, threads=None, m
     both = start.meet(goal, f"{puzzle.name} [{start.text}] & [{goal.text}]")
     space = both.puzzle
     starts, goals = start.states(both), goal.states(both)
-    left_out = 0
-    if len(goals) > 1:  # the goal set may hold positions the puzzle cannot reach: keep those it can
-        legal = DistanceTable(space, threads=threads, max_memory=max_memory)
-        reachable = legal.distances_of(starts) >= 0
-        left_out = int((~reachable).sum())
-        starts, goals = starts[reachable], goals[legal.distances_of(goals) >= 0]
-    result = distances_between(space, starts, goals, threads=threads, max_memory=max_memory, progress=progress)
-    result.left_out = left_out
+    # the positions: what the solved state reaches (the moves generate a group, so it reaches back)
+    legal = DistanceTable(space, threads=threads, max_memory=max_memory, progress=progress)
+    reachable = legal.distances_of(starts) >= 0
+    starts, goals = starts[reachable], goals[legal.distances_of(goals) >= 0]
+    if len(goals) == 1 and (goals == space.goal_states()).all():
+        result = distances_in(legal, starts)
+    else:
+        result = distances_between(space, starts, goals, threads=threads, max_memory=max_memory, progress=progress)
+    result.left_out = int((~reachable).sum())
     result.note = "positions matching the start pattern that the puzzle cannot reach from its solved state"
     return result

@@ -58,7 +58,7 @@ class PermutationPuzzle(Puzzle):
         self.piece_bits = max(1, max((n - 1).bit_length() for n in sizes))
         self.field_bits = self.piece_bits + max((o.orientations - 1).bit_length() for o in definition.orbits)
         self.rank_bits = max(1, (self.layout.rank_size - 1).bit_length())
-        self.group, found = None, None
+        self.group, found, self._positions = None, None, None
         if representation in ("auto", "group"):
             ranks = self.layout.rank_size
             limit = MAX_RANK - 1 if representation == "group" or ranks >= MAX_RANK else ranks // GROUP_GAIN
@@ -236,6 +236,17 @@ class PermutationPuzzle(Puzzle):
 
     def format_state(self, state) -> str:
         return statetext.format_state(self.definition, self.pieces(state))
+
+    def reaches(self, state) -> bool | None:
+        """Whether the solved state reaches a Python ``state``: membership in the group the moves
+        generate (a stabilizer chain, built on first use), for puzzles of distinct pieces without
+        illegal states or blocks; None for the others (their components are what the rank knows)."""
+        if self.group is None and self._positions is None:
+            if not self.definition.distinct or self.definition.constrained:
+                return None
+            self._positions = group.Group(self.definition, self.move_list, None)
+        chain = (self.group or self._positions).chain
+        return chain.rank((self.group or self._positions).element(state)) is not None
 
     def pattern(self, text: str) -> patterns.Pattern:
         """The pattern ``text`` (``patterns``: the solved state with pieces made identical, ``?``)."""
