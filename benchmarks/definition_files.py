@@ -9,7 +9,8 @@ out as search moves, ksolve's Ignore); the representation chosen, the state's wi
 and the ranks of its space (the two-bit table's size; ``-`` without a rank). With
 ``--enumerate``, every file whose rank space has at most ``--max-ranks`` ranks is enumerated
 from its solved state (the states, the depth and the seconds); with ``--twsearch BIN`` those
-layer counts are compared with twsearch's ``--nosymmetry -g`` on the same file (ksolve's files
+layer counts are compared with twsearch's ``--nosymmetry -g`` on the same file (``-F`` too for
+files with ``Illegal`` lines: twsearch's two-bit ``-g`` does not check them; ksolve's files
 with spaces in their Name get them replaced by ``_`` first: twsearch reads one token there),
 and ksolve's Block files are skipped (twsearch has no Block). The last lines count each outcome.
 """
@@ -39,14 +40,16 @@ def files(paths) -> list[Path]:
 
 
 def twsearch_counts(binary: str, path: Path, seconds: float) -> list[int] | str:
-    """twsearch's layer counts (``--nosymmetry -g``), or why there are none."""
+    """twsearch's layer counts (``--nosymmetry -g``; ``-F`` for files with Illegal lines: its
+    two-bit ``-g`` does not check them), or why there are none."""
     text = path.read_bytes().decode("latin-1")
+    arrays = ["-F"] if re.search(r"^Illegal\b", text, re.M) else []
     fixed = re.sub(r"^(Name[ \t]+)(.*)$", lambda m: m[1] + re.sub(r"\s+", "_", m[2].strip()), text, flags=re.M)
     with tempfile.NamedTemporaryFile("w", suffix=".tws", encoding="latin-1") as handle:
         handle.write(fixed)
         handle.flush()
         try:
-            out = subprocess.run([binary, "--nosymmetry", "-g", handle.name], capture_output=True, text=True,
+            out = subprocess.run([binary, "--nosymmetry", *arrays, "-g", handle.name], capture_output=True, text=True,
                                  timeout=seconds).stdout
         except subprocess.TimeoutExpired:
             return f"twsearch over {seconds:.0f} s"
