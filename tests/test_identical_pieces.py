@@ -174,3 +174,20 @@ def test_states_of_identical_pieces_are_read_and_written_as_the_solved_state_num
     bandaged = PermutationPuzzle(BANDAGED)
     with pytest.raises(vs.InvalidPuzzleInput, match="move Q cannot be played there"):
         bandaged.parse_state("P Q")
+
+
+@pytest.mark.parametrize("tabled", [True, False], ids=["colex-tables", "byte-permutes"])
+def test_arrangements_stepped_by_masks_equal_the_reference(monkeypatch, tabled):
+    """Arrangements too large for a move table (4x4x4 centres) are stepped by bit masks: forced
+    here on small ones, with each label's coordinate tabled or its mask permuted byte by byte."""
+    from vecsearch.puzzles.permutation import arrangement, tables
+
+    monkeypatch.setattr(tables, "MASKED_ABOVE", 0)
+    monkeypatch.setattr(arrangement, "COLEX_STEP_ENTRIES", 1 << 22 if tabled else 0)
+    three = pocket([0, 0, 0, 4, 4, 5, 5])  # three labels: two masks, one relative to the other
+    for definition in (LAYERS, WIDE, three):
+        puzzle = PermutationPuzzle(definition, representation="coordinates")
+        assert puzzle.tables.scalars[4] == 1  # MASKED: the arrangement has no move table
+        expected = [len(layer) for layer in bfs_layers([definition.solved], reference(puzzle))]
+        for mode in ("layers", "twobit"):
+            assert vs.bfs(puzzle, mode=mode).layer_sizes == expected

@@ -86,9 +86,15 @@ def _source_hash(paths) -> str:
 
 
 def _dependency_files(functions) -> list[str]:
+    """The kernels, ``_numba``, and every module beside a bound function's own: the rules a
+    family binds call helpers of their package (``rules`` calls ``arrangement``), which numba's
+    cache would not see change."""
     files = [str(p) for p in KERNEL_DIR.glob("*.py")]
     files.append(str(PACKAGE_DIR / "_numba.py"))
-    files += [inspect.getsourcefile(getattr(f, "py_func", f)) for f in functions.values() if f is not None]
+    sources = {Path(inspect.getsourcefile(getattr(f, "py_func", f))) for f in functions.values() if f is not None}
+    for source in sources:
+        files += [str(p) for p in source.parent.glob("*.py")] if source.parent.is_relative_to(PACKAGE_DIR) \
+            else [str(source)]
     return files
 
 

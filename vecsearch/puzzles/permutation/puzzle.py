@@ -124,7 +124,7 @@ class PermutationPuzzle(Puzzle):
 
     def _choose(self, representation: str, rows: int) -> str:
         definition = self.definition
-        entries = tables.coordinate_entries(self.layout, rows)
+        entries = tables.coordinate_entries(definition, self.layout, rows)
         coordinates = (entries <= COORDINATE_TABLE_ENTRIES and self.rank_bits + self.layout.component_bits <= 62
                        and not any(definition.wild) and not definition.constrained)
         pieces = (self.field_bits * sum(o.size for o in definition.orbits) <= 64 and definition.distinct

@@ -17,20 +17,34 @@ import numpy as np
 
 from vecsearch.kernels.ranking import binomial_table, factorial_table
 from vecsearch.puzzle import signed64
-from vecsearch.puzzles.permutation import labels, rules
+from vecsearch.puzzles.permutation import arrangement, labels, rules
 from vecsearch.puzzles.permutation.definition import Move, Orbit, PermutationDefinition
 from vecsearch.puzzles.permutation.layout import Layout
+
+
+MASKED_ABOVE = 1 << 21  # move-table entries above which an arrangement is stepped by masks, when it can be
+
+
+def masked(definition: PermutationDefinition, c, rows: int) -> bool:
+    """Whether coordinate ``c`` is an arrangement stepped by masks (``arrangement``) instead of a table."""
+    orbit = definition.orbits[c.orbit]
+    return (c.kind == "arrangement" and c.size * rows > MASKED_ABOVE and orbit.size <= 64
+            and len(definition.counts[c.orbit]) <= arrangement.MAX_CLASSES)
 
 
 def coordinate_tables(definition: PermutationDefinition, layout: Layout, rows, moves: int, rank_bits: int):
     factorials = factorial_table(max([o.size for c in layout.coordinates if c.kind == "permutation"
                                       for o in [definition.orbits[c.orbit]]] or [1]))
-    blocks, info, offset = [], [], 0
+    blocks, info, offset, steps, mask_info = [], [], 0, [], []
     for c in layout.coordinates:
         orbit = definition.orbits[c.orbit]
         identity = (tuple(range(orbit.size)), (0,) * orbit.size)
         parts = [m.changes.get(orbit.name, identity) for m in rows]
         permutations = np.array([p for p, _ in parts], np.int64)
+        if masked(definition, c, len(rows)):
+            mask_info.append(_mask_row(definition.counts[c.orbit], len(rows), steps, permutations.tolist()))
+            info.append([c.size, c.weight, 0, c.class_shift, 0, len(mask_info) - 1])
+            continue
         out = np.empty((c.classes * c.size, len(rows)), np.int32)
         if c.kind == "permutation":
             rules.permutation_table(orbit.size, int(c.classes == 2), permutations, factorials, out)
@@ -43,15 +57,52 @@ def coordinate_tables(definition: PermutationDefinition, layout: Layout, rows, m
             twists = np.array([t for _, t in parts], np.int64)
             rules.orientation_table(orbit.size, orbit.orientations, int(c.classes > 1), permutations, twists, out)
         blocks.append(out.ravel())
-        info.append([c.size, c.weight, offset, c.class_shift, (1 << (c.classes - 1).bit_length()) - 1])
+        info.append([c.size, c.weight, offset, c.class_shift, (1 << (c.classes - 1).bit_length()) - 1, -1])
         offset += out.size
-    scalars = np.array([len(info), rank_bits, moves, len(rows)], np.int64)
-    return rules.CoordinateTables(np.concatenate(blocks), np.array(info, np.int64), scalars)
+    scalars = np.array([len(info), rank_bits, moves, len(rows), len(mask_info)], np.int64)
+    largest = max([o.size for c in layout.coordinates if masked(definition, c, len(rows))
+                   for o in [definition.orbits[c.orbit]]] or [1])
+    return rules.CoordinateTables(np.concatenate(blocks or [np.zeros(0, np.int32)]), np.array(info, np.int64),
+                                  np.concatenate(steps or [np.zeros(0, np.int64)]),
+                                  np.array(mask_info or np.zeros((0, arrangement.MASK_COLUMNS)), np.int64),
+                                  binomial_table(largest), scalars)
 
 
-def coordinate_entries(layout: Layout, rows: int) -> int:
-    """The move-table entries of the coordinates form."""
-    return sum(c.classes * c.size for c in layout.coordinates) * rows
+def _mask_row(counts, rows: int, steps: list, permutations) -> list[int]:
+    """The ``mask_info`` row of an arrangement with these label counts (``arrangement``); its
+    tables are appended to ``steps``."""
+    a = arrangement
+    row = [-1] * a.MASK_COLUMNS
+    n = sum(counts)
+    row[a.MASK_SLOTS], row[a.MASK_LABELS], row[a.MASK_BYTES], row[a.MASK_ROWS] = n, len(counts), (n + 7) // 8, rows
+    free, radices, by_bytes = n, [], None
+    for v, count in enumerate(counts):
+        row[a.MASK_COUNT + v] = count
+        radices.append(math.comb(free, count))
+        free -= count
+        if v == len(counts) - 1:
+            continue
+        if math.comb(n, count) * rows <= a.COLEX_STEP_ENTRIES:
+            moved, masks = a.colex_tables(n, count, permutations)
+            row[a.MASK_COLEX_STEPS + v] = sum(map(len, steps))
+            steps.append(moved.ravel())
+            row[a.MASK_OF + v] = sum(map(len, steps))
+            steps.append(masks)
+        else:
+            if by_bytes is None:
+                by_bytes = sum(map(len, steps))
+                steps.append(a.step_tables(n, permutations).ravel())
+            row[a.MASK_BYTE_STEPS + v] = by_bytes
+    weight = 1
+    for v in range(len(counts) - 2, -1, -1):
+        row[arrangement.MASK_RADIX + v], row[arrangement.MASK_WEIGHT + v] = radices[v], weight
+        weight *= radices[v]
+    return row
+
+
+def coordinate_entries(definition: PermutationDefinition, layout: Layout, rows: int) -> int:
+    """The move-table entries of the coordinates form (arrangements stepped by masks have none)."""
+    return sum(c.classes * c.size for c in layout.coordinates if not masked(definition, c, rows)) * rows
 
 
 def packed_changes(definition: PermutationDefinition, layout: Layout, move) -> dict:
