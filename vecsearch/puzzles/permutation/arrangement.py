@@ -95,7 +95,7 @@ def free_rank(mask, taken, binomials):
 
 
 @state_function
-def masks(x, info, binomials):
+def masks(x, info, steps, binomials):
     """The masks of the labels but the last (up to four; the others 0) of arrangement ``x``."""
     m0 = np.int64(0)
     m1 = np.int64(0)
@@ -105,6 +105,9 @@ def masks(x, info, binomials):
     n = info[MASK_SLOTS]
     for v in range(info[MASK_LABELS] - 1):
         digit = (x // info[MASK_WEIGHT + v]) % info[MASK_RADIX + v]
+        if v == 0 and info[MASK_OF] >= 0:  # the first label's digit is its own coordinate: tabled
+            taken = m0 = steps[info[MASK_OF] + digit]
+            continue
         c = info[MASK_COUNT + v]
         r = n - popcount(taken) - 1  # the colex unrank among the free slots: down from the highest
         s = n - 1
@@ -144,8 +147,9 @@ def moved_mask(mask, colex, info, steps, v, row):
 @state_function
 def arrangement_steps(x, info, steps, binomials, first_row, count, ranks, weight):
     """Add ``weight`` times each child's arrangement (rows ``first_row ..``) to ``ranks``."""
-    held = masks(x, info, binomials)
-    colex = (free_rank(held[0], 0, binomials), free_rank(held[1], 0, binomials), free_rank(held[2], 0, binomials),
+    held = masks(x, info, steps, binomials)
+    first = (x // info[MASK_WEIGHT]) % info[MASK_RADIX]  # the first label's coordinate is its digit
+    colex = (first, free_rank(held[1], 0, binomials), free_rank(held[2], 0, binomials),
              free_rank(held[3], 0, binomials))  # each label's own coordinate among all the slots
     labels = info[MASK_LABELS] - 1
     at0 = info[MASK_COLEX_STEPS]
