@@ -16,7 +16,7 @@ KERNELS = Path(vs.__file__).parent / "kernels"
 
 
 @pytest.mark.parametrize("names", [
-    ("pancake-5", "pancake-9", "pancake-12", "topspin-8", "topspin-10-3", "lrx-7"),  # pieces with rank steps
+    ("pancake-5", "pancake-9", "pancake-12", "topspin-8", "topspin-11-3", "lrx-7"),  # pieces with rank steps
     ("pocket-htm", "pocket-qtm", "pocket-full", str(KERNELS.parent / "data" / "2x2x2.tws")),  # coordinates
     ("sliding-2x2", "sliding-2x4", "sliding-3x3", "sliding-4x4"),
 ])

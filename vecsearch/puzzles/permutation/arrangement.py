@@ -6,11 +6,11 @@ each label's mask: by a table of the label's own colex coordinate among all ``n`
 coordinate no move mixes with the others: ``C(n, pieces)`` rows) and a table of the mask of each
 value, when that table is small; else by permuting the mask's bits (``permute``: one lookup per
 byte in a table of the move's images of that byte's bits). The child's digit of a label is the
-colex rank of its moved mask among the slots the smaller labels leave free (``free_rank``; for
-the first label, the coordinate itself). So a child costs a few lookups and a loop over the
-pieces of the labels after the first, and a parent is unranked once (``masks``): the 4x4x4's
-centres with the U and D ones told apart, 51,482,970 arrangements, whose own move table would
-need 1.85 billion entries.
+colex rank of its moved mask among the slots the smaller labels leave free
+(``ranking.subset_rank_among``; for the first label, the coordinate itself). So a child costs a
+few lookups and a loop over the pieces of the labels after the first, and a parent is unranked
+once (``masks``): the 4x4x4's centres with the U and D ones told apart, 51,482,970
+arrangements, whose own move table would need 1.85 billion entries.
 
 Tables (fields of ``rules.CoordinateTables``): ``mask_steps`` (flat int64: at a label's
 ``MASK_BYTE_STEPS + v``, ``[row, byte, value]`` the mask a move's table row makes of a byte's
@@ -25,6 +25,7 @@ import numpy as np
 
 from vecsearch._numba import state_function
 from vecsearch.kernels.intrinsics import popcount
+from vecsearch.kernels.ranking import subset_rank, subset_rank_among
 
 MAX_CLASSES = 5  # labels of a computed arrangement: masks of the first four are held in registers
 COLEX_STEP_ENTRIES = 1 << 22  # a label's colex coordinate is tabled when its table stays this small
@@ -82,19 +83,6 @@ def permute(mask, steps, base, nbytes):
 
 
 @state_function
-def free_rank(mask, taken, binomials):
-    """The colex rank of ``mask``'s slots among those not ``taken``."""
-    rank = np.int64(0)
-    j = 1
-    while mask != 0:
-        low = mask & -mask
-        rank += binomials[popcount((low - 1) & ~taken), j]
-        mask ^= low
-        j += 1
-    return rank
-
-
-@state_function
 def masks(x, info, steps, binomials):
     """The masks of the labels but the last (up to four; the others 0) of arrangement ``x``."""
     m0 = np.int64(0)
@@ -149,8 +137,8 @@ def arrangement_steps(x, info, steps, binomials, first_row, count, ranks, weight
     """Add ``weight`` times each child's arrangement (rows ``first_row ..``) to ``ranks``."""
     held = masks(x, info, steps, binomials)
     first = (x // info[MASK_WEIGHT]) % info[MASK_RADIX]  # the first label's coordinate is its digit
-    colex = (first, free_rank(held[1], 0, binomials), free_rank(held[2], 0, binomials),
-             free_rank(held[3], 0, binomials))  # each label's own coordinate among all the slots
+    colex = (first, subset_rank(held[1], binomials), subset_rank(held[2], binomials),
+             subset_rank(held[3], binomials))  # each label's own coordinate among all the slots
     labels = info[MASK_LABELS] - 1
     at0 = info[MASK_COLEX_STEPS]
     for m in range(count):
@@ -160,10 +148,10 @@ def arrangement_steps(x, info, steps, binomials, first_row, count, ranks, weight
             taken = steps[info[MASK_OF] + y]
         else:
             taken = moved_mask(held[0], colex[0], info, steps, 0, row)
-            y = free_rank(taken, 0, binomials)
+            y = subset_rank(taken, binomials)
         child = y * info[MASK_WEIGHT]
         for v in range(1, labels):
             moved = moved_mask(held[v], colex[v], info, steps, v, row)
-            child += free_rank(moved, taken, binomials) * info[MASK_WEIGHT + v]
+            child += subset_rank_among(moved, taken, binomials) * info[MASK_WEIGHT + v]
             taken |= moved
         ranks[m] += child * weight
