@@ -190,3 +190,10 @@ def test_arrangements_stepped_by_masks_equal_the_reference(monkeypatch, tabled):
         expected = [len(layer) for layer in bfs_layers([definition.solved], reference(puzzle))]
         for mode in ("layers", "twobit"):
             assert vs.bfs(puzzle, mode=mode).layer_sizes == expected
+
+
+def test_the_partitioned_search_counts_identical_pieces_and_group_ranks_too(tmp_path):
+    for definition, representation in ((LAYERS, "coordinates"), (pocket(list(range(7)), moves=("U", "R")), "group")):
+        puzzle = PermutationPuzzle(definition, representation=representation)
+        expected = [len(layer) for layer in bfs_layers([definition.solved], reference(puzzle))]
+        assert vs.bfs(puzzle, segments=3, spill=tmp_path / representation).layer_sizes == expected
