@@ -220,11 +220,10 @@ class PermutationDefinition:
         """Whether ``move`` keeps every block together in ``state`` and enters no illegal state."""
         moved = self.moved_slots(move)
         for block in self.blocks:
-            inside = [state[self.orbit_index(o)][0][s] in labels for o, labels in block.items()
-                      for s in range(self.orbit(o).size) if state[self.orbit_index(o)][0][s] in labels]
-            moving = [state[self.orbit_index(o)][0][s] in labels for o, labels in block.items()
-                      for s in moved.get(o, ())]
-            if any(moving) and sum(moving) != len(inside):
+            holding = {o: [s for s, v in enumerate(state[self.orbit_index(o)][0]) if v in labels]
+                       for o, labels in block.items()}
+            moving = sum(s in moved.get(o, ()) for o, slots in holding.items() for s in slots)
+            if 0 < moving < sum(map(len, holding.values())):
                 return False
         return self.is_legal(self.apply(state, move))
 
