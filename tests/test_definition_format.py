@@ -2,6 +2,7 @@
 each means, and bad files refused with the file and the line."""
 
 import json
+import warnings
 import subprocess
 import sys
 
@@ -212,3 +213,20 @@ def test_the_command_line_reads_def_and_json_files_and_prints_the_notes(tmp_path
     json_path.write_text(json.dumps(KPUZZLE))
     run = subprocess.run([sys.executable, "-m", "vecsearch", "bfs", str(json_path)], capture_output=True, text=True)
     assert run.returncode == 0 and "vecsearch: note: tiny: x, Fv" in run.stderr
+
+
+def test_written_definitions_read_back_the_same():
+    from pathlib import Path
+
+    here = Path(__file__).parent / "data" / "definitions"
+    with pytest.warns(DefinitionNote):
+        originals = [parse_definition(SEQUENCES), vs.load_definition(here / "bandaged.def")]
+    originals += [vs.load_definition(here / name) for name in ("wildcards.tws", "illegal.tws")]
+    for d in originals:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DefinitionNote)
+            again = parse_definition(format_definition(d))
+        assert (again.solved, again.label_names, again.wild, again.illegal, again.blocks) == \
+            (d.solved, d.label_names, d.wild, d.illegal, d.blocks)
+        assert [(m.name, m.changes) for m in again.moves + again.rotations + again.aliases] == \
+            [(m.name, m.changes) for m in d.moves + d.rotations + d.aliases]
