@@ -59,13 +59,13 @@ def _enumerate(args, **options):
     puzzle = get_puzzle(args.puzzle)
     start = puzzle.state(args.start) if args.start is not None else None
     with _cluster(args) as client:
-        if args.spill is not None and not is_partitioned(options.get("resume")):
+        if args.spill is not None and not args.owner_local and not is_partitioned(options.get("resume")):
             need = 2 * 8 * ((puzzle.rank_size + 31) // 32) if puzzle.has_rank else 0
             _note(f"{puzzle.name}: spilling to {args.spill}: two tables of {format_size(need // 2)} on disk, plus"
                   " 8 bytes per child routed between segments, freed after each layer")
         return puzzle, bfs(puzzle, start, max_depth=args.max_depth, threads=args.threads, mode=args.mode,
                            max_memory=args.max_memory, progress=_progress(args), client=client,
-                           segments=args.segments, spill=args.spill, **options)
+                           segments=args.segments, spill=args.spill, owner_local=args.owner_local, **options)
 
 
 @contextlib.contextmanager

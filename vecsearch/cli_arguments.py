@@ -131,7 +131,11 @@ def _add_search_arguments(parser) -> None:
     split.add_argument("--segments", type=_positive, metavar="S", help="cut the table into S segments (default: 4"
                        " per worker)")
     split.add_argument("--spill", metavar="DIR", help="keep the segment tables and routed children in memory-mapped"
-                       " files in DIR: a table larger than --max-memory then fits on disk")
+                       " files in DIR: a table larger than --max-memory then fits on disk (--owner-local: the"
+                       " workers' own directory, {worker} standing for each worker's name)")
+    split.add_argument("--owner-local", action="store_true", help="keep each segment's tables only on the worker"
+                       " that owns it (its own disk and memory) and route children between workers unfiltered:"
+                       " no shared directory (--checkpoint keeps the client's state)")
 
 
 def _non_negative(text: str) -> int:

@@ -30,7 +30,7 @@ STRATEGIES = ("smaller", "alternate", "forward")
 def bfs(puzzle, start=None, goal=None, *, max_depth=None, keep_layers=None, backward=False,
         visited="auto", threads=None, on_layer=None, path=True, mode="auto", max_memory=None, checkpoint=None,
         resume=None, keep_farthest=None, progress=False, client=None, segments=None, spill=None,
-        _layer_sink=None) -> SearchResult:
+        owner_local=False, _layer_sink=None) -> SearchResult:
     """Breadth-first search from ``start`` (one state or many; default: the puzzle's start).
 
     With ``goal`` (a state or a set), stops at the first layer that reaches it and returns a
@@ -49,10 +49,15 @@ def bfs(puzzle, start=None, goal=None, *, max_depth=None, keep_layers=None, back
     Partitioned (``vecsearch.engine.segments``): ``client=`` (a ``dask.distributed.Client``),
     ``segments=S`` or ``spill=DIR`` run the two-bit search in segments, on the cluster's workers
     or this process's threads, with the tables in memory-mapped files in ``spill`` (else in
-    ``checkpoint``, else a temporary directory); ``resume=DIR`` continues one.
+    ``checkpoint``, else a temporary directory); ``resume=DIR`` continues one. With
+    ``owner_local=True`` (on a cluster), each segment's tables live only on the worker that owns
+    it, in ``spill`` as that worker sees it (``{worker}`` in it: the worker's name; default: its
+    temporary directory), and the children are routed between workers unfiltered
+    (``vecsearch.engine.owned_tables``); ``checkpoint`` then holds the client's state only.
     """
     puzzle = as_puzzle(puzzle)
-    partitioned = client is not None or segments is not None or spill is not None or is_partitioned(resume)
+    partitioned = (client is not None or segments is not None or spill is not None or owner_local
+                   or is_partitioned(resume))
     if goal is not None:
         if backward:
             raise ValueError("backward search towards a goal: swap start and goal instead")
@@ -64,13 +69,16 @@ def bfs(puzzle, start=None, goal=None, *, max_depth=None, keep_layers=None, back
     if partitioned:
         if mode == "layers" or visited != "auto" or keep_layers:
             raise ValueError("a partitioned search is a two-bit search: it keeps no layers")
-        if spill is not None and checkpoint is not None and Path(spill).resolve() != Path(checkpoint).resolve():
+        if (spill is not None and checkpoint is not None and not owner_local
+                and Path(spill).resolve() != Path(checkpoint).resolve()):
             raise ValueError("a partitioned search's files are its checkpoint: give spill or checkpoint, not both")
         with layer_progress(progress, on_layer, f"bfs {puzzle.name}") as on_layer:
             return partitioned_bfs(puzzle, start, max_depth=max_depth, backward=backward, segments=segments,
-                                   client=client, threads=threads, directory=spill or checkpoint, resume=resume,
+                                   client=client, threads=threads,
+                                   directory=checkpoint if owner_local else spill or checkpoint, resume=resume,
                                    keep_farthest=KEEP_FARTHEST if keep_farthest is None else keep_farthest,
-                                   max_memory=max_memory, on_layer=on_layer)
+                                   max_memory=max_memory, on_layer=on_layer, owner_local=owner_local,
+                                   owners_directory=str(spill) if owner_local and spill is not None else None)
     with layer_progress(progress, on_layer, f"bfs {puzzle.name}") as on_layer:
         return enumerate_space(
             puzzle, start, max_depth=max_depth, keep_layers=keep_layers, backward=backward, visited=visited,
