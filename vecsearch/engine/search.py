@@ -15,11 +15,9 @@ from pathlib import Path
 from vecsearch.engine import jit, paths, planner
 from vecsearch.engine.blocks import thread_limit
 from vecsearch.engine.endpoints import as_puzzle, endpoints
-from vecsearch.engine.enumeration import KEEP_FARTHEST, enumerate_space
 from vecsearch.engine.profile import Profile
 from vecsearch.engine.progress import layer_progress
 from vecsearch.engine.result import SearchResult
-from vecsearch.engine.segments import is_partitioned, partitioned_bfs
 from vecsearch.engine.sides import UNLIMITED, Side, choose_visited
 from vecsearch.engine.solution import Solution
 from vecsearch.errors import MemoryLimitError, VecsearchError
@@ -55,6 +53,10 @@ def bfs(puzzle, start=None, goal=None, *, max_depth=None, keep_layers=None, back
     temporary directory), and the children are routed between workers unfiltered
     (``vecsearch.engine.owned_tables``); ``checkpoint`` then holds the client's state only.
     """
+    # whole-space searches load their machinery on first use: a solve never needs it
+    from vecsearch.engine.enumeration import KEEP_FARTHEST, enumerate_space
+    from vecsearch.engine.segments import is_partitioned, partitioned_bfs
+
     puzzle = as_puzzle(puzzle)
     partitioned = (client is not None or segments is not None or spill is not None or owner_local
                    or is_partitioned(resume))
