@@ -15,7 +15,8 @@ A layer, on the workers that own the segments (``OwnerRunner``):
    in ``table-(D+1)`` and returns the others, unfiltered (it cannot know whether another
    segment has reached them), bucketed by owner; each owner claims what was routed to it
    (``claim_routed``: a claim sets only unreached cells, so a child sent twice, or already
-   reached, changes nothing). Rounds bound the children in flight (``ROUND_CHILDREN``);
+   reached, changes nothing). A child travels as its offset in its owner's range (4 bytes), and
+   rounds bound the children in flight (``ROUND_CHILDREN``);
 3. ``count``: the segment's new frontier cells, and the first few ranks of them.
 
 The routed children travel between workers as dask results, never through a shared file. A
@@ -39,9 +40,11 @@ from vecsearch.engine.codegen import layer_kernels
 from vecsearch.engine.endpoints import as_puzzle
 from vecsearch.engine.segment_tasks import COPY_WORDS, FRONTIER_PATTERN, ROUND_WORDS, Job, SegmentReport
 from vecsearch.errors import VecsearchError
-from vecsearch.kernels.segment_cells import bucket_by_owner, claim_ranks, frontier_cells, retire_frontier
+from vecsearch.kernels.segment_cells import (bucket_by_owner, claim_offsets, claim_ranks, frontier_cells,
+                                              retire_frontier)
 
-ROUND_CHILDREN = 1 << 22  # children a segment routes per round, at most (32 MiB) before the owners claim them
+ROUND_CHILDREN = 1 << 21  # children a segment routes per round, about, before the owners claim them
+OFFSET = np.uint32  # a routed child: its offset in its owner's range (segments of at most 2^32 ranks)
 WORKER_WAIT = 120.0  # seconds to wait for a lost worker to come back before giving up
 POLL_SECONDS = 1.0  # how often a wait for tasks checks that their workers are still there
 LAYER_TRIES = 4  # a layer is made again after a lost worker, at most this many times in all
@@ -132,31 +135,31 @@ def expand_round(job: Job, segment: int, depth: int, word: int, first: bool) -> 
     look.setflags(write=False)  # the words of the own children, prefetched (the type of ``old``: one compile)
     out = np.empty(ROUND_WORDS * 32 * puzzle.max_moves, np.int64)
     own = (32 * lo, min(layout.rank_size, 32 * hi))
-    expanded = generated = 0
-    parts = []
-    held = 0
+    span = 32 * layout.segment_words
+    expanded = generated = held = 0
+    parts: list[list[np.ndarray]] = [[] for _ in range(layout.segments)]
     while word < hi and held < ROUND_CHILDREN:
         stop = min(hi, word + ROUND_WORDS)
         e, g, written = jit.call(kernel, old, new, word, stop, FRONTIER_PATTERN, layout.last_mask(), job.component,
                                  puzzle.tables, job.backward, own[0], own[1], out, look, False)
         expanded += e
         generated += g
-        if written:
-            parts.append(out[:written].copy())
-            held += written
+        held += written
+        for owner, ranks in enumerate(bucket_by_owner(out[:written], span, layout.segments)):
+            if len(ranks):
+                parts[owner].append((ranks - owner * span).astype(OFFSET))  # offsets in the owner's range
         word = stop
     new.flush()
-    children = np.concatenate(parts) if parts else out[:0]
-    routed = bucket_by_owner(children, 32 * layout.segment_words, layout.segments)
-    return Round(word, expanded, generated, [r.copy() for r in routed], time.perf_counter() - began,
-                 jit.compile_seconds() - compiled)
+    routed = [np.concatenate(p) if p else np.empty(0, OFFSET) for p in parts]
+    return Round(word, expanded, generated, routed, time.perf_counter() - began, jit.compile_seconds() - compiled)
 
 
 def claim_routed(job: Job, segment: int, depth: int, *routed: np.ndarray) -> int:
-    """Claim the children routed to ``segment`` in its ``table-(depth+1)``; the bytes received."""
+    """Claim the children routed to ``segment`` (offsets in its range) in its
+    ``table-(depth+1)``; the bytes received."""
     new = _table(job, segment, depth + 1, "r+")
-    for ranks in routed:
-        claim_ranks(new, ranks)
+    for offsets in routed:
+        claim_offsets(new, 32 * job.layout.segment_words * segment, offsets)
     new.flush()
     return sum(r.nbytes for r in routed)
 
@@ -190,6 +193,7 @@ def warm(job: Job) -> float:
     jit.call(layer_kernels(puzzle).frontier_children_range, old, new, 0, 0, FRONTIER_PATTERN, job.layout.last_mask(),
              job.component, puzzle.tables, job.backward, 0, 0, none, old, False)
     claim_ranks(new, none)
+    claim_offsets(new, 0, none.astype(OFFSET))
     frontier_cells(new, 0, 0, none)
     bucket_by_owner(none, 32, 1)
     return jit.compile_seconds() - compiled
@@ -210,7 +214,15 @@ class OwnerRunner:
     def _addresses(self) -> dict[str, str]:
         return {str(info.get("name")): address for address, info in self.client.scheduler_info()["workers"].items()}
 
+    @staticmethod
+    def default_segments(workers: int, rank_size: int) -> int:
+        """Two segments per worker, of at most 2^32 ranks (a routed child is a 32-bit offset)."""
+        return max(2 * workers, -(-rank_size // 2**32))
+
     def start(self, job: Job) -> float:
+        if 32 * job.layout.segment_words > 2**32:
+            raise VecsearchError(f"owner-local segments hold at most 2^32 ranks: give at least"
+                                 f" {-(-job.layout.rank_size // 2**32)} segments")
         names = sorted(self._addresses())
         if self.owners is None:
             self.owners = {t: names[t % len(names)] for t in range(job.layout.segments)}

@@ -158,7 +158,10 @@ def partitioned_bfs(puzzle, start=None, *, max_depth=None, backward=False, segme
         if saved is not None and owner_local:
             segments, owners_directory = saved["segments"], saved["owners_directory"]
         owned = owners_directory or (default_owned_directory() if owner_local else None)
-        run = _Run(puzzle, root, start, backward, segments or default_segments(runner.workers), keep_farthest,
+        if segments is None:
+            segments = (OwnerRunner.default_segments(runner.workers, puzzle.rank_size) if owner_local
+                        else default_segments(runner.workers))
+        run = _Run(puzzle, root, start, backward, segments, keep_farthest,
                    saved, runner, owned)
         try:
             while not run.exhausted and (max_depth is None or run.depth < max_depth):
