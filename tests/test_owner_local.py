@@ -72,6 +72,7 @@ def test_owner_local_needs_a_cluster():
         vs.bfs("pancake-5", owner_local=True)
 
 
+@pytest.mark.slow  # a worker killed and restarted (about 8 s)
 def test_a_worker_killed_mid_search_costs_a_redo_not_the_counts(client, tmp_path):
     expected = [len(layer) for layer in bfs_layers([tuple(range(1, 10))], pancake_neighbours(9))]
     victim = min(client.run(os.getpid).values())
