@@ -103,7 +103,8 @@ def bidirectional(puzzle, start=None, goal=None, *, max_depth=None, max_forward=
     (``SearchResult.length``), skipping the rebuild of the path. ``on_layer`` and ``progress``
     as in ``bfs``. Before each layer, its bytes are projected from the side's growth so far: a
     layer that would take both sides past ``max_memory`` (default: most of the available
-    memory) is not grown; ``MemoryLimitError`` carries the search so far.
+    memory) is not grown; ``MemoryLimitError`` carries the search so far. The result keeps both
+    sides' layers (``layers`` from the starts, ``backward_layers`` from the goals).
     """
     puzzle = as_puzzle(puzzle)
     if strategy not in STRATEGIES:
@@ -142,7 +143,8 @@ def bidirectional(puzzle, start=None, goal=None, *, max_depth=None, max_forward=
                     budget.check_next_layer(side.depth, sizes, lambda n: side.projected_bytes(n) + other.nbytes,
                                             side.name)
                 except MemoryLimitError as stop:
-                    stop.result = SearchResult(puzzle, profile, None, False, forward.layers)
+                    stop.result = SearchResult(puzzle, profile, None, False, forward.layers,
+                                               backward_layers=back.layers)
                     raise
             if side.step(other.visited, room):
                 meet = other.visited.least_member(side.frontier)
@@ -159,7 +161,8 @@ def bidirectional(puzzle, start=None, goal=None, *, max_depth=None, max_forward=
     profile.compile_seconds = jit.compile_seconds() - compiled
     forward.visited.release(forward.layers)
     back.visited.release(back.layers)
-    return SearchResult(puzzle, profile, solution, complete, forward.layers, length=length)
+    return SearchResult(puzzle, profile, solution, complete, forward.layers, length=length,
+                        backward_layers=back.layers)
 
 
 def _next_side(forward, back, max_depth, strategy, turn):
