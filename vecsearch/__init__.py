@@ -56,6 +56,8 @@ Module map:
   puzzles/*          one module per puzzle family (rules, encoding, judge format)
   puzzles/permutation  puzzles as data: orbits and move tables (Python or .tws text), pocket cube,
                      pancakes, TopSpin, LRX
+  explorer/*         ``explore``: layers, pages of states as pictures, neighbours, solutions, frontiers, in
+                     a widget or a standalone page; ``to_networkx`` (explorer/graph)
 """
 
 import importlib
@@ -86,17 +88,18 @@ _LAZY = {
     "DistanceTable": "vecsearch.engine.tables",
     "plot_profiles": "vecsearch.plots",
     "validate": "vecsearch.validation", "clear_caches": "vecsearch.engine.caches", "warm_up": "vecsearch.engine.warmup",
+    "Explorer": "vecsearch.explorer", "explore": "vecsearch.explorer", "to_networkx": "vecsearch.explorer.graph",
     "Orbit": "vecsearch.puzzles.permutation", "PermutationDefinition": "vecsearch.puzzles.permutation",
     "PermutationPuzzle": "vecsearch.puzzles.permutation", "load_definition": "vecsearch.puzzles.permutation",
 }
 
 __all__ = [
-    "BoundRecord", "DistanceTable", "Heuristic", "InvalidPuzzleInput", "LayerRecord", "METHODS", "ManySolutions", "MemoryLimitError", "NoSolution",
+    "BoundRecord", "DistanceTable", "Explorer", "Heuristic", "InvalidPuzzleInput", "LayerRecord", "METHODS", "ManySolutions", "MemoryLimitError", "NoSolution",
     "Orbit", "PermutationDefinition", "PermutationPuzzle", "Profile", "Puzzle", "PuzzleDefinitionError",
     "SearchInterrupted", "SearchResult", "Solution", "UnknownPuzzle", "VecsearchError",
-    "bfs", "bidirectional", "clear_caches", "distance_table", "get_problem", "get_puzzle", "load_definition", "plot_profiles", "solve",
+    "bfs", "bidirectional", "clear_caches", "distance_table", "explore", "get_problem", "get_puzzle", "load_definition", "plot_profiles", "solve",
     "solve_many",
-    "solve_pairs", "validate", "warm_up",
+    "solve_pairs", "to_networkx", "validate", "warm_up",
 ]
 __version__ = "0.1.0"
 

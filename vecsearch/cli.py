@@ -261,6 +261,22 @@ def run_warm_up(args) -> int:
     return 0
 
 
+def run_explore(args) -> int:
+    from vecsearch.explorer import explore
+    from vecsearch.registry import get_puzzle
+
+    puzzle = get_puzzle(args.puzzle)
+    start = puzzle.state(args.start) if args.start is not None else None
+    goal = puzzle.state(args.goal) if args.goal is not None else None
+    explorer = explore(puzzle, start, goal, max_depth=args.max_depth, max_memory=args.max_memory, threads=args.threads)
+    _write(args.output, lambda path: explorer.save(path, per_layer=args.per_layer))
+    _note(f"wrote {args.output}: {explorer!r}")
+    if goal is not None and explorer.solution is None:
+        _note("no path from the start to the goal" + (f" within {args.max_depth} moves" if args.max_depth is not None
+                                                        else ""))
+    return 0
+
+
 def run_list(args) -> int:
     from vecsearch.registry import problem_catalogue, puzzle_catalogue
 
@@ -329,7 +345,8 @@ def main(argv=None) -> int:
         return 0
 
 
-COMMANDS = {command.__name__: command for command in (run_solve, run_bfs, run_profile, run_batch, run_warm_up, run_list)}
+COMMANDS = {command.__name__: command for command in (run_solve, run_bfs, run_profile, run_batch, run_warm_up,
+                                                      run_explore, run_list)}
 
 
 if __name__ == "__main__":

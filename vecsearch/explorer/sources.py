@@ -81,9 +81,10 @@ class TableSide:
     """A ``DistanceTable`` of one byte (or two) per rank, its layers paged in rank order.
 
     Needs the puzzle's ``unrank`` (to turn ranks into states) and ``storage="bytes"``: a table
-    of distances mod 3 cannot tell which layer a rank is on."""
+    of distances mod 3 cannot tell which layer a rank is on. ``block``: ranks per block of the
+    per-layer counts."""
 
-    def __init__(self, table, *, name: str, label: str):
+    def __init__(self, table, *, name: str, label: str, block: int = BLOCK):
         puzzle = table.puzzle
         if table.storage != "bytes":
             raise VecsearchError("exploring a distance table needs its distances: build it with storage='bytes'")
@@ -95,12 +96,13 @@ class TableSide:
         self.label = label
         self.complete = bool(table.complete)
         self._table = table
+        self._block = block
         distances = table.distances
         depths = table.max_distance + 1
-        blocks = (len(distances) + BLOCK - 1) // BLOCK
+        blocks = (len(distances) + block - 1) // block
         self._counts = np.empty((blocks, depths), dtype=np.int64)
         for b in range(blocks):  # a bincount per block: 0.6 s for 240 M ranks
-            self._counts[b] = np.bincount(distances[b * BLOCK:(b + 1) * BLOCK], minlength=depths)[:depths]
+            self._counts[b] = np.bincount(distances[b * block:(b + 1) * block], minlength=depths)[:depths]
         self._before = np.cumsum(self._counts, axis=0) - self._counts  # ranks of each layer in earlier blocks
         self.sizes = self._counts.sum(axis=0).tolist()
 
@@ -110,8 +112,8 @@ class TableSide:
         ranks = np.empty(len(positions), dtype=np.int64)
         for b in np.unique(blocks):
             chosen = blocks == b
-            in_block = np.flatnonzero(self._table.distances[b * BLOCK:(b + 1) * BLOCK] == depth)
-            ranks[chosen] = b * BLOCK + in_block[positions[chosen] - self._before[b, depth]]
+            in_block = np.flatnonzero(self._table.distances[b * self._block:(b + 1) * self._block] == depth)
+            ranks[chosen] = b * self._block + in_block[positions[chosen] - self._before[b, depth]]
         kernels = layer_kernels(self.puzzle)
         return jit.call(kernels.unrank_many, ranks, self._table.component, self.puzzle.tables)
 
