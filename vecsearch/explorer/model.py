@@ -108,10 +108,9 @@ class Explorer:
             body = self.overview(records)
         elif kind == "page":
             side, depth, page = (_whole(request, key) for key in ("side", "depth", "page"))
-            self._size(side, depth)
-            positions = np.arange(page * self.per_page, min((page + 1) * self.per_page, self._size(side, depth)))
+            states = self.layer(depth, side, page * self.per_page, self.per_page)
             body = {"side": side, "depth": depth, "page": page, "total": self._size(side, depth),
-                    "ids": records.add(self._side(side).states_at(depth, positions))}
+                    "ids": records.add(states)}
         elif kind == "state":
             state = self.state_of(request.get("id"))
             body = {"id": records.add(state)[0], "neighbours": self.neighbour_ids(state, records)}

@@ -65,7 +65,8 @@ def fragment(data: dict) -> str:
     draws the one from the other (scoped to the container: several may share a document)."""
     key = f"vsx-{uuid.uuid4().hex[:12]}"
     text = json.dumps(data, separators=(",", ":")).replace("<", "\\u003c")  # no "</script>" inside
-    return (f'<div id="{key}"></div><style>{style()}</style>'
+    return (f'<div id="{key}">The explorer draws itself with JavaScript: run the cell, or trust the notebook.</div>'
+            f'<style>{style()}</style>'
             f'<script type="application/json" id="{key}-data">{text}</script>'
             f'<script>(function () {{\n{script()}\nvsxMountStatic(document.getElementById("{key}"),'
             f' JSON.parse(document.getElementById("{key}-data").textContent));\n}})();</script>')
