@@ -285,3 +285,5 @@ def test_the_command_writes_a_page_with_both_frontiers(tmp_path, capsys):
     assert all(dict(NEIGHBOURS(a))[move] == b for a, b, move in zip(path, path[1:], data["overview"]["solution"]["moves"]))
     assert main(["explore", PUZZLE.name, "--start", "1 2 3", "-o", str(page)]) == 2
     assert "expected 8 tokens" in capsys.readouterr().err
+    assert main(["explore", PUZZLE.name, "-o", str(tmp_path / "none" / "page.html")]) == 2
+    assert f"cannot write {tmp_path / 'none' / 'page.html'}: no directory" in capsys.readouterr().err

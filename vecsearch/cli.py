@@ -268,6 +268,8 @@ def run_explore(args) -> int:
     puzzle = get_puzzle(args.puzzle)
     start = puzzle.state(args.start) if args.start is not None else None
     goal = puzzle.state(args.goal) if args.goal is not None else None
+    if not Path(args.output).resolve().parent.is_dir():  # say so before the search, not after
+        raise InputError(f"cannot write {args.output}: no directory {Path(args.output).parent}")
     explorer = explore(puzzle, start, goal, max_depth=args.max_depth, max_memory=args.max_memory, threads=args.threads)
     _write(args.output, lambda path: explorer.save(path, per_layer=args.per_layer))
     _note(f"wrote {args.output}: {explorer!r}")
