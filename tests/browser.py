@@ -6,6 +6,7 @@ chromium-driver``). The browser runs with a fresh profile and nothing that reach
 
 from __future__ import annotations
 
+import importlib.util
 import shutil
 import tempfile
 import time
@@ -22,9 +23,7 @@ INSTALL = "apt-get install -y chromium chromium-driver (as .ci/run does)"
 def missing() -> str | None:
     """What is missing to run the browser tests, or None."""
     absent = [path for path in (CHROMIUM, CHROMEDRIVER) if not Path(path).exists()]
-    try:
-        import selenium  # noqa: F401
-    except ImportError:
+    if importlib.util.find_spec("selenium") is None:
         absent.append("selenium (pip install -e '.[test]')")
     return ", ".join(absent) or None
 

@@ -15,7 +15,6 @@ import pytest
 from browser import INSTALL, Browser, missing
 from reference import bfs_layers, distances, sliding_goal, sliding_neighbours, sliding_tuple
 
-import vecsearch as vs
 from vecsearch.cli import main
 from vecsearch.explorer import explore
 from vecsearch.explorer.page import script
