@@ -2,6 +2,7 @@
 
 import json
 import os
+import pickle
 import subprocess
 import sys
 from pathlib import Path
@@ -73,6 +74,18 @@ def test_plain_functions_in_a_module_load_from_the_disk_cache_in_the_next_proces
     assert module == again and Path(module).parent == tmp_path / "kernels"
     assert any((tmp_path / "numba").rglob("*.nbi"))  # numba's index of cached kernels
     assert second_compile < first_compile / 3  # loaded, not compiled again
+
+
+def test_a_puzzle_sent_to_another_process_binds_the_same_cached_module(tmp_path):
+    """A dask worker receives a puzzle pickled: its functions arrive as new dispatchers made from
+    the originals' code. They still bind the family's module on disk (not an in-memory module
+    compiled again in every worker, every run)."""
+    puzzle = vs.get_puzzle(str(KERNELS.parent / "data" / "2x2x2.tws"))
+    (tmp_path / "puzzle.pickle").write_bytes(pickle.dumps(puzzle))
+    read = (f"import pickle; from vecsearch.engine.codegen import layer_kernels;"
+            f" print(layer_kernels(pickle.loads(open({str(tmp_path / 'puzzle.pickle')!r}, 'rb').read())).__file__)")
+    there = subprocess.run([sys.executable, "-c", read], capture_output=True, text=True, check=True).stdout.strip()
+    assert there == layer_kernels(puzzle).__file__ and Path(there).is_file()
 
 
 def test_the_inliner_copies_each_scope_once_and_inlines_the_same_code():

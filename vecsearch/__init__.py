@@ -58,6 +58,8 @@ Module map:
   puzzles/permutation  puzzles as data: orbits and moves (Python, .tws / ksolve .def text, KPuzzle
                      JSON), identical pieces, group ranks, patterns and ``phases``; pocket cube,
                      pancakes, TopSpin, LRX
+  explorer/*         ``explore``: layers, pages of states as pictures, neighbours, solutions, frontiers, in
+                     a widget or a standalone page; ``to_networkx`` (explorer/graph)
 """
 
 import importlib
@@ -88,6 +90,7 @@ _LAZY = {
     "DistanceTable": "vecsearch.engine.tables",
     "plot_profiles": "vecsearch.plots",
     "validate": "vecsearch.validation", "clear_caches": "vecsearch.engine.caches", "warm_up": "vecsearch.engine.warmup",
+    "Explorer": "vecsearch.explorer", "explore": "vecsearch.explorer", "to_networkx": "vecsearch.explorer.graph",
     "Orbit": "vecsearch.puzzles.permutation", "PermutationDefinition": "vecsearch.puzzles.permutation",
     "PermutationPuzzle": "vecsearch.puzzles.permutation", "load_definition": "vecsearch.puzzles.permutation",
     "Pattern": "vecsearch.puzzles.permutation", "phases": "vecsearch.puzzles.permutation",
@@ -95,12 +98,12 @@ _LAZY = {
 }
 
 __all__ = [
-    "BoundRecord", "DistanceTable", "Heuristic", "InvalidPuzzleInput", "LayerRecord", "METHODS", "ManySolutions", "MemoryLimitError", "NoSolution",
+    "BoundRecord", "DistanceTable", "Explorer", "Heuristic", "InvalidPuzzleInput", "LayerRecord", "METHODS", "ManySolutions", "MemoryLimitError", "NoSolution",
     "Orbit", "Pattern", "PermutationDefinition", "PermutationPuzzle", "Profile", "Puzzle", "PuzzleDefinitionError",
     "SearchInterrupted", "SearchResult", "Solution", "UnknownPuzzle", "VecsearchError",
-    "bfs", "bidirectional", "clear_caches", "distance_table", "distances_between", "get_problem", "get_puzzle", "load_definition", "plot_profiles", "solve",
-    "phases", "solve_many",
-    "solve_pairs", "validate", "warm_up",
+    "bfs", "bidirectional", "clear_caches", "distance_table", "distances_between", "explore", "get_problem", "get_puzzle", "load_definition",
+    "phases", "plot_profiles", "solve", "solve_many",
+    "solve_pairs", "to_networkx", "validate", "warm_up",
 ]
 __version__ = "0.1.0"
 

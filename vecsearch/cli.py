@@ -61,13 +61,13 @@ def _enumerate(args, **options):
     if start is not None and len(start) != 1:
         _note(f"note: --start is a pattern: the search starts from the {len(start):,} states it matches")
     with _cluster(args) as client:
-        if args.spill is not None and not is_partitioned(options.get("resume")):
+        if args.spill is not None and not args.owner_local and not is_partitioned(options.get("resume")):
             need = 2 * 8 * ((puzzle.rank_size + 31) // 32) if puzzle.has_rank else 0
             _note(f"{puzzle.name}: spilling to {args.spill}: two tables of {format_size(need // 2)} on disk, plus"
                   " 8 bytes per child routed between segments, freed after each layer")
         return puzzle, bfs(puzzle, start, max_depth=args.max_depth, threads=args.threads, mode=args.mode,
                            max_memory=args.max_memory, progress=_progress(args), client=client,
-                           segments=args.segments, spill=args.spill, **options)
+                           segments=args.segments, spill=args.spill, owner_local=args.owner_local, **options)
 
 
 @contextlib.contextmanager
@@ -279,6 +279,24 @@ def run_warm_up(args) -> int:
     return 0
 
 
+def run_explore(args) -> int:
+    from vecsearch.explorer import explore
+    from vecsearch.registry import get_puzzle
+
+    puzzle = get_puzzle(args.puzzle)
+    start = puzzle.state(args.start) if args.start is not None else None
+    goal = puzzle.state(args.goal) if args.goal is not None else None
+    if not Path(args.output).resolve().parent.is_dir():  # say so before the search, not after
+        raise InputError(f"cannot write {args.output}: no directory {Path(args.output).parent}")
+    explorer = explore(puzzle, start, goal, max_depth=args.max_depth, max_memory=args.max_memory, threads=args.threads)
+    _write(args.output, lambda path: explorer.save(path, per_layer=args.per_layer))
+    _note(f"wrote {args.output}: {explorer!r}")
+    if goal is not None and explorer.solution is None:
+        _note("no path from the start to the goal" + (f" within {args.max_depth} moves" if args.max_depth is not None
+                                                        else ""))
+    return 0
+
+
 def run_list(args) -> int:
     from vecsearch.registry import problem_catalogue, puzzle_catalogue
 
@@ -366,7 +384,7 @@ def main(argv=None) -> int:
 
 
 COMMANDS = {command.__name__: command for command in (run_solve, run_bfs, run_profile, run_phases, run_batch, run_warm_up,
-                                                     run_list)}
+                                                      run_explore, run_list)}
 
 
 if __name__ == "__main__":

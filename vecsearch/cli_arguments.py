@@ -29,6 +29,10 @@ examples:
   vecsearch warm-up --all                   every built-in puzzle family
   vecsearch warm-up sliding-4x4 --databases pdb78
                                             build the 7-8 pattern databases once (then solve uses them)
+  vecsearch explore sliding-3x4 -o page.html
+                                            a page to look around the whole space (offline, shareable)
+  vecsearch explore eight --start "8 6 7 2 5 4 3 x 1" --goal "1 2 3 4 5 6 7 8 x" -o path.html
+                                            a bidirectional search: both frontiers and the solution
   vecsearch list                            the built-in puzzles and problems
 """
 
@@ -116,6 +120,24 @@ def build_parser() -> argparse.ArgumentParser:
                       " heuristic of the puzzles named, e.g. pdb78 for sliding-4x4 (2-4 minutes, 288 MB)")
     warm.set_defaults(run="run_warm_up")
 
+    explore = commands.add_parser("explore", help="write a standalone HTML page to look around a space: its layers,"
+                                  " a sample of each as pictures, neighbours, a solution",
+                                  epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    explore.add_argument("puzzle", metavar="PUZZLE", help="puzzle name (see `vecsearch list`), or a definition file"
+                         " FILE.tws[:METRIC]")
+    explore.add_argument("--start", metavar="TEXT", help="the state to look around (default: the puzzle's start)")
+    explore.add_argument("--goal", metavar="TEXT", help="also search from the start to this state, both ways: the"
+                         " page shows the two frontiers and the solution")
+    explore.add_argument("--max-depth", type=_non_negative, metavar="D", help="only the states within D moves (with"
+                         " --goal: the longest path looked for)")
+    explore.add_argument("--per-layer", type=_positive, default=48, metavar="N", help="states of each layer in the"
+                         " page, spread evenly over the layer (default: 48)")
+    explore.add_argument("--max-memory", type=_memory_size, metavar="SIZE", help="memory the search may use, e.g."
+                         " 2G (default: 80%% of the available memory)")
+    explore.add_argument("--threads", type=_positive, metavar="N", help="worker threads (default: all cores)")
+    explore.add_argument("-o", "--output", required=True, metavar="FILE", help="the HTML file to write")
+    explore.set_defaults(run="run_explore")
+
     listing = commands.add_parser("list", help="name the built-in puzzles and problems")
     listing.set_defaults(run="run_list")
     return parser
@@ -150,7 +172,11 @@ def _add_search_arguments(parser) -> None:
     split.add_argument("--segments", type=_positive, metavar="S", help="cut the table into S segments (default: 4"
                        " per worker)")
     split.add_argument("--spill", metavar="DIR", help="keep the segment tables and routed children in memory-mapped"
-                       " files in DIR: a table larger than --max-memory then fits on disk")
+                       " files in DIR: a table larger than --max-memory then fits on disk (--owner-local: the"
+                       " workers' own directory, {worker} standing for each worker's name)")
+    split.add_argument("--owner-local", action="store_true", help="keep each segment's tables only on the worker"
+                       " that owns it (its own disk and memory) and route children between workers unfiltered:"
+                       " no shared directory (--checkpoint keeps the client's state)")
 
 
 def _non_negative(text: str) -> int:

@@ -73,9 +73,19 @@ def _importable(function) -> tuple[str, str, bool] | None:
             or getattr(module, "__spec__", None) is None or not module_name.replace(".", "_").isidentifier()):
         return None  # not importable by name in another process (a notebook, a script, runpy)
     found = getattr(module, py_func.__name__, None)
-    if found is not function and found is not py_func:
+    if found is not function and found is not py_func and not _same_code(getattr(found, "py_func", found), py_func):
         return None
-    return module_name, py_func.__name__, found is py_func
+    return module_name, py_func.__name__, not hasattr(found, "py_func")
+
+
+def _same_code(a, b) -> bool:
+    """Whether functions ``a`` and ``b`` have the same code: a dispatcher sent to another process
+    (a dask worker) arrives as a new function made from the original's code, which is the module
+    global's all the same."""
+    code_a, code_b = getattr(a, "__code__", None), getattr(b, "__code__", None)
+    return (code_a is not None and code_b is not None and a.__qualname__ == b.__qualname__
+            and code_a.co_code == code_b.co_code and code_a.co_consts == code_b.co_consts
+            and code_a.co_names == code_b.co_names)
 
 
 def _source_hash(paths) -> str:

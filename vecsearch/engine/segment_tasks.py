@@ -119,7 +119,7 @@ def expand_segment(job: Job, segment: int, depth: int, pull: bool) -> SegmentRep
         for start in range(lo, hi, ROUND_WORDS):
             e, g, written = jit.call(kernel, old, new, start, min(hi, start + ROUND_WORDS), FRONTIER_PATTERN,
                                      layout.last_mask(), job.component, puzzle.tables, job.backward, own[0], own[1],
-                                     out)
+                                     out, old, True)
             expanded += e
             generated += g
             if written:
@@ -163,7 +163,7 @@ def warm(job: Job) -> float:
     old, new, none = np.full(1, -1, np.int64), np.full(1, -1, np.int64), np.empty(0, np.int64)
     old.setflags(write=False)
     jit.call(kernels.frontier_children_range, old, new, 0, 0, FRONTIER_PATTERN, job.layout.last_mask(),
-             job.component, puzzle.tables, job.backward, 0, 0, none)
+             job.component, puzzle.tables, job.backward, 0, 0, none, old, True)
     jit.call(kernels.pull_segment_range, old, new, 0, 0, job.layout.last_mask(), job.component, puzzle.tables,
              job.backward)
     claim_ranks(new, none)
