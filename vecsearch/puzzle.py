@@ -43,7 +43,9 @@ Conventions (every built-in puzzle states its own instance of these at the top o
   goal layer. Puzzles with several built-in heuristics (sliding: Manhattan distance, pattern
   databases) override ``heuristic_names`` and ``make_heuristic``.
 - **inverse_moves**, optional: ``inverse_moves[m]`` is the move that undoes move ``m`` (-1: none).
-  IDA* never plays a move right after its inverse, which removes most duplicate paths.
+  IDA* never plays a move right after its inverse, which removes most duplicate paths. A puzzle
+  may instead give ``move_sequences`` (``engine.sequences``: an automaton of the sequences IDA*
+  plays, e.g. the permutation puzzles' canonical sequences).
 
 The functions are numba ``@njit`` functions (plain functions are compiled for you). Defined in an
 importable module they are compiled once and cached on disk; defined in a notebook they compile
@@ -243,6 +245,12 @@ class Puzzle:
     def heuristic_names(self) -> tuple[str, ...]:
         """Heuristics ``make_heuristic`` knows, the default first (empty: none, no A* / IDA*)."""
         return ("default",) if self._heuristic is not None else ()
+
+    @property
+    def move_sequences(self) -> np.ndarray | None:
+        """The automaton of the move sequences IDA* plays (``engine.sequences``), or None: the
+        moves that undo the previous one are left out (``inverse_moves``)."""
+        return None
 
     def make_heuristic(self, goals: np.ndarray, name: str, **options):
         """The ``Heuristic`` called ``name`` towards the goal layer ``goals``."""

@@ -3,8 +3,9 @@
 Each iteration is one depth-first search, in numba with an explicit stack, through the nodes
 whose ``f = g + h`` stays within a bound; the next bound is the least f that exceeded it. The
 first goal found is optimal. Memory is the stack only (depth x branching), so IDA* reaches
-depths no breadth-first search can store (a random 15-puzzle: ~53 moves, 10^13 states). A move
-that undoes the previous one is never generated (``Puzzle.inverse_moves``).
+depths no breadth-first search can store (a random 15-puzzle: ~53 moves, 10^13 states). The
+moves played follow the puzzle's sequence automaton (``engine.sequences``): at least, a move
+that undoes the previous one is never generated; permutation puzzles play canonical sequences.
 
 ``idastar`` solves one instance with one kernel call per bound (each a profile record, timed);
 once an iteration is long (``split_from`` nodes), the next ones are split: the tree's nodes a few
@@ -23,10 +24,11 @@ from vecsearch.engine import jit
 from vecsearch.engine.blocks import thread_limit
 from vecsearch.engine.codegen import layer_kernels
 from vecsearch.engine.endpoints import as_puzzle, endpoints
-from vecsearch.engine.heuristic import heuristic_values, inverse_table, resolve, search_kernels
+from vecsearch.engine.heuristic import heuristic_values, resolve, search_kernels
 from vecsearch.engine.profile import BoundRecord, Profile
 from vecsearch.engine.progress import progress_bar
 from vecsearch.engine.result import SearchResult
+from vecsearch.engine.sequences import sequence_table
 from vecsearch.engine.solution import Solution
 from vecsearch.errors import InvalidPuzzleInput
 
@@ -56,7 +58,7 @@ def idastar(puzzle, start=None, goal=None, *, heuristic=None, max_depth=None, on
         return SearchResult(puzzle, profile, None, True, [])
     chosen = resolve(puzzle, goals, heuristic)
     kernel = search_kernels(puzzle, chosen).ida_iteration
-    fixed = (puzzle.tables, chosen.tables, inverse_table(puzzle), goals)
+    fixed = (puzzle.tables, chosen.tables, sequence_table(puzzle), goals)
     cap = DEFAULT_MAX_BOUND if max_depth is None else max_depth
     jit.call(kernel, starts, *fixed, -1, np.empty(1, np.int64))  # compile: bound -1 prunes the root
     bound = int(heuristic_values(chosen, starts[:1])[0])
@@ -103,15 +105,15 @@ def _split_iteration(puzzle, chosen, start, fixed, bound, path):
     """``ida_iteration`` on all threads: the nodes within ``bound`` a few moves deep (breadth-first,
     in Python, until there are enough) become parallel tasks. Same results; the moves found go to
     ``path``."""
-    tables, _, inverse, goals = fixed
+    tables, _, sequences, goals = fixed
     want = SUBTREES_PER_THREAD * numba.get_num_threads()
-    nodes = [(start, -1, [])]
+    nodes = [(start, 0, [])]  # (state, the sequence automaton's state, moves)
     next_bound, expanded, generated, depth = NO_BOUND, 0, 0, 0
     while nodes and len(nodes) < want and depth < bound:
         deeper = []
-        for state, last, prefix in nodes:
+        for state, at, prefix in nodes:
             children, moves = jit.call(layer_kernels(puzzle).neighbours, state, tables, False)
-            keep = moves != (inverse[last] if last >= 0 else -1)
+            keep = sequences[at, moves] >= 0
             children, moves = children[keep], moves[keep]
             values = heuristic_values(chosen, children)
             expanded += 1
@@ -124,19 +126,20 @@ def _split_iteration(puzzle, chosen, start, fixed, bound, path):
                     path[:depth + 1] = prefix + [int(moves[j])]
                     return depth + 1, bound, expanded, generated
                 else:
-                    deeper.append((children[j:j + 1], int(moves[j]), prefix + [int(moves[j])]))
+                    deeper.append((children[j:j + 1], int(sequences[at, moves[j]]), prefix + [int(moves[j])]))
         nodes, depth = deeper, depth + 1
     if not nodes:
         return -1, next_bound, expanded, generated
     roots = np.concatenate([state for state, _, _ in nodes])
-    lasts = np.array([last for _, last, _ in nodes], dtype=np.int64)
+    automaton = np.array([at for _, at, _ in nodes], dtype=np.int64)
     n = len(nodes)
     outputs = [np.empty(n, np.int64) for _ in range(4)]  # lengths, next bounds, expanded, generated
     paths = np.zeros((n, bound + 1), np.int64)
     kernel = search_kernels(puzzle, chosen).ida_split
-    jit.call(kernel, roots[:0], lasts[:0], lasts[:0], lasts[:0], *fixed, bound, np.zeros(1, np.int64), lasts[:0],
-             paths[:0], lasts[:0], lasts[:0], lasts[:0])
-    kernel(roots, heuristic_values(chosen, roots), lasts, np.full(n, depth, np.int64), *fixed, bound,
+    none = automaton[:0]
+    jit.call(kernel, roots[:0], none, none, none, *fixed, bound, np.zeros(1, np.int64), none, paths[:0], none, none,
+             none)
+    kernel(roots, heuristic_values(chosen, roots), automaton, np.full(n, depth, np.int64), *fixed, bound,
            np.zeros(1, np.int64), outputs[0], paths, *outputs[1:])
     lengths, bounds, sub_expanded, sub_generated = outputs
     expanded += int(sub_expanded.sum())
@@ -180,7 +183,7 @@ def idastar_many(puzzle, starts, goal=None, *, heuristic=None, max_depth=None, t
     cap = DEFAULT_MAX_BOUND if max_depth is None else max_depth
     chosen = resolve(puzzle, goals, heuristic)
     kernel = search_kernels(puzzle, chosen).ida_many
-    fixed = (puzzle.tables, chosen.tables, inverse_table(puzzle), goals, cap)
+    fixed = (puzzle.tables, chosen.tables, sequence_table(puzzle), goals, cap)
     lengths = np.full(len(starts), -1, dtype=np.int64)
     parts = []  # each batch's moves, trimmed to its longest solution
     expanded_by_bound = np.zeros(cap + 1, dtype=np.int64)
