@@ -24,7 +24,8 @@ from __future__ import annotations
 
 from vecsearch.errors import InvalidPuzzleInput, PuzzleDefinitionError
 from vecsearch.puzzle import Puzzle, signed64, unsigned64
-from vecsearch.puzzles.permutation import group, labels, patterns, rank_steps, rules, statetext, tables
+from vecsearch.puzzles.permutation import (canonical, group, labels, patterns, pruning, rank_steps, rules, statetext,
+                                           tables)
 from vecsearch.puzzles.permutation.definition import PermutationDefinition
 from vecsearch.puzzles.permutation.layout import Layout, slot_order
 from vecsearch.svg import Board, Cell
@@ -47,6 +48,7 @@ class PermutationPuzzle(Puzzle):
             raise PuzzleDefinitionError(f"representation must be one of {', '.join(REPRESENTATIONS)}")
         self.definition = definition
         self.metric = metric
+        self._sequences = None
         self.move_list = definition.move_set(metric)
         if not self.move_list:
             raise PuzzleDefinitionError(f"{definition.name}: no moves")
@@ -154,6 +156,22 @@ class PermutationPuzzle(Puzzle):
     @property
     def move_capacity(self) -> int:
         return max(FAMILY_MOVES, super().move_capacity)
+
+    @property
+    def heuristic_names(self) -> tuple[str, ...]:
+        return ("pdb",)
+
+    def make_heuristic(self, goals, name: str, **options):
+        """``pdb``: pattern databases (``pruning.make_projection_heuristic``; options ``patterns``,
+        ``budget``, ``threads``, ``max_memory``, ``progress``)."""
+        return pruning.make_projection_heuristic(self, goals, **options)
+
+    @property
+    def move_sequences(self):
+        """Canonical move sequences (``canonical``), made once."""
+        if self._sequences is None:
+            self._sequences = canonical.canonical_sequences(self.definition, self.move_list)
+        return self._sequences
 
     @property
     def notes(self) -> tuple[str, ...]:
