@@ -18,10 +18,11 @@ the same whatever they hold are skipped (``base[p]`` holds them). The coarse sta
 the coarse puzzle's own ``labels_rank``.
 
 **Defaults** (``default_patterns``): the whole puzzle when its rank fits the budget (the
-database is then exact); else one projection per orbit that some move changes: the orbit alone
-(the others identical with orientations ignored), or, when that does not fit, windows of its
-labels kept apart (the rest identical, orientations counted if that fits, else ignored), as
-many windows as cover the labels, while the total fits the budget.
+database is then exact); else the orbits that some move changes, whole, grouped into
+projections that fit half the budget (the other orbits identical, orientations ignored), and
+each orbit too large for that cut into windows of its labels kept apart (the rest identical,
+orientations counted if that fits, else ignored), as many as cover the labels, within what
+the budget has left.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from vecsearch.errors import InvalidPuzzleInput, PuzzleDefinitionError, Vecsearc
 from vecsearch.heuristics import Heuristic
 from vecsearch.kernels.state_words import word_of
 from vecsearch.puzzles.permutation import labels
+from vecsearch.puzzles.permutation.definition import Move, PermutationDefinition
 from vecsearch.puzzles.permutation.layout import Layout
 from vecsearch.puzzles.permutation.patterns import Coarsening, Pattern
 from vecsearch.puzzles.permutation.tables import field_layout
@@ -108,12 +110,41 @@ def coordinates_projection_bound(state, tables):
 BOUNDS = {"labels": projection_bound, "pieces": projection_bound, "coordinates": coordinates_projection_bound}
 
 
+def kept_orbits(coarsening: Coarsening) -> list[int]:
+    """The orbits a projection tells anything about: some pieces apart, or some orientation
+    counted (the others are left out of its coset space)."""
+    return [j for j, (classes, ignored) in enumerate(zip(coarsening.classes, coarsening.ignored))
+            if len(set(classes)) > 1 or set(classes) - ignored]
+
+
+def coset_definition(coarsening: Coarsening) -> PermutationDefinition:
+    """The coset space of ``coarsening`` as a definition of its ``kept_orbits`` alone."""
+    full = coarsening.definition
+    keep = kept_orbits(coarsening)
+    if not keep:
+        raise InvalidPuzzleInput(f"{coarsening.name}: the projection tells no pieces apart")
+    names = {full.orbits[j].name for j in keep}
+    moves = [Move(m.name, {o: c for o, c in m.changes.items() if o in names}) for m in full.moves]
+    moves = [m for m in moves if any(p != tuple(range(len(p))) or any(t) for p, t in m.changes.values())]
+    solved = {full.orbits[j].name: ([full.label_names[j][v] - 1 for v in pieces],
+                                    [None if v in full.wild[j] else t for v, t in zip(pieces, twists)])
+              for j, (pieces, twists) in enumerate(full.solved) if j in keep}
+    return PermutationDefinition(coarsening.name, [full.orbits[j] for j in keep], moves, solved)
+
+
+def coarse_state(coarsening: Coarsening, state) -> tuple:
+    """The coset space's Python state of a fine Python state."""
+    projected = coarsening.project(state)
+    return tuple(projected[j] for j in kept_orbits(coarsening))
+
+
 def coarse_puzzle(coarsening: Coarsening):
     """The coset space of ``coarsening`` in the labels form (one word, ranked)."""
     from vecsearch.puzzles.permutation.puzzle import PermutationPuzzle
 
     fine = coarsening.fine
-    space = PermutationPuzzle(coarsening.definition, fine.metric, name=coarsening.name, representation="labels")
+    space = PermutationPuzzle(coset_definition(coarsening), fine.metric, name=coarsening.name,
+                              representation="labels")
     if space.width != 1 or not space.has_rank:
         raise InvalidPuzzleInput(f"{coarsening.name}: a pattern database needs a coset space whose state fits one"
                                  " word and has a rank; make more pieces identical")
@@ -122,70 +153,89 @@ def coarse_puzzle(coarsening: Coarsening):
 
 def database_size(coarsening: Coarsening) -> int:
     """Entries (ranks) of ``coarsening``'s database."""
-    return Layout(coarsening.definition, coarsening.fine.move_list).rank_size
+    definition = coset_definition(coarsening)
+    return Layout(definition, definition.move_set(coarsening.fine.metric)).rank_size
 
 
-def orbit_pattern(puzzle, j: int, kept, twists: bool = True) -> Coarsening:
-    """The projection telling apart orbit ``j``'s labels ``kept`` (the rest of the orbit one
-    class, its orientations counted if ``twists``), every other orbit one class without
-    orientations."""
+def projection(puzzle, kept: dict) -> Coarsening:
+    """The projection telling apart, in each orbit ``j`` of ``kept``, the labels ``kept[j][0]``
+    (the rest of the orbit one class, its orientations counted if ``kept[j][1]``); every other
+    orbit is one class without orientations."""
     d = puzzle.definition
-    classes, ignored = [], []
-    for i, names in enumerate(d.label_names):
-        if i != j:
+    classes, ignored, parts = [], [], []
+    for j, names in enumerate(d.label_names):
+        if j not in kept:
             classes.append([0] * len(names))
             ignored.append({0})
             continue
-        kept = sorted(kept)
-        rest = len(kept)
-        classes.append([kept.index(v) if v in kept else rest for v in range(len(names))])
-        wild = {kept.index(v) for v in kept if v in d.wild[j]}
-        if rest < len(names) and (not twists or all(v in d.wild[j] for v in range(len(names)) if v not in kept)):
+        labels_kept, twists = sorted(kept[j][0]), kept[j][1]
+        rest = len(labels_kept)
+        classes.append([labels_kept.index(v) if v in labels_kept else rest for v in range(len(names))])
+        wild = {labels_kept.index(v) for v in labels_kept if v in d.wild[j]}
+        if rest < len(names) and (not twists or all(v in d.wild[j] for v in range(len(names)) if v not in labels_kept)):
             wild.add(rest)
         ignored.append(wild)
-    name = f"{puzzle.name} {d.orbits[j].name}"
-    if len(kept) < len(d.label_names[j]):
-        name += f" {{{','.join(str(d.label_names[j][v]) for v in kept)}}}" + ("" if twists else " ?")
-    return Coarsening(puzzle, classes, ignored, name)
+        part = d.orbits[j].name
+        if rest < len(names):
+            part += f" {{{','.join(str(d.label_names[j][v]) for v in labels_kept)}}}" + ("" if twists else " ?")
+        parts.append(part)
+    return Coarsening(puzzle, classes, ignored, f"{puzzle.name} {' + '.join(parts)}")
 
 
 def default_patterns(puzzle, budget: int = DEFAULT_TABLE_BYTES) -> list[Coarsening]:
-    """The default projections of ``puzzle`` within ``budget`` entries (see the module)."""
+    """The default projections of ``puzzle`` within ``budget`` entries (see the module): whole
+    orbits grouped while a group's database fits half the budget (the largest orbit first, each
+    into the first group it fits), then the orbits too large for that cut into windows of their
+    labels, each given an equal share of what the groups left."""
     whole = Coarsening.identity(puzzle)
-    if puzzle.width == 1 and database_size(whole) <= budget and _fits_word(whole):
+    if database_size(whole) <= budget and _fits_word(whole):
         return [whole]
     d = puzzle.definition
-    moved = {o for m in puzzle.move_list for o, (p, t) in m.changes.items() if p != tuple(range(len(p))) or any(t)}
-    chosen, total = [], 0
-    share = max(1, budget // max(1, len(moved)))
-    for j, orbit in enumerate(d.orbits):
-        if orbit.name not in moved:
+    moved = [j for j, o in enumerate(d.orbits)
+             if any(o.name in m.changes and m.changes[o.name] != ((*range(o.size),), (0,) * o.size)
+                    for m in puzzle.move_list)]
+    every = {j: (range(len(d.label_names[j])), True) for j in moved}
+    size = {j: database_size(projection(puzzle, {j: every[j]})) for j in moved}
+    cap = budget // 2
+    groups, rest = [], []
+    for j in sorted(moved, key=size.get, reverse=True):
+        if size[j] > cap or not _fits_word(projection(puzzle, {j: every[j]})):
+            rest.append(j)
             continue
-        names = range(len(d.label_names[j]))
-        for pattern in _orbit_windows(puzzle, j, list(names), max(share, budget // 2)):
-            size = database_size(pattern)
-            if total + size <= budget:
-                chosen.append(pattern)
-                total += size
+        for group in groups:
+            grown = projection(puzzle, {i: every[i] for i in group + [j]})
+            if database_size(grown) <= cap and _fits_word(grown):
+                group.append(j)
+                break
+        else:
+            groups.append([j])
+    chosen = [projection(puzzle, {i: every[i] for i in group}) for group in groups]
+    left = budget - sum(map(database_size, chosen))
+    for n, j in enumerate(sorted(rest, key=size.get)):
+        windows = _orbit_windows(puzzle, j, left // (len(rest) - n))
+        chosen += windows
+        left -= sum(map(database_size, windows))
     if not chosen:
         raise InvalidPuzzleInput(f"{puzzle.name}: no projection fits {budget:,} entries; give patterns or a larger"
                                  " budget")
     return chosen
 
 
-def _orbit_windows(puzzle, j: int, names: list[int], cap: int) -> list[Coarsening]:
-    """Orbit ``j`` alone, or windows of its labels that fit ``cap`` entries each."""
+def _orbit_windows(puzzle, j: int, cap: int) -> list[Coarsening]:
+    """The windows of orbit ``j``'s labels (as many as cover them) whose databases fit ``cap``
+    entries together: the largest windows that fit, orientations of the rest counted if that fits."""
+    names = list(range(len(puzzle.definition.label_names[j])))
     for k in range(len(names), 0, -1):
+        starts = sorted({min(s, len(names) - k) for s in range(0, len(names), k)})
         for twists in (True, False):
-            first = orbit_pattern(puzzle, j, names[:k], twists)
-            if database_size(first) <= cap and _fits_word(first):
-                starts = sorted({min(s, len(names) - k) for s in range(0, len(names), k)})
-                return [orbit_pattern(puzzle, j, names[s:s + k], twists) for s in starts]
+            first = projection(puzzle, {j: (names[:k], twists)})
+            if database_size(first) * len(starts) <= cap and _fits_word(first):
+                return [projection(puzzle, {j: (names[s:s + k], twists)}) for s in starts]
     return []
 
 
 def _fits_word(coarsening: Coarsening) -> bool:
-    return field_layout(coarsening.definition)[4] == 1
+    return field_layout(coset_definition(coarsening))[4] == 1
 
 
 def projection_tables(puzzle, patterns: list[Coarsening], spaces, databases) -> ProjectionTables:
@@ -214,7 +264,11 @@ def projection_tables(puzzle, patterns: list[Coarsening], spaces, databases) -> 
         coarse = space.tables
         coarse_piece_bits = int(coarse.scalars[labels.PIECE_BITS])
         label_of = [pattern.label_of(j) for j in range(len(d.orbits))]
-        for s, (j, _) in enumerate(orbit_of):
+        keep = kept_orbits(pattern)
+        first = dict(zip(keep, _starts(space.definition)))
+        for s, (j, i) in enumerate(orbit_of):
+            if j not in first:
+                continue  # an orbit the projection leaves out: its field is always 0
             values = set()
             for field in range(fields):
                 label, twist = field & ((1 << piece_bits) - 1), field >> piece_bits
@@ -222,7 +276,7 @@ def projection_tables(puzzle, patterns: list[Coarsening], spaces, databases) -> 
                     continue
                 c = pattern.classes[j][label]
                 value = (label_of[j][c] | (0 if c in pattern.ignored[j] else twist) << coarse_piece_bits) \
-                    << int(coarse.slot_shift[s])
+                    << int(coarse.slot_shift[first[j] + i])
                 project[p, s * fields + field] = value
                 values.add(value)
             if len(values) == 1:
@@ -265,7 +319,7 @@ def projection_database(pattern: Coarsening, space, goals, *, threads=None, max_
     rank, breadth-first with a bitset), in the coordinates form when it fits (table lookups:
     faster moves, the same rank), else in ``space``'s labels form."""
     fine = pattern.fine
-    coarse_goals = np.unique(space.states([space.encode(pattern.project(fine.pieces(g))) for g in goals]))
+    coarse_goals = np.unique(space.states([space.encode(coarse_state(pattern, fine.pieces(g))) for g in goals]))
 
     def build():
         from vecsearch.engine.tables import DistanceTable
