@@ -16,8 +16,8 @@ straight from the fine state: each slot's field (label and twist; read where it 
 labels or pieces form, from the labels form's words unranked from a coordinates-form state)
 becomes its coarse label and twist by one lookup (``project``).
 
-**Defaults** (``default_patterns``): the whole puzzle when its rank fits the budget (the
-database is then exact); else the orbits that some move changes, whole, grouped into
+**Defaults** (``default_patterns``): the whole puzzle when its rank fits a quarter of the budget
+(the database is then exact); else the orbits that some move changes, whole, grouped into
 projections that fit half the budget (the other orbits identical, orientations ignored), and
 each orbit too large for that cut into windows of its labels kept apart (the rest identical,
 orientations counted if that fits, else ignored), as many as cover the labels, within what
@@ -281,7 +281,7 @@ def default_patterns(puzzle, budget: int = DEFAULT_TABLE_BYTES) -> list[Coarseni
     into the first group it fits), then the orbits too large for that cut into windows of their
     labels, each given an equal share of what the groups left."""
     whole = Coarsening.identity(puzzle)
-    if database_size(whole) <= budget:
+    if database_size(whole) <= budget // 4:  # a quarter: the whole space is slow to enumerate for its gain
         return [whole]
     d = puzzle.definition
     moved = [j for j, o in enumerate(d.orbits)
@@ -408,7 +408,7 @@ def projection_database(pattern: Coarsening, space, goals, *, threads=None, max_
     rank, breadth-first with a bitset), in the coordinates form when it fits (table lookups:
     faster moves, the same rank), else in ``space``'s labels form."""
     fine = pattern.fine
-    coarse_goals = np.unique(space.states([space.encode(coarse_state(pattern, fine.pieces(g))) for g in goals]))
+    coarse_goals = np.unique(space.states([space.encode(coarse_state(pattern, fine.pieces(g))) for g in goals]), axis=0)
 
     def build():
         from vecsearch.engine.tables import DistanceTable

@@ -1,0 +1,72 @@
+"""Optimal solves of permutation puzzles from their ``.tws`` file, side by side with twsearch.
+
+The scrambles and twsearch's optimal lengths are ``tests/data/tws_solve_lengths.json`` (with the
+command that produced them): the 3x3x3 at 13-14 random moves, the pyraminx and the skewb at 40.
+Whole processes, alternating: ``vecsearch batch FILE.tws SCRAMBLES --method idastar`` (IDA*,
+canonical sequences, the default pattern databases: for the 3x3x3 the corners and two 6-edge
+windows, 173 MB) against ``twsearch -M MB -s FILE.tws < SCRAMBLES`` (``$TWSEARCH`` names its
+binary; ``-M`` the memory of its tables). The tables of both are built before the timed runs
+(vecsearch's cached on disk, twsearch's written by ``--writeprunetables always`` into a cache
+directory), so the runs time loading and solving. Every answer is checked: vecsearch's lengths
+equal twsearch's. Figure: vecsearch's seconds per solve over twsearch's.
+"""
+
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import measure
+from run import Benchmark
+
+HERE = Path(__file__).parent
+TESTS = HERE.parent / "tests" / "data"
+GOLDEN = json.loads((TESTS / "tws_solve_lengths.json").read_text())
+TABLE_MB = 256  # twsearch's -M; vecsearch's default databases for the 3x3x3 take 173 MB
+
+
+def against_twsearch(name, lengths=None, repeat=2):
+    def run():
+        binary = os.environ.get("TWSEARCH")
+        if not binary:
+            raise RuntimeError("set TWSEARCH to twsearch's binary (github.com/cubing/twsearch)")
+        cases = [c for c in GOLDEN["puzzles"][name] if lengths is None or len(c["scramble"].split()) in lengths]
+        path = TESTS / "definitions" / f"twsearch-main-{name}.tws"
+        work = Path(tempfile.mkdtemp(prefix="bench-solving-"))
+        scrambles = work / "scrambles.txt"
+        scrambles.write_text("".join(c["scramble"] + "\n" for c in cases))
+        instances = work / "instances.jsonl"
+        instances.write_text("".join(json.dumps({"id": i, "start": c["scramble"]}) + "\n" for i, c in enumerate(cases)))
+        ours = [sys.executable, "-m", "vecsearch", "batch", str(path), str(instances), "--method", "idastar"]
+        theirs = ["sh", "-c", f"{binary} -M {TABLE_MB} --cachedir {work} --writeprunetables always -s {path}"
+                              f" < {scrambles}"]
+        subprocess.run(ours, check=True, capture_output=True)  # tables built and cached, kernels compiled
+        subprocess.run(theirs, check=True, capture_output=True)
+        want = [c["length"] for c in cases]
+
+        def check(who, out):
+            if who == "vecsearch":
+                got = [json.loads(line)["length"] for line in out.splitlines() if line.startswith("{")]
+            else:
+                lines = out.splitlines()
+                got = [len(lines[i - 1].split()) for i, line in enumerate(lines)
+                       if line.startswith("Found 1 solution")]
+            assert got == want, f"{who}'s lengths {got} differ from twsearch's golden ones {want}"
+
+        runs = measure.processes({"vecsearch": ours, "twsearch": theirs}, repeat, check)
+        a, b = runs["vecsearch"], runs["twsearch"]
+        return a.median / b.median, (f"{len(cases)} solves, whole processes: vecsearch {a} ({a.median / len(cases):.3f}"
+                                     f" s a solve); twsearch -M {TABLE_MB} {b} ({b.median / len(cases):.3f} s a solve);"
+                                     f" lengths {want} equal"), a.peak
+    return run
+
+
+BENCHMARKS = [
+    Benchmark("solving: 3x3x3 13-14 moves, per solve / twsearch", 1.0, "x", against_twsearch("3x3x3", (13, 14)),
+              on_request=True),
+    Benchmark("solving: pyraminx random, per solve / twsearch", 1.0, "x", against_twsearch("pyraminx")),
+    Benchmark("solving: skewb random, per solve / twsearch", 1.0, "x", against_twsearch("skewb")),
+]

@@ -1,0 +1,195 @@
+"""Optimal solving of permutation puzzles from their definition: canonical move sequences,
+pattern databases built by the engine, IDA*.
+
+References: the published count of canonical 3x3x3 sequences (OEIS A080601), plain-Python
+move sequences and breadth-first searches over Python states (``definition.apply`` only), and
+optimal lengths from twsearch (``tests/data/tws_solve_lengths.json``, with its command).
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import vecsearch as vs
+from vecsearch.engine import jit
+from vecsearch.engine.codegen import layer_kernels
+from vecsearch.engine.heuristic import heuristic_values
+from vecsearch.engine.sequences import sequence_counts
+from vecsearch.puzzles.permutation import pruning
+
+DATA = Path(__file__).parent / "data"
+GOLDEN = json.loads((DATA / "tws_solve_lengths.json").read_text())
+
+
+def load(name, representation="auto"):
+    definition = vs.load_definition(DATA / "definitions" / f"twsearch-main-{name}.tws")
+    return vs.PermutationPuzzle(definition, representation=representation)
+
+
+def python_moves(puzzle):
+    d = puzzle.definition
+    return [(m.name, lambda state, m=m: d.apply(state, m)) for m in puzzle.move_list]
+
+
+# --- canonical sequences ---------------------------------------------------------------------
+def test_canonical_sequences_of_the_3x3x3_are_the_published_count():
+    # OEIS A080601: canonical sequences of n face turns (half-turn metric)
+    assert sequence_counts(load("3x3x3").move_sequences, 6) == [1, 18, 243, 3240, 43254, 577368, 7706988]
+
+
+def _canonical_by_brute_force(puzzle, depth):
+    """Sequences of each length that no rule rejects, by looking at every sequence: a move is
+    redundant when an earlier one, commuting with every move since, merges with it (their product
+    is nothing or one move) or comes later in move order and commutes with it."""
+    d = puzzle.definition
+    identity = d.identity()
+    moves = puzzle.move_list
+    made = {d.apply(identity, m) for m in moves} | {identity}
+    after = lambda i, j: d.apply(d.apply(identity, moves[i]), moves[j])  # noqa: E731
+    commute = [[after(i, j) == after(j, i) for j in range(len(moves))] for i in range(len(moves))]
+    merges = [[after(i, j) in made for j in range(len(moves))] for i in range(len(moves))]
+    counts = []
+    for n in range(depth + 1):
+        count = 0
+        for sequence in itertools.product(range(len(moves)), repeat=n):
+            count += not any((merges[a][b] or (a > b and commute[a][b])) and all(commute[a][c] for c in between)
+                             for j, b in enumerate(sequence) for i, a in enumerate(sequence[:j])
+                             for between in [sequence[i + 1:j]])
+        counts.append(count)
+    return counts
+
+
+@pytest.mark.parametrize("name", ["skewb", "pyraminx"])
+def test_canonical_sequence_counts_equal_brute_force(name):
+    puzzle = load(name)
+    assert sequence_counts(puzzle.move_sequences, 4) == _canonical_by_brute_force(puzzle, 4)
+
+
+def test_canonical_sequences_reach_every_position_at_its_distance():
+    puzzle = load("skewb")
+    d, table = puzzle.definition, puzzle.move_sequences
+    solved = d.solved
+    distance = {solved: 0}  # plain BFS
+    frontier = [solved]
+    for depth in range(1, 5):
+        frontier = [child for state in frontier for _, move in python_moves(puzzle) for child in [move(state)]
+                    if child not in distance and not distance.setdefault(child, depth) < depth]
+    reached = {solved: 0}  # walking the automaton
+    nodes = [(solved, 0)]
+    for depth in range(1, 5):
+        nodes = [(d.apply(state, puzzle.move_list[m]), int(table[at, m])) for state, at in nodes
+                 for m in range(puzzle.max_moves) if table[at, m] >= 0]
+        for state, _ in nodes:
+            reached.setdefault(state, depth)
+    assert reached == distance
+
+
+# --- pattern databases -----------------------------------------------------------------------
+def test_a_pattern_database_holds_the_coset_distances():
+    puzzle = load("skewb")
+    pattern = pruning.projection(puzzle, {0: (range(4), True), 2: ([0, 1], False)})
+    space = pruning.coarse_puzzle(pattern)
+    entries, _, _ = pruning.projection_database(pattern, space, puzzle.goal_states())
+    d = puzzle.definition
+    start = pruning.coarse_state(pattern, d.solved)
+    distance, frontier = {start: 0}, [d.solved]
+    for depth in range(1, 40):  # plain BFS in the fine puzzle, projected
+        nxt = []
+        for state in frontier:
+            for _, move in python_moves(puzzle):
+                child = move(state)
+                key = pruning.coarse_state(pattern, child)
+                if key not in distance:
+                    distance[key] = depth
+                    nxt.append(child)
+        frontier = nxt
+    states = space.states([space.encode(s) for s in distance])
+    ranks = jit.call(layer_kernels(space).ranks, states, space.tables)
+    assert entries[ranks].tolist() == list(distance.values())
+    assert int((np.asarray(entries) != pruning.UNREACHED).sum()) == len(distance)
+
+
+@pytest.mark.parametrize("name, representation, budget", [
+    ("3x3x3", "labels", 1 << 20), ("skewb", "coordinates", 1 << 16), ("skewb", "labels", 1 << 16),
+    ("pyraminx", "coordinates", 1 << 22),
+])
+def test_the_bound_is_the_largest_projection_distance_and_admissible(name, representation, budget):
+    puzzle = load(name, representation)
+    patterns = pruning.default_patterns(puzzle, budget)
+    heuristic = puzzle.make_heuristic(puzzle.goal_states(), "pdb", patterns=patterns)
+    rng = random.Random(7)
+    names = puzzle.move_names
+    scrambles = [[rng.choice(names) for _ in range(rng.randrange(1, 9))] for _ in range(150)]
+    states = puzzle.states([puzzle.parse_state(" ".join(s)) for s in scrambles])
+    got = heuristic_values(heuristic, states)
+    want = np.zeros(len(states), np.int64)
+    for pattern in patterns:  # the projection's own rank, of the Python state projected
+        space = pruning.coarse_puzzle(pattern)
+        entries, _, _ = pruning.projection_database(pattern, space, puzzle.goal_states())
+        coarse = space.states([space.encode(pruning.coarse_state(pattern, puzzle.pieces(s))) for s in states])
+        want = np.maximum(want, np.asarray(entries)[jit.call(layer_kernels(space).ranks, coarse, space.tables)])
+    assert got.tolist() == want.tolist()
+    assert all(h <= len(s) for h, s in zip(got, scrambles))
+
+
+def test_default_patterns_fit_the_budget():
+    for name, budget in (("3x3x3", 1 << 28), ("pyraminx", 1 << 24), ("skewb", 1 << 20)):
+        patterns = pruning.default_patterns(load(name), budget)
+        assert sum(map(pruning.database_size, patterns)) <= budget
+    assert [p.name for p in pruning.default_patterns(load("3x3x3"), 1 << 28)] == [
+        "PuzzleGeometryPuzzle CORNER", "PuzzleGeometryPuzzle EDGE {1,2,3,4,5,6} ?",
+        "PuzzleGeometryPuzzle EDGE {7,8,9,10,11,12} ?"]
+
+
+# --- optimal solves against twsearch ---------------------------------------------------------
+def _replayed(puzzle, scramble, moves):
+    d = puzzle.definition
+    state = puzzle.pieces(puzzle.parse_state(scramble))
+    for name in moves.split():
+        state = d.apply(state, d.named_moves()[name])
+    return state == d.solved
+
+
+@pytest.mark.parametrize("name", ["pyraminx", "skewb"])
+def test_optimal_lengths_equal_twsearch(name):
+    puzzle = load(name)
+    for case in GOLDEN["puzzles"][name]:
+        solution = vs.solve(puzzle, puzzle.parse_state(case["scramble"]), method="idastar")
+        assert len(solution) == case["length"], case
+        assert _replayed(puzzle, case["scramble"], puzzle.format_moves(solution.moves))
+
+
+@pytest.mark.slow
+def test_3x3x3_optimal_lengths_equal_twsearch():
+    puzzle = load("3x3x3")
+    heuristic = puzzle.make_heuristic(puzzle.goal_states(), "pdb", budget=1 << 28)
+    cases = [c for c in GOLDEN["puzzles"]["3x3x3"] if c["length"] <= 11]
+    for case in cases:
+        solution = vs.solve(puzzle, puzzle.parse_state(case["scramble"]), method="idastar", heuristic=heuristic)
+        assert len(solution) == case["length"], case
+        assert _replayed(puzzle, case["scramble"], puzzle.format_moves(solution.moves))
+
+
+def test_solve_many_and_batch_solve_with_idastar(tmp_path, capsys):
+    from vecsearch.cli import main
+
+    cases = GOLDEN["puzzles"]["skewb"]
+    puzzle = load("skewb")
+    many = vs.solve_many(puzzle, [puzzle.parse_state(c["scramble"]) for c in cases], method="idastar")
+    assert many.lengths.tolist() == [c["length"] for c in cases]
+    for case, length, moves in zip(cases, many.lengths, many.moves):
+        assert _replayed(puzzle, case["scramble"], puzzle.format_moves(moves[:length]))
+    instances = tmp_path / "skewb.jsonl"
+    instances.write_text("".join(json.dumps({"id": i, "start": c["scramble"]}) + "\n" for i, c in enumerate(cases)))
+    path = DATA / "definitions" / "twsearch-main-skewb.tws"
+    assert main(["batch", str(path), str(instances), "--method", "idastar"]) == 0
+    records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [r["length"] for r in records] == [c["length"] for c in cases]
+    for record, case in zip(records, cases):
+        assert _replayed(puzzle, case["scramble"], record["moves"])
