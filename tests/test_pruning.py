@@ -21,7 +21,7 @@ from vecsearch.engine import jit
 from vecsearch.engine.codegen import layer_kernels
 from vecsearch.engine.heuristic import heuristic_values
 from vecsearch.engine.sequences import sequence_counts
-from vecsearch.puzzles.permutation import pruning
+from vecsearch.puzzles.permutation import projections, pruning
 
 DATA = Path(__file__).parent / "data"
 GOLDEN = json.loads((DATA / "tws_solve_lengths.json").read_text())
@@ -93,18 +93,18 @@ def test_canonical_sequences_reach_every_position_at_its_distance():
 # --- pattern databases -----------------------------------------------------------------------
 def test_a_pattern_database_holds_the_coset_distances():
     puzzle = load("skewb")
-    pattern = pruning.projection(puzzle, {0: (range(4), True), 2: ([0, 1], False)})
-    space = pruning.coarse_puzzle(pattern)
+    pattern = projections.projection(puzzle, {0: (range(4), True), 2: ([0, 1], False)})
+    space = projections.coarse_puzzle(pattern)
     entries, _, _ = pruning.projection_database(pattern, space, puzzle.goal_states())
     d = puzzle.definition
-    start = pruning.coarse_state(pattern, d.solved)
+    start = projections.coarse_state(pattern, d.solved)
     distance, frontier = {start: 0}, [d.solved]
     for depth in range(1, 40):  # plain BFS in the fine puzzle, projected
         nxt = []
         for state in frontier:
             for _, move in python_moves(puzzle):
                 child = move(state)
-                key = pruning.coarse_state(pattern, child)
+                key = projections.coarse_state(pattern, child)
                 if key not in distance:
                     distance[key] = depth
                     nxt.append(child)
@@ -121,7 +121,7 @@ def test_a_pattern_database_holds_the_coset_distances():
 ])
 def test_the_bound_is_the_largest_projection_distance_and_admissible(name, representation, budget):
     puzzle = load(name, representation)
-    patterns = pruning.default_patterns(puzzle, budget)
+    patterns = projections.default_patterns(puzzle, budget)
     heuristic = puzzle.make_heuristic(puzzle.goal_states(), "pdb", patterns=patterns)
     rng = random.Random(7)
     names = puzzle.move_names
@@ -130,9 +130,9 @@ def test_the_bound_is_the_largest_projection_distance_and_admissible(name, repre
     got = heuristic_values(heuristic, states)
     want = np.zeros(len(states), np.int64)
     for pattern in patterns:  # the projection's own rank, of the Python state projected
-        space = pruning.coarse_puzzle(pattern)
+        space = projections.coarse_puzzle(pattern)
         entries, _, _ = pruning.projection_database(pattern, space, puzzle.goal_states())
-        coarse = space.states([space.encode(pruning.coarse_state(pattern, puzzle.pieces(s))) for s in states])
+        coarse = space.states([space.encode(projections.coarse_state(pattern, puzzle.pieces(s))) for s in states])
         want = np.maximum(want, np.asarray(entries)[jit.call(layer_kernels(space).ranks, coarse, space.tables)])
     assert got.tolist() == want.tolist()
     assert all(h <= len(s) for h, s in zip(got, scrambles))
@@ -140,9 +140,9 @@ def test_the_bound_is_the_largest_projection_distance_and_admissible(name, repre
 
 def test_default_patterns_fit_the_budget():
     for name, budget in (("3x3x3", 1 << 28), ("pyraminx", 1 << 24), ("skewb", 1 << 20)):
-        patterns = pruning.default_patterns(load(name), budget)
-        assert sum(map(pruning.database_size, patterns)) <= budget
-    assert [p.name for p in pruning.default_patterns(load("3x3x3"), 1 << 28)] == [
+        patterns = projections.default_patterns(load(name), budget)
+        assert sum(map(projections.database_size, patterns)) <= budget
+    assert [p.name for p in projections.default_patterns(load("3x3x3"), 1 << 28)] == [
         "PuzzleGeometryPuzzle CORNER", "PuzzleGeometryPuzzle EDGE {1,2,3,4,5,6} ?",
         "PuzzleGeometryPuzzle EDGE {7,8,9,10,11,12} ?"]
 

@@ -12,11 +12,11 @@ from __future__ import annotations
 import numpy as np
 
 from vecsearch.engine.sequences import canonical_automaton, undo_automaton
-from vecsearch.puzzles.permutation.definition import _changes
 
 
 def _key(move) -> tuple:
-    return tuple(sorted(_changes(move).items()))
+    """What ``move`` does, comparable: its changes of the orbits it does not leave alone."""
+    return tuple(sorted((o, (p, t)) for o, (p, t) in move.changes.items() if p != tuple(range(len(p))) or any(t)))
 
 
 def move_relations(definition, moves) -> tuple[np.ndarray, np.ndarray]:

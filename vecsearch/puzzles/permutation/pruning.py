@@ -16,12 +16,7 @@ straight from the fine state: each slot's field (label and twist; read where it 
 labels or pieces form, from the labels form's words unranked from a coordinates-form state)
 becomes its coarse label and twist by one lookup (``project``).
 
-**Defaults** (``default_patterns``): the whole puzzle when its rank fits a quarter of the budget
-(the database is then exact); else the orbits that some move changes, whole, grouped into
-projections that fit half the budget (the other orbits identical, orientations ignored), and
-each orbit too large for that cut into windows of its labels kept apart (the rest identical,
-orientations counted if that fits, else ignored), as many as cover the labels, within what
-the budget has left.
+**Defaults**: ``projections``.
 """
 
 from __future__ import annotations
@@ -39,13 +34,11 @@ from vecsearch.heuristics import Heuristic
 from vecsearch.kernels.ranking import binomial_table, factorial_table, lehmer_digit
 from vecsearch.kernels.state_words import word_of
 from vecsearch.puzzles.permutation import labels
-from vecsearch.puzzles.permutation.definition import Move, PermutationDefinition
 from vecsearch.puzzles.permutation.layout import Layout
 from vecsearch.puzzles.permutation.patterns import Coarsening, Pattern
-from vecsearch.puzzles.permutation.tables import field_layout
+from vecsearch.puzzles.permutation.projections import (DEFAULT_TABLE_BYTES, coarse_puzzle, coarse_state,
+                                                       default_patterns, kept_orbits)
 
-DEFAULT_TABLE_BYTES = 1 << 30  # the default budget of a heuristic's databases (a byte per rank)
-MAX_LABELS = 63  # kinds of piece per orbit of a coset space (a bit mask of them marks ignored orientations)
 
 
 class RankTables(NamedTuple):
@@ -202,131 +195,6 @@ def coordinates_projection_bound(state, tables):
 BOUNDS = {"labels": projection_bound, "pieces": projection_bound, "coordinates": coordinates_projection_bound}
 
 
-def kept_orbits(coarsening: Coarsening) -> list[int]:
-    """The orbits a projection tells anything about: some pieces apart, or some orientation
-    counted (the others are left out of its coset space)."""
-    return [j for j, (classes, ignored) in enumerate(zip(coarsening.classes, coarsening.ignored))
-            if len(set(classes)) > 1 or set(classes) - ignored]
-
-
-def coset_definition(coarsening: Coarsening) -> PermutationDefinition:
-    """The coset space of ``coarsening`` as a definition of its ``kept_orbits`` alone."""
-    full = coarsening.definition
-    keep = kept_orbits(coarsening)
-    if not keep:
-        raise InvalidPuzzleInput(f"{coarsening.name}: the projection tells no pieces apart")
-    names = {full.orbits[j].name for j in keep}
-    moves = [Move(m.name, {o: c for o, c in m.changes.items() if o in names}) for m in full.moves]
-    moves = [m for m in moves if any(p != tuple(range(len(p))) or any(t) for p, t in m.changes.values())]
-    solved = {full.orbits[j].name: ([full.label_names[j][v] - 1 for v in pieces],
-                                    [None if v in full.wild[j] else t for v, t in zip(pieces, twists)])
-              for j, (pieces, twists) in enumerate(full.solved) if j in keep}
-    return PermutationDefinition(coarsening.name, [full.orbits[j] for j in keep], moves, solved)
-
-
-def coarse_state(coarsening: Coarsening, state) -> tuple:
-    """The coset space's Python state of a fine Python state."""
-    projected = coarsening.project(state)
-    return tuple(projected[j] for j in kept_orbits(coarsening))
-
-
-def coarse_puzzle(coarsening: Coarsening):
-    """The coset space of ``coarsening`` in the labels form (ranked)."""
-    from vecsearch.puzzles.permutation.puzzle import PermutationPuzzle
-
-    fine = coarsening.fine
-    space = PermutationPuzzle(coset_definition(coarsening), fine.metric, name=coarsening.name,
-                              representation="labels")
-    if not space.has_rank or max(len(names) for names in space.definition.label_names) > MAX_LABELS:
-        raise InvalidPuzzleInput(f"{coarsening.name}: a pattern database needs a coset space with a rank (orbits of"
-                                 f" at most 64 slots) and at most {MAX_LABELS} kinds of piece per orbit; make more"
-                                 " pieces identical")
-    return space
-
-
-def database_size(coarsening: Coarsening) -> int:
-    """Entries (ranks) of ``coarsening``'s database."""
-    definition = coset_definition(coarsening)
-    return Layout(definition, definition.move_set(coarsening.fine.metric)).rank_size
-
-
-def projection(puzzle, kept: dict) -> Coarsening:
-    """The projection telling apart, in each orbit ``j`` of ``kept``, the labels ``kept[j][0]``
-    (the rest of the orbit one class, its orientations counted if ``kept[j][1]``); every other
-    orbit is one class without orientations."""
-    d = puzzle.definition
-    classes, ignored, parts = [], [], []
-    for j, names in enumerate(d.label_names):
-        if j not in kept:
-            classes.append([0] * len(names))
-            ignored.append({0})
-            continue
-        labels_kept, twists = sorted(kept[j][0]), kept[j][1]
-        rest = len(labels_kept)
-        classes.append([labels_kept.index(v) if v in labels_kept else rest for v in range(len(names))])
-        wild = {labels_kept.index(v) for v in labels_kept if v in d.wild[j]}
-        if rest < len(names) and (not twists or all(v in d.wild[j] for v in range(len(names)) if v not in labels_kept)):
-            wild.add(rest)
-        ignored.append(wild)
-        part = d.orbits[j].name
-        if rest < len(names):
-            part += f" {{{','.join(str(d.label_names[j][v]) for v in labels_kept)}}}" + ("" if twists else " ?")
-        parts.append(part)
-    return Coarsening(puzzle, classes, ignored, f"{puzzle.name} {' + '.join(parts)}")
-
-
-def default_patterns(puzzle, budget: int = DEFAULT_TABLE_BYTES) -> list[Coarsening]:
-    """The default projections of ``puzzle`` within ``budget`` entries (see the module): whole
-    orbits grouped while a group's database fits half the budget (the largest orbit first, each
-    into the first group it fits), then the orbits too large for that cut into windows of their
-    labels, each given an equal share of what the groups left."""
-    whole = Coarsening.identity(puzzle)
-    if database_size(whole) <= budget // 4:  # a quarter: the whole space is slow to enumerate for its gain
-        return [whole]
-    d = puzzle.definition
-    moved = [j for j, o in enumerate(d.orbits)
-             if any(o.name in m.changes and m.changes[o.name] != ((*range(o.size),), (0,) * o.size)
-                    for m in puzzle.move_list)]
-    every = {j: (range(len(d.label_names[j])), True) for j in moved}
-    size = {j: database_size(projection(puzzle, {j: every[j]})) for j in moved}
-    cap = budget // 2
-    groups, rest = [], []
-    for j in sorted(moved, key=size.get, reverse=True):
-        if size[j] > cap:
-            rest.append(j)
-            continue
-        for group in groups:
-            grown = projection(puzzle, {i: every[i] for i in group + [j]})
-            if database_size(grown) <= cap:
-                group.append(j)
-                break
-        else:
-            groups.append([j])
-    chosen = [projection(puzzle, {i: every[i] for i in group}) for group in groups]
-    left = budget - sum(map(database_size, chosen))
-    for n, j in enumerate(sorted(rest, key=size.get)):
-        windows = _orbit_windows(puzzle, j, left // (len(rest) - n))
-        chosen += windows
-        left -= sum(map(database_size, windows))
-    if not chosen:
-        raise InvalidPuzzleInput(f"{puzzle.name}: no projection fits {budget:,} entries; give patterns or a larger"
-                                 " budget")
-    return chosen
-
-
-def _orbit_windows(puzzle, j: int, cap: int) -> list[Coarsening]:
-    """The windows of orbit ``j``'s labels (as many as cover them) whose databases fit ``cap``
-    entries together: the largest windows that fit, orientations of the rest counted if that fits."""
-    names = list(range(len(puzzle.definition.label_names[j])))
-    for k in range(len(names), 0, -1):
-        starts = sorted({min(s, len(names) - k) for s in range(0, len(names), k)})
-        for twists in (True, False):
-            first = projection(puzzle, {j: (names[:k], twists)})
-            if database_size(first) * len(starts) <= cap:
-                return [projection(puzzle, {j: (names[s:s + k], twists)}) for s in starts]
-    return []
-
-
 def projection_tables(puzzle, patterns: list[Coarsening], spaces, databases, entries) -> ProjectionTables:
     """The ``ProjectionTables`` of ``puzzle`` (labels, pieces or coordinates form) for the
     projections ``patterns``, their coset spaces and their databases (``entries``: all of them,
@@ -412,10 +280,9 @@ def projection_database(pattern: Coarsening, space, goals, *, threads=None, max_
 
     def build():
         from vecsearch.engine.tables import DistanceTable
-        from vecsearch.puzzles.permutation.puzzle import PermutationPuzzle
 
         try:
-            searched = PermutationPuzzle(space.definition, fine.metric, name=space.name, representation="coordinates")
+            searched = type(space)(space.definition, fine.metric, name=space.name, representation="coordinates")
             starts = searched.states([searched.encode(space.pieces(g)) for g in coarse_goals])
         except PuzzleDefinitionError:
             searched, starts = space, coarse_goals
