@@ -24,7 +24,6 @@ from vecsearch.engine.endpoints import as_puzzle
 from vecsearch.engine.profile import Profile
 from vecsearch.engine.progress import layer_progress
 from vecsearch.engine.result import SearchResult
-from vecsearch.engine.search import bfs
 from vecsearch.engine.sides import Side
 from vecsearch.engine.solution import Solution
 from vecsearch.engine.twobit import TwoBitSearch
@@ -78,8 +77,11 @@ class DistanceTable:
                                    f" {planner.format_size(puzzle.rank_size)}, over the limit of"
                                    f" {planner.format_size(limit)}; storage='mod3' needs a quarter of that")
         self.distances = np.full(puzzle.rank_size, np.iinfo(np.uint8).max, dtype=np.uint8)
-        result = bfs(puzzle, goals, backward=True, max_depth=max_depth, visited="bitset", threads=threads,
-                     on_layer=on_layer, max_memory=max(limit - puzzle.rank_size, 1), _layer_sink=self._record_layer)
+        from vecsearch.engine.enumeration import enumerate_space  # loaded on first use, as bfs loads it
+
+        result = enumerate_space(puzzle, goals, backward=True, max_depth=max_depth, visited="bitset", threads=threads,
+                                 on_layer=on_layer, max_memory=max(limit - puzzle.rank_size, 1),
+                                 layer_sink=self._record_layer)
         self.profile = result.profile
         self.max_distance = result.depth
         self.complete = result.complete
