@@ -33,11 +33,36 @@ class Chunk:
 
 @dataclass(repr=False)
 class ManySolutions:
-    """Answers for many instances in input order: ``lengths[i]`` (-1: none, within the depth
-    limit if one was given) and the moves of one shortest path in ``moves[i, :lengths[i]]``.
-    ``seconds[i]``: its chunk's wall time divided among the chunk; ``errors``: ``(id, message)``
-    of malformed instances (not among the answers); ``profile``: for heuristic searches, the
-    nodes expanded per f-bound summed over the instances."""
+    """Answers for many instances, in input order.
+
+    Returned by `solve_many` and `solve_pairs`; ``len()`` is the number of instances answered.
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+        The puzzle solved.
+    ids : list
+        The instances' ids (positions when none were given).
+    lengths : numpy.ndarray
+        ``lengths[i]``: the length of a shortest path of instance ``i``; -1 when it has none
+        (within the depth limit, if one was given).
+    moves : numpy.ndarray
+        The moves of that path in ``moves[i, :lengths[i]]``.
+    method : str
+        The method that answered them.
+    seconds : numpy.ndarray, optional
+        ``seconds[i]``: its chunk's wall time divided among the chunk.
+    errors : list of (id, str)
+        Malformed instances (not among the answers) and what is wrong with each.
+    profile : Profile, optional
+        Heuristic searches: the nodes expanded per f-bound, summed over the instances.
+
+    Examples
+    --------
+    >>> many = vs.solve_many("eight", ["1 2 3 4 5 6 7 x 8", "8 6 7 2 5 4 3 x 1"])
+    >>> many.lengths.tolist(), many.formatted(0), many.solved
+    ([1, 31], 'r', 2)
+    """
 
     puzzle: object
     ids: list

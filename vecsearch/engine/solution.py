@@ -11,7 +11,34 @@ from vecsearch.errors import VecsearchError
 
 
 class Solution:
-    """``states[0]`` is the start; move ``moves[i]`` takes ``states[i]`` to ``states[i+1]``."""
+    """A path through a puzzle's state space: its states and the moves between them.
+
+    ``str()`` is the path in the puzzle's own notation (the judge's format for the contest
+    problems); ``len()`` is its number of moves.
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+        The puzzle the path is in.
+    states : numpy.ndarray
+        ``len(moves) + 1`` packed states; ``states[0]`` is the start.
+    moves : sequence of int
+        Move ``moves[i]`` takes ``states[i]`` to ``states[i + 1]``.
+    profile : Profile, optional
+        The profile of the search that found it.
+
+    See Also
+    --------
+    solve : Finds one.
+
+    Examples
+    --------
+    >>> solution = vs.solve("eight", "2 3 4 1 5 x 7 6 8")
+    >>> len(solution), str(solution)
+    (19, 'ullddrurdllurdruldr')
+    >>> solution.move_names[:3], solution.replay()
+    (['u', 'l', 'l'], True)
+    """
 
     def __init__(self, puzzle, states: np.ndarray, moves: Sequence[int], profile=None):
         if len(states) != len(moves) + 1:
@@ -26,14 +53,17 @@ class Solution:
 
     @property
     def move_names(self) -> list[str]:
+        """The moves' labels, in the puzzle's notation."""
         return self.puzzle.move_labels(self.states, self.moves)
 
     @property
     def start(self):
+        """The first state."""
         return self.states[0]
 
     @property
     def end(self):
+        """The last state."""
         return self.states[-1]
 
     def replay(self) -> bool:
