@@ -34,10 +34,34 @@ def solve_pairs(puzzle, starts, goals, *, max_depth=None, max_forward=None, max_
                 threads=None, progress=False) -> ManySolutions:
     """Shortest paths from ``starts[i]`` to ``goals[i]`` for every ``i``.
 
-    Each item is a state, or several (a start set, a goal set), in any form ``puzzle.states``
-    reads. ``max_depth`` caps the path length, ``max_forward`` / ``max_backward`` each side's
-    depth. ``lengths[i]`` is -1 when pair ``i`` has no path (within the caps). ``progress=True``
-    draws a bar of the pairs solved.
+    Every pair is searched from both ends, all of them inside one kernel call per chunk.
+
+    Parameters
+    ----------
+    puzzle : Puzzle or str
+        The puzzle, or its name.
+    starts, goals : sequence
+        Equally long; each item a state or several (a start set, a goal set), in any form
+        ``puzzle.states`` reads.
+    max_depth : int, optional
+        Caps each path's length.
+    max_forward, max_backward : int, optional
+        Cap each side's depth.
+    threads : int, optional
+        Threads (default: all cores).
+    progress : bool, default False
+        Draw a bar of the pairs solved.
+
+    Returns
+    -------
+    ManySolutions
+        ``lengths[i]`` is -1 when pair ``i`` has no path (within the caps).
+
+    Examples
+    --------
+    >>> pairs = vs.solve_pairs("chessboard", ["1111 0000 1110 0010"], ["1010 0101 1010 0101"])
+    >>> pairs.lengths.tolist()
+    [4]
     """
     puzzle = as_puzzle(puzzle)
     start_states, start_offsets = _sets(puzzle, starts, "start")

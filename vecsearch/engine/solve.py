@@ -11,8 +11,33 @@ from vecsearch.errors import NoSolution
 
 
 def distance_table(puzzle, goal=None, *, max_depth=None, storage="bytes", threads=None) -> DistanceTable:
-    """The distance table towards ``goal`` (within ``max_depth``; ``storage`` as for
-    ``DistanceTable``), built once (on ``threads`` threads) and kept in ``caches.DISTANCE_TABLES``."""
+    """The distance table towards a goal, built once per process and then reused.
+
+    Parameters
+    ----------
+    puzzle : Puzzle or str
+        The puzzle, or its name.
+    goal : state, text or sequence of them, optional
+        The goal (default: the puzzle's).
+    max_depth : int, optional
+        Record only the states within this many moves (a ball).
+    storage : {"bytes", "mod3"}, default "bytes"
+        As for `DistanceTable`.
+    threads : int, optional
+        Threads that build it (default: all cores).
+
+    Returns
+    -------
+    DistanceTable
+        The table, kept until ``clear_caches("distance_tables")``.
+
+    Examples
+    --------
+    >>> vs.distance_table("eight") is vs.distance_table("eight")
+    True
+    >>> vs.distance_table("eight").distance("8 6 7 2 5 4 3 x 1")
+    31
+    """
     puzzle = as_puzzle(puzzle)
     goals = puzzle.goal_states() if goal is None else puzzle.states(goal)
     key = (puzzle, goals.tobytes(), max_depth, storage)
@@ -21,14 +46,52 @@ def distance_table(puzzle, goal=None, *, max_depth=None, storage="bytes", thread
 
 
 def solve(puzzle, start=None, goal=None, *, method: str = "bidirectional", max_depth=None, **options) -> Solution:
-    """A shortest solution from ``start`` to ``goal`` (defaults: the puzzle's own).
+    """A shortest solution from ``start`` to ``goal``.
 
-    ``method`` (``vecsearch.engine.methods``): ``"bidirectional"`` (meet in the middle; the
-    default), ``"bfs"`` (forward only), ``"table"`` (a distance table from the goal, built once
-    and reused by later calls), or ``"idastar"`` / ``"astar"`` (heuristic search; option
-    ``heuristic=`` names one of ``puzzle.heuristic_names`` or passes a ``Heuristic``). Options a
-    method does not honour are refused (``MethodError``). Raises ``NoSolution`` when there is
-    none (within ``max_depth``, if given).
+    Parameters
+    ----------
+    puzzle : Puzzle or str
+        The puzzle, or its name (a built-in, a problem, a definition file).
+    start : state or text, optional
+        Where to start (default: the puzzle's start).
+    goal : state, text or sequence of them, optional
+        A state or a set (default: the puzzle's goal).
+    method : str, default "bidirectional"
+        A name of `METHODS`: ``"bidirectional"`` (meet in the middle), ``"bfs"`` (forward
+        only), ``"table"`` (a distance table from the goal, built once and reused by later
+        calls), ``"idastar"`` or ``"astar"`` (heuristic search).
+    max_depth : int, optional
+        The longest solution looked for.
+    **options
+        Options of the method, such as ``threads=`` or ``heuristic=`` (one of
+        ``puzzle.heuristic_names``, or a `Heuristic`); an option the method does not honour is
+        refused (``MethodError``), never ignored.
+
+    Returns
+    -------
+    Solution
+        A shortest path: its states, moves and the search's profile.
+
+    Raises
+    ------
+    NoSolution
+        The goal is not reachable (within ``max_depth``).
+
+    See Also
+    --------
+    solve_many : Many instances in one call.
+    bidirectional : The search itself, with its result when there is no solution.
+
+    Examples
+    --------
+    >>> str(vs.solve("eight", "2 3 4 1 5 x 7 6 8"))
+    'ullddrurdllurdruldr'
+    >>> len(vs.solve("sliding-3x3", "8 6 7 2 5 4 3 x 1", method="idastar"))
+    31
+    >>> vs.solve("sliding-3x3", "8 6 7 2 5 4 3 x 1", max_depth=30)
+    Traceback (most recent call last):
+    ...
+    vecsearch.errors.NoSolution: sliding-3x3: no solution within 30 moves
     """
     puzzle = as_puzzle(puzzle)
     methods.check(method, puzzle, options, one=True)

@@ -35,13 +35,48 @@ DESCEND_BLOCK = 4096  # starts per block a thread takes when many walk down the 
 
 
 class DistanceTable:
-    """Distances to ``goal`` (a state or a set in one component; default: the puzzle's goal),
-    one byte per rank (``storage="bytes"``) or two (``"mod3"``).
+    """The distance of every state to a goal, by one backward search; then answers by lookup.
 
-    With ``max_depth`` (bytes only) only states within that many moves are recorded
-    (``radius``); others read as unknown, so ``solve_many`` answers -1 for them: use ``search``
-    for those. ``complete`` tells whether the table holds the goal's whole component.
-    ``on_layer`` is called with each layer's record; ``progress=True`` draws a bar of the layers.
+    A table answers any number of instances with the same goal by walking down it (in
+    parallel), and meets searches from starts beyond its radius (``search``).
+
+    Parameters
+    ----------
+    puzzle : Puzzle or str
+        The puzzle (it needs a rank and predecessors), or its name.
+    goal : state, text or sequence of them, optional
+        A state or a set in one component (default: the puzzle's goal).
+    max_depth : int, optional
+        Record only the states within this many moves (``radius``; bytes only). Others read
+        as unknown, so ``solve_many`` answers -1 for them: use ``search`` for those.
+    threads : int, optional
+        Threads that build it (default: all cores).
+    on_layer : callable, optional
+        Called with each layer's `LayerRecord`.
+    storage : {"bytes", "mod3"}, default "bytes"
+        One byte per rank, or two bits (the distance mod 3: a quarter of the memory; paths are
+        walked down the same way).
+    max_memory : int or str, optional
+        Bytes it may use (default: most of the available memory).
+    progress : bool, default False
+        Draw a bar of the layers.
+
+    Raises
+    ------
+    MemoryLimitError
+        The table would not fit in ``max_memory``.
+
+    See Also
+    --------
+    distance_table : The same, built once per process and cached.
+
+    Examples
+    --------
+    >>> table = vs.DistanceTable("sliding-2x3")
+    >>> table.complete, table.max_distance, table.distance("x 5 4 3 2 1")
+    (True, 21, 15)
+    >>> str(table.solution("4 1 2 x 5 3"))
+    'urrd'
     """
 
     def __init__(self, puzzle, goal=None, *, max_depth=None, threads=None, on_layer=None, storage="bytes",
