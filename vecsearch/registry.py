@@ -51,7 +51,30 @@ def problem_catalogue() -> dict[str, str]:
 
 @cache
 def get_problem(name: str):
-    """The contest problem called ``name`` (``"eight"``, ...)."""
+    """The contest problem called ``name``: its judge format and its puzzle.
+
+    Parameters
+    ----------
+    name : str
+        ``"eight"``, ``"solitaire"``, ``"chessboard"``, ``"cubes"`` or ``"gap"``
+        (``vecsearch list`` names them all).
+
+    Returns
+    -------
+    JudgeProblem
+        Reads the judge's cases and formats the answers as the judge wants them.
+
+    Raises
+    ------
+    UnknownPuzzle
+        No problem has that name.
+
+    Examples
+    --------
+    >>> problem = vs.get_problem("eight")
+    >>> problem.title
+    '3x3 sliding puzzle, one per line (9 tokens, blank x)'
+    """
     for module in _modules():
         if name in module.PROBLEMS:
             return module.PROBLEMS[name]()
@@ -65,7 +88,31 @@ def get_problem(name: str):
 
 
 def get_puzzle(name: str):
-    """The puzzle called ``name`` (``"sliding-3x4"``), or the puzzle of a problem (``"eight"``)."""
+    """The puzzle called ``name``, or the puzzle of a problem.
+
+    Parameters
+    ----------
+    name : str
+        A built-in family member (``"sliding-3x4"``, ``"pancake-12"``, ``"pocket-htm"``), a
+        problem (``"eight"``), or a definition file (``"puzzle.tws"``, ``.def``,
+        ``.kpuzzle.json``, with ``:METRIC``); ``vecsearch list`` names them.
+
+    Returns
+    -------
+    Puzzle
+        The puzzle.
+
+    Raises
+    ------
+    UnknownPuzzle
+        No puzzle has that name.
+
+    Examples
+    --------
+    >>> puzzle = vs.get_puzzle("sliding-3x4")
+    >>> puzzle.name, puzzle.rank_size
+    ('sliding-3x4', 239500800)
+    """
     for module in _modules():
         puzzle = module.from_name(name)
         if puzzle is not None:

@@ -65,7 +65,21 @@ def caches() -> dict[str, Cache]:
 
 
 def clear_caches(*names: str) -> None:
-    """Empty the caches named (all of them by default)."""
+    """Empty the caches named (all of them by default).
+
+    Parameters
+    ----------
+    *names : str
+        ``"kernels"``, ``"distance_tables"``, ``"heuristics"``, ``"pair_depth_tables"``,
+        ``"bitsets"``.
+
+    Examples
+    --------
+    >>> table = vs.distance_table("sliding-2x3")
+    >>> vs.clear_caches("distance_tables")
+    >>> vs.distance_table("sliding-2x3") is table
+    False
+    """
     unknown = set(names) - set(_registry)
     if unknown:
         raise ValueError(f"unknown cache(s) {sorted(unknown)}; the caches are {', '.join(_registry)}")
