@@ -39,7 +39,33 @@ SOLVED, ASTRAY = "#c8e6c9", "#ffffff"  # a slot's fill when it holds its solved 
 
 
 class PermutationPuzzle(Puzzle):
-    """A permutation puzzle: ``PermutationPuzzle(definition, metric="htm")``."""
+    """A searchable permutation puzzle made of a definition and a metric.
+
+    ``get_puzzle("file.tws")`` makes one of a file. Every engine method applies: the puzzle gets
+    the densest rank it can (``representation``), so bitsets, the two-bit search, distance
+    tables, batches and the partitioned search all work on it.
+
+    Parameters
+    ----------
+    definition : PermutationDefinition
+        Orbits, moves, solved state.
+    metric : {"htm", "qtm", "given"}, default "htm"
+        ``"htm"``: every power of each move is one move; ``"qtm"``: a move and its inverse;
+        ``"given"``: the moves exactly as defined.
+    name : str, optional
+        The puzzle's name (default: the definition's, with the metric).
+    representation : str, default "auto"
+        ``"coordinates"``, ``"pieces"``, ``"labels"``, ``"group"`` or ``"auto"`` (the densest
+        rank that fits).
+
+    Examples
+    --------
+    >>> cube = vs.get_puzzle("2x2x2.tws")
+    >>> cube.rank_size, cube.representation
+    (88179840, 'coordinates')
+    >>> str(vs.solve(cube, "R U F2 D'", goal=cube.pattern("? ? ? ? 5 6 7 8")))
+    "D F2 U' R'"
+    """
 
     def __init__(self, definition: PermutationDefinition, metric: str = "htm", *, name: str | None = None,
                  representation: str = "auto"):
