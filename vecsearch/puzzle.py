@@ -180,6 +180,7 @@ class Puzzle:
     # --- what the engine asks -------------------------------------------------------------
     @property
     def has_rank(self) -> bool:
+        """Whether the puzzle has a perfect rank (bitsets, two-bit search, distance tables need one)."""
         return self._functions["rank_state"] is not None
 
     @property
@@ -202,6 +203,7 @@ class Puzzle:
 
     @property
     def searchable_backward(self) -> bool:
+        """Whether the engine can search backwards (the puzzle is reversible or has predecessors)."""
         return self.reversible or self._functions["predecessors_state"] is not None
 
     @property

@@ -91,6 +91,7 @@ class ManySolutions:
         return len(self.lengths)
 
     def moves_of(self, i: int) -> list[int] | None:
+        """The moves of instance ``i``'s path (None when it has none)."""
         return None if self.lengths[i] < 0 else self.moves[i, :self.lengths[i]].tolist()
 
     def formatted(self, i: int) -> str | None:
@@ -100,6 +101,7 @@ class ManySolutions:
 
     @property
     def solved(self) -> int:
+        """How many instances have a path."""
         return int((self.lengths >= 0).sum())
 
     def __repr__(self) -> str:

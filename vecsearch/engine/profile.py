@@ -183,6 +183,7 @@ class Profile:
 
     @property
     def total_states(self) -> int:
+        """States reached, all sides and layers together."""
         return sum(getattr(r, "states", 0) for r in self.records)
 
     @property
@@ -192,6 +193,7 @@ class Profile:
 
     @property
     def peak_bytes(self) -> int:
+        """The most memory the search held at once (each side's peak, added)."""
         peaks = {}
         for r in self.records:
             peaks[r.side] = max(peaks.get(r.side, 0), r.bytes)
@@ -206,9 +208,11 @@ class Profile:
         return tuple(f.name for f in fields(self.records[0])) if self.records else COLUMNS
 
     def to_records(self) -> list[dict]:
+        """One dict per record, keyed by ``columns``."""
         return [dict(zip(self.columns, astuple(r))) for r in self.records]
 
     def to_csv(self) -> str:
+        """The records as CSV text, a header line first."""
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\n")
         writer.writerow(self.columns)

@@ -147,6 +147,7 @@ class DistanceTable:
 
     @property
     def unknown(self) -> int:
+        """The value a state's entry holds while its distance is unknown."""
         return int(np.iinfo(self.distances.dtype).max)
 
     def _record_layer(self, depth: int, layer) -> None:

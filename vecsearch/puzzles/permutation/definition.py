@@ -161,6 +161,7 @@ class PermutationDefinition:
 
     # --- checking the data ------------------------------------------------------------------
     def orbit(self, name: str) -> Orbit:
+        """The orbit called ``name``."""
         if name not in self._orbit:
             raise PuzzleDefinitionError(f"{self.name}: no orbit named {name!r}; orbits: {', '.join(self._orbit)}")
         return self._orbit[name]
@@ -322,6 +323,7 @@ class PermutationDefinition:
         return Move(name or move.name + "'", changes, move.marked)
 
     def order(self, move: Move) -> int:
+        """How many times ``move`` is made before the puzzle is back where it was."""
         power, order = move, 1
         while _changes(power):
             power, order = self.then(power, move), order + 1
@@ -341,6 +343,7 @@ class PermutationDefinition:
         return out
 
     def move_set(self, metric: str = "htm") -> list[Move]:
+        """The search moves under ``metric``: each move's powers (htm), it and its inverse (qtm), or it alone (given)."""
         if metric not in METRICS:
             raise PuzzleDefinitionError(f"unknown metric {metric!r}; choose one of {', '.join(METRICS)}")
         return [power for move in self.moves for power in self.powers(move, metric)]
