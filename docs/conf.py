@@ -28,6 +28,8 @@ myst_enable_extensions = ["colon_fence", "deflist"]
 myst_heading_anchors = 3
 
 # The notebooks are stored without outputs; the site runs each one (a failing cell fails the build).
+default_role = "py:obj"   # `name` in a docstring links to it
+
 nb_execution_mode = "force"
 nb_execution_raise_on_error = True
 nb_execution_timeout = 600
