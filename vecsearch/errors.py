@@ -140,7 +140,7 @@ class MemoryLimitError(VecsearchError, MemoryError):
     >>> try:
     ...     vs.bfs("sliding-3x4", max_memory="1M")
     ... except vs.MemoryLimitError as error:
-    ...     print(str(error)[:60])
+    ...     print(str(error)[:59])
     sliding-3x4: the search needs more memory than its limit of
     """
 
