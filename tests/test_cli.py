@@ -33,11 +33,11 @@ def test_solve_eight_from_stdin_and_file(tmp_path):
     assert run("solve", "eight", str(path)) == (0, "\nunsolvable\n", "")
 
 
-def test_bad_input_exits_2_with_one_line_and_earlier_answers():
-    code, out, err = run("solve", "eight", stdin="1 2 3 4 5 6 7 8 x\n1 2 3 4 5 6 7 8 q\n")
+def test_bad_input_exits_2_with_one_line_and_a_marker_in_its_place():
+    code, out, err = run("solve", "eight", stdin="1 2 3 4 5 6 7 8 x\n1 2 3 4 5 6 7 8 q\n1 2 3 4 5 6 7 x 8\n")
     assert code == 2
-    assert out == "\n"
-    assert err == "vecsearch: eight: case 2, line 2: token 9 is 'q'; expected a tile 1..8 or x\n"
+    assert out == "\nerror\nr\n"
+    assert err == "vecsearch: standard input: case 2, line 2: token 9 is 'q'; expected a tile 1..8 or x\n"
 
 
 @pytest.mark.parametrize("args,message", [
@@ -196,7 +196,7 @@ def test_bfs_reads_a_puzzle_definition_file(tmp_path):
     assert code == 2 and "unknown metric 'xtm' after the file name; expected one of htm, qtm, given" in err
     path.write_text("Set S 4 1\nMove X\nS\n2 1 3\nEnd\n")
     code, out, err = run("bfs", str(path))
-    assert code == 2 and err == "vecsearch: error: line 4: expected 4 slot numbers, got 3 tokens\n"
+    assert code == 2 and err == f"vecsearch: error: {path}, line 4: expected 4 slot numbers, got 3 tokens\n"
 
 
 def test_warm_up_databases_names_the_pattern_databases_a_puzzle_has():

@@ -13,6 +13,8 @@ Module map:
   judge              contest input/output formats on top of puzzles
   errors             the exceptions users meet
   cli                the ``vecsearch`` command
+  contract           the roles a puzzle supplies, declared once; the records Rules, Moves, Rank
+  values             puzzles whose states are values (Vector, Permutation, Subset): packed for you
   validation         ``validate(puzzle)``: probes a puzzle's functions, precise errors
   svg                pictures of states and solutions (puzzles supply ``draw(state)``)
   plots              matplotlib pictures of one or several profiles (lazy import)
@@ -69,6 +71,7 @@ from vecsearch.errors import (
     UnknownPuzzle,
     VecsearchError,
 )
+from vecsearch.contract import Moves, Rank, Rules
 from vecsearch.puzzle import Puzzle
 from vecsearch.registry import get_problem, get_puzzle
 
@@ -88,15 +91,18 @@ _LAZY = {
     "validate": "vecsearch.validation", "clear_caches": "vecsearch.engine.caches", "warm_up": "vecsearch.engine.warmup",
     "Orbit": "vecsearch.puzzles.permutation", "PermutationDefinition": "vecsearch.puzzles.permutation",
     "PermutationPuzzle": "vecsearch.puzzles.permutation", "load_definition": "vecsearch.puzzles.permutation",
+    "ValuePuzzle": "vecsearch.values", "Vector": "vecsearch.values", "Permutation": "vecsearch.values",
+    "Subset": "vecsearch.values",
 }
 
 __all__ = [
     "BoundRecord", "DistanceTable", "Heuristic", "InvalidPuzzleInput", "LayerRecord", "METHODS", "ManySolutions", "MemoryLimitError", "NoSolution",
-    "Orbit", "PermutationDefinition", "PermutationPuzzle", "Profile", "Puzzle", "PuzzleDefinitionError",
+    "Moves", "Orbit", "PermutationDefinition", "PermutationPuzzle", "Profile", "Puzzle", "PuzzleDefinitionError", "Rank",
+    "Rules",
     "SearchInterrupted", "SearchResult", "Solution", "UnknownPuzzle", "VecsearchError",
     "bfs", "bidirectional", "clear_caches", "distance_table", "get_problem", "get_puzzle", "load_definition", "plot_profiles", "solve",
     "solve_many",
-    "solve_pairs", "validate", "warm_up",
+    "solve_pairs", "validate", "warm_up", "ValuePuzzle", "Vector", "Permutation", "Subset",
 ]
 __version__ = "0.1.0"
 

@@ -14,6 +14,10 @@
 - ``state_function``: per-state puzzle rules (expand one state, rank one state). They are not
   cached on their own because they are compiled into the layer kernels that call them, where
   they are inlined.
+- ``checked_function``: a user's per-state function behind a guard (``kernels/guard_template``):
+  compiled on its own with bounds checks, so an index out of range raises ``IndexError``, which
+  the guard turns into a ``BrokenRule``, instead of writing outside an array. Not inlined by
+  numba: inlined code takes the bounds checking of the kernel it lands in, and kernels have none.
 - ``user_kernel`` / ``user_parallel_kernel``: uncached variants for kernels built around a puzzle
   defined in a notebook (its functions live in no importable file, so numba cannot cache them);
   such puzzles pay one compile per process, done by ``vecsearch.warm_up(puzzle)``.
@@ -48,6 +52,13 @@ state_function = njit(inline="always", **_COMMON)
 loop = njit(cache=True, _nrt=False, **_COMMON)
 user_kernel = njit(cache=False, **_COMMON)
 user_parallel_kernel = njit(cache=False, parallel=True, **_COMMON)
+_checked = njit(boundscheck=True, **_COMMON)
+
+
+def checked_function(function):
+    """``function`` (plain, or a numba dispatcher: its Python function is used) compiled with
+    bounds checks."""
+    return _checked(getattr(function, "py_func", function))
 
 
 class _ScopeSharingCopy:

@@ -18,26 +18,48 @@ from vecsearch.cli_arguments import build_parser
 def run_solve(args) -> int:
     from vecsearch.registry import get_problem
 
+    if args.start is not None:
+        return _solve_instance(args)
     problem = get_problem(args.problem)
     if args.goal is not None:
         problem = problem.with_goal(args.goal)
     if args.sample:
-        text = problem.sample()
+        text, source = problem.sample(), f"{problem.name}'s sample"
     elif args.text is not None:
-        text = args.text
+        text, source = args.text, "--text"
     else:
         _refuse_typed_instance(args.file, f"vecsearch solve {args.problem}")
-        text = _read_input(args.file)
-    answers, error = problem.solve_text(text)
+        text, source = _read_input(args.file), _input_name(args.file)
+    answers, errors = problem.solve_text(text)
     out = sys.stdout
     for answer in answers:
         out.write(answer.output + "\n")
-        if answer.note:
-            print(f"vecsearch: {problem.name}: {answer.note}", file=sys.stderr)
+        if answer.note:  # a malformed case's error, located in the input; else a remark on the answer
+            where = source if answer.output == problem.marker and errors else problem.name
+            print(f"vecsearch: {where}: {answer.note}", file=sys.stderr)
     out.flush()
-    if error is not None:
-        print(f"vecsearch: {problem.name}: {error}", file=sys.stderr)
-        return 2
+    return 2 if errors else 0
+
+
+def _input_name(path: str | None) -> str:
+    return "standard input" if path in (None, "-") else path
+
+
+def _solve_instance(args) -> int:
+    """``vecsearch solve PUZZLE --start STATE [--goal STATE]``: one shortest move string."""
+    from vecsearch.engine.solve import solve
+    from vecsearch.errors import NoSolution
+    from vecsearch.registry import get_puzzle
+
+    puzzle = get_puzzle(args.problem)
+    start = puzzle.state(args.start)
+    goal = None if args.goal is None else puzzle.states(args.goal)
+    try:
+        solution = solve(puzzle, start, goal, method=args.method, max_depth=args.max_depth)
+    except NoSolution as none:
+        print(f"vecsearch: {puzzle.name}: {str(none).removeprefix(f'{puzzle.name}: ')}", file=sys.stderr)
+        return 1
+    print(solution, flush=True)
     return 0
 
 
@@ -110,7 +132,8 @@ def run_bfs(args) -> int:
         raise
     except SearchInterrupted as stop:
         _print_profile(stop.result.profile, args.csv)
-        again = f"; continue with --resume {stop.checkpoint}" if stop.checkpoint else ""
+        again = f"; continue with --resume {stop.checkpoint}" if stop.checkpoint else \
+            "; run it with --checkpoint DIR to be able to continue after an interruption"
         print(f"vecsearch: interrupted after depth {stop.result.depth}{again}", file=sys.stderr)
         return 130
     _print_profile(result.profile, args.csv)
@@ -142,13 +165,13 @@ def run_batch(args) -> int:
         puzzle = problem.puzzle
         instances, errors = problem.batch_instances(data)
         max_depth = args.max_depth if args.max_depth is not None else problem.max_depth
-    report_errors(args.puzzle, errors)
+    report_errors(_input_name(args.file), errors)
     client = _dask_client(args.scheduler)
     options = dict(method=args.method, max_depth=max_depth, chunk_size=args.chunk_size, client=client,
                    progress=args.progress, stream=sys.stdout.buffer, report=_note)
     try:
         if args.format == "judge":
-            run_judge(problem, instances, args.output, **options)
+            run_judge(problem, instances, args.output, errors=errors, **options)
         else:
             run_jsonl(puzzle, instances, errors, args.output, **options)
     finally:
@@ -298,11 +321,16 @@ def _parse(parser, argv):
     sliding-4x4 --goal korf korf100.txt``), which argparse alone does not do."""
     args, extra = parser.parse_known_args(argv)
     if len(extra) == 1 and not extra[0].startswith("-") and getattr(args, "file", "") is None:
-        if args.sample or args.text is not None:
-            parser.error(f"argument FILE: not allowed with {'--sample' if args.sample else '--text'}")
+        given = "--sample" if args.sample else "--text" if args.text is not None else \
+            "--start" if args.start is not None else None
+        if given:
+            parser.error(f"argument FILE: not allowed with {given}")
         args.file = extra[0]
     elif extra:
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    if args.run == "run_solve" and args.start is None and (args.method is not None or args.max_depth is not None):
+        parser.error("--method and --max-depth go with --start (one instance); a problem's input is answered as its"
+                     " judge asks")
     return args
 
 
@@ -312,11 +340,6 @@ def main(argv=None) -> int:
 
     args = _parse(build_parser(), argv)
     run = COMMANDS[args.run]
-    subject = getattr(args, "problem", None) or getattr(args, "puzzle", None)
-    if subject is not None:  # a command that searches: say so when it compiles for long
-        from vecsearch.engine import jit
-
-        jit.announce_compiles(subject)
     try:
         return run(args)
     except (VecsearchError, InputError, MissingDependency) as error:

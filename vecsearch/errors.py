@@ -10,26 +10,30 @@ class VecsearchError(Exception):
 class InvalidPuzzleInput(VecsearchError, ValueError):
     """Text that does not describe a valid state or case of a puzzle.
 
-    ``line`` (1-based) and ``case`` (1-based) locate the problem in a multi-line input when known;
-    ``str()`` gives one line naming the location, the offending token and what was expected.
+    ``source`` (a file name), ``line`` (1-based) and ``case`` (1-based) locate the problem in a
+    multi-line input when known; ``str()`` gives one line naming the location, the offending token
+    and what was expected.
     """
 
-    def __init__(self, message: str, *, line: int | None = None, case: int | None = None):
+    def __init__(self, message: str, *, line: int | None = None, case: int | None = None, source: str | None = None):
         self.message = message
         self.line = line
         self.case = case
+        self.source = source
         super().__init__(str(self))
 
-    def located(self, *, line: int | None = None, case: int | None = None) -> "InvalidPuzzleInput":
+    def located(self, *, line: int | None = None, case: int | None = None,
+                source: str | None = None) -> "InvalidPuzzleInput":
         """The same error with its position in a larger input filled in."""
         return InvalidPuzzleInput(
             self.message,
             line=self.line if self.line is not None else line,
             case=self.case if self.case is not None else case,
+            source=self.source if self.source is not None else source,
         )
 
     def __str__(self) -> str:
-        where = []
+        where = [self.source] if self.source is not None else []
         if self.case is not None:
             where.append(f"case {self.case}")
         if self.line is not None:
@@ -43,6 +47,52 @@ class UnknownPuzzle(VecsearchError, ValueError):
 
 class PuzzleDefinitionError(VecsearchError, TypeError):
     """A puzzle whose functions break the contract of ``vecsearch.puzzle``."""
+
+
+class BrokenRule(PuzzleDefinitionError):
+    """A user's function broke the contract in compiled code (``vecsearch.kernels.guard_template``
+    checks what each returns): raised from inside a kernel with what the message needs.
+
+    ``rule`` is one of ``RULES``; ``state`` the state (an int, or a tuple of words), or for a
+    puzzle over values ``(values, n)`` (its first ``n`` values), or for the roles over ranks the
+    ``(rank, component)`` it was called with; ``value`` what broke the rule, ``index`` where
+    among the outputs, ``limit`` the room or range it must stay in, ``position`` the value's.
+    """
+
+    RULES = ("raised", "count", "move", "reserved", "rank", "bound", "value", "permutation", "subset")
+
+    def __init__(self, puzzle: str, role: str, rule: int, state, value: int = 0, index: int = 0, limit: int = 0,
+                 position: int = -1):
+        if isinstance(state, tuple) and len(state) == 2 and isinstance(state[0], tuple):
+            state = " ".join(map(str, state[0][:state[1]]))  # values: as the puzzle's text
+        self.puzzle, self.role, self.rule, self.state = puzzle, role, self.RULES[rule], state
+        self.value, self.index, self.limit, self.position = value, index, limit, position
+        super().__init__(self._message())
+
+    def __reduce__(self):
+        return (type(self), (self.puzzle, self.role, self.RULES.index(self.rule), self.state, self.value, self.index,
+                             self.limit, self.position))
+
+    def _message(self) -> str:
+        rank_role = self.role.endswith("_rank")
+        called = f"{self.role}{self.state!r}" if rank_role else f"{self.role}({self.state!r})"
+        what = "ranks" if rank_role else "predecessors" if self.role.startswith("predecessors") else "children"
+        room = "max_predecessors" if self.role.startswith("predecessors") else "max_moves"
+        text = {
+            "raised": f"failed in compiled code: an index out of range (an array read or written outside its"
+                      f" bounds; the {what} array has room for {self.limit}), or an exception it raised",
+            "count": f"returned {self.value} {what}; expected 0..{room}={self.limit}",
+            "move": f"gave entry {self.index} the move {self.value}; expected 0..{self.limit - 1}",
+            "reserved": f"gave entry {self.index} a first word of -1, which is reserved (an empty slot)",
+            "rank": f"gave the rank {self.value}" + (f" (entry {self.index})" if rank_role or self.role != "rank"
+                                                    else "") + f"; expected 0..rank_size-1 = {self.limit - 1}",
+            "bound": f"is {self.value}; a heuristic is an int >= 0",
+            "value": f"gave child {self.index} the value {self.value} at position {self.position}, outside its range"
+                     f" 0..{self.limit - 1}",
+            "permutation": f"gave child {self.index} values that are not a permutation of 0..{self.limit - 1}",
+            "subset": f"gave child {self.index} a subset that does not hold {self.limit} elements",
+        }[self.rule]
+        return f"{self.puzzle}: {called} {text}"
 
 
 class NoSolution(VecsearchError):

@@ -80,7 +80,7 @@ def astar(puzzle, start=None, goal=None, *, heuristic=None, max_depth=None, max_
         return SearchResult(puzzle, profile, None, True, [])
     chosen = resolve(puzzle, goals, heuristic)
     kernels = search_kernels(puzzle, chosen)
-    fixed = (puzzle.tables, chosen.tables, inverse_table(puzzle), goals)
+    fixed = (puzzle.kernel_tables, chosen.tables, inverse_table(puzzle), goals)
     cap = MAX_F if max_depth is None else max_depth
     state = _Tables(puzzle.width, 1 << 12)
     jit.call(kernels.astar_insert, *state.arrays, starts, chosen.tables)

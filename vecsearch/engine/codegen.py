@@ -37,10 +37,12 @@ from pathlib import Path
 import numba
 
 import vecsearch._numba as nb_options
+from vecsearch.contract import ROLES as CONTRACT_ROLES
+from vecsearch.contract import no_rank, single_component
 from vecsearch.engine.caches import KERNELS
+from vecsearch.fingerprint import function_digest
 from vecsearch.kernels import state_words
 from vecsearch.kernels.roles import SHAPE_HELPERS
-from vecsearch.puzzle import no_rank, single_component
 
 nb_options.faster_inlining()
 PACKAGE_DIR = Path(__file__).resolve().parent.parent
@@ -48,10 +50,10 @@ KERNEL_DIR = PACKAGE_DIR / "kernels"
 LAYER_TEMPLATES = tuple(KERNEL_DIR / f"{name}.py" for name in ("layer_template", "hash_template", "pair_template",
                                                                 "rank_space_template", "segment_template",
                                                                 "distance_template"))
+PLACEHOLDERS = {"no_rank": no_rank, "single_component": single_component}  # fallbacks of the contract
+# The roles every layer-kernel module binds to a function (after fallbacks); the others may be None.
 ROLES = ("expand_state", "predecessors_state", "rank_state", "component_state")
-# None: the template's default, or absent
-OPTIONAL_ROLES = ("expand_ranked_state", "predecessors_ranked_state", "unrank_state", "expand_rank_state",
-                  "predecessors_rank_state", "near_rank_state", "near_predecessors_rank_state")
+OPTIONAL_ROLES = tuple(role.kernel_name for role in CONTRACT_ROLES if role.kernel_name not in ROLES)
 
 
 def cache_dir() -> Path:
@@ -78,18 +80,22 @@ def _importable(function) -> tuple[str, str, bool] | None:
     return module_name, py_func.__name__, found is py_func
 
 
-def _source_hash(paths) -> str:
+def _stamp(functions) -> str:
+    """What a generated module's text records of its sources, so that numba's cache of it is
+    dropped when they change: numba's version, vecsearch's kernel sources and the files of
+    vecsearch's own functions, and for a user's functions their digests (``fingerprint``: their
+    code and what it reads, not the rest of their file, whose comments may change freely)."""
+    files = [*KERNEL_DIR.glob("*.py"), PACKAGE_DIR / "_numba.py"]
+    given = [f for f in functions.values() if f is not None]
+    files += [Path(inspect.getsourcefile(getattr(f, "py_func", f))) for f in given if _importable(f)[0].startswith(
+        "vecsearch.")]
     digest = hashlib.sha256(numba.__version__.encode())
-    for path in sorted(set(paths)):
-        digest.update(Path(path).read_bytes())
+    for path in sorted(set(files)):
+        digest.update(path.read_bytes())
+    for function in given:
+        if not _importable(function)[0].startswith("vecsearch."):
+            digest.update(function_digest(function).encode())
     return digest.hexdigest()[:16]
-
-
-def _dependency_files(functions) -> list[str]:
-    files = [str(p) for p in KERNEL_DIR.glob("*.py")]
-    files.append(str(PACKAGE_DIR / "_numba.py"))
-    files += [inspect.getsourcefile(getattr(f, "py_func", f)) for f in functions.values() if f is not None]
-    return files
 
 
 def _shape_bindings(width: int) -> dict[str, str]:
@@ -97,18 +103,19 @@ def _shape_bindings(width: int) -> dict[str, str]:
     return {name: f"{family}_{name}" for name in SHAPE_HELPERS}
 
 
-def _constants(width: int, capacity: int, has_predecessors: bool) -> dict:
-    return {"WIDTH": width, "MAX_MOVES": capacity, "HAS_PREDECESSORS": bool(has_predecessors)}
+def _constants(width: int, capacity: int, has_predecessors: bool, puzzle_name: str, guard, family: str) -> dict:
+    return {"WIDTH": width, "MAX_MOVES": capacity, "HAS_PREDECESSORS": bool(has_predecessors),
+            "PUZZLE_NAME": puzzle_name, "FAMILY": family, **(guard.constants if guard is not None else {})}
 
 
-def _header(functions: dict, constants: dict) -> str:
+def _header(functions: dict, constants: dict, guarded: bool) -> str:
     # A hot loop counts no references (``_numba.loop``) when the rules are vecsearch's own, which
     # never allocate; a user's may (a list, an array), so their loops are inlined into the
-    # kernels that call them (one compile, not two).
-    own = all(f is None or _importable(f)[0].startswith("vecsearch.") for f in functions.values())
-    loop = "loop" if own else "state_function as loop"
-    lines = [f"from vecsearch._numba import kernel, {loop}, parallel_kernel, state_function",
-             "from vecsearch.kernels.state_words import ("]
+    # kernels that call them (one compile, not two). A guard raises, which a prange loop cannot
+    # pass on: a guarded family's parallel kernels run serially.
+    decorators = "kernel, state_function as loop, kernel as parallel_kernel, state_function, checked_function" \
+        if guarded else "kernel, loop, parallel_kernel, state_function"
+    lines = [f"from vecsearch._numba import {decorators}", "from vecsearch.kernels.state_words import ("]
     lines += [f"    {helper} as {name}," for name, helper in _shape_bindings(constants["WIDTH"]).items()]
     lines.append(")")
     for role, function in functions.items():
@@ -116,12 +123,31 @@ def _header(functions: dict, constants: dict) -> str:
             lines.append(f"{role} = None")
             continue
         module_name, name, plain = _importable(function)
-        if plain:
+        if guarded:
+            lines += [f"from {module_name} import {name} as _given_{role}",
+                      f"user_{role} = checked_function(_given_{role})", f"{role} = None  # its guard follows"]
+        elif plain:
             lines += [f"from {module_name} import {name} as _{role}", f"{role} = state_function(_{role})"]
         else:
             lines.append(f"from {module_name} import {name} as {role}")
     lines += [f"{name} = {value!r}" for name, value in constants.items()]
     return "\n".join(lines) + "\n"
+
+
+def guard_body(template: str, roles, fallbacks: dict[str, str]) -> str:
+    """The guards of ``template`` (``guard_template``, ``value_template``) for the ``roles``
+    (their helpers too), then each role of ``fallbacks`` bound to the one it falls back to
+    (``vecsearch.contract``)."""
+    text = template_body(KERNEL_DIR / f"{template}.py")
+    lines = text.splitlines(keepends=True)
+    for node in reversed(ast.parse(text).body):
+        if isinstance(node, ast.FunctionDef) and node.name.endswith("_state") and node.name not in roles:
+            start = min([node.lineno] + [d.lineno for d in node.decorator_list])
+            del lines[start - 1:node.end_lineno]
+    placeholders = sorted({target for target in fallbacks.values() if target in PLACEHOLDERS})
+    tail = [f"from vecsearch.contract import {', '.join(placeholders)}\n"] if placeholders else []
+    tail += [f"{role} = {target}\n" for role, target in fallbacks.items()]
+    return "".join(lines) + "\n\n" + "".join(tail)
 
 
 def template_body(path: Path) -> str:
@@ -145,42 +171,61 @@ def layer_kernels(puzzle) -> types.ModuleType:
 def _bind_layer_kernels(puzzle) -> types.ModuleType:
     functions = dict(puzzle.functions)
     has_predecessors = functions["predecessors_state"] is not None
-    if not has_predecessors:
-        # Reversible: predecessors are the children. Directed without predecessors: bound
-        # only so the kernels type-check; the engine never searches backwards.
-        functions["predecessors_state"] = functions["expand_state"]
-        functions["predecessors_ranked_state"] = functions["expand_ranked_state"]
-        functions["predecessors_rank_state"] = functions["expand_rank_state"]
-        functions["near_predecessors_rank_state"] = functions["near_rank_state"]
-    functions["rank_state"] = functions["rank_state"] or no_rank
-    functions["component_state"] = functions["component_state"] or single_component
     return build_kernels(functions, puzzle.width, puzzle.move_capacity, puzzle.kernel_label,
-                         has_predecessors=has_predecessors)
+                         has_predecessors=has_predecessors, guard=puzzle.guard, puzzle_name=puzzle.name)
+
+
+def fallbacks(functions: dict, has_predecessors: bool, defined=()) -> dict[str, str]:
+    """The roles not given and what stands in for each (``vecsearch.contract.Role.fallback``): a
+    puzzle without predecessors of its own (reversible: its predecessors are its children;
+    directed: bound only so that the kernels type-check, the engine never searches backwards)
+    takes its expansions for them; no rank or component, placeholders never called."""
+    chosen = {}
+    for role in CONTRACT_ROLES:
+        if role.fallback is None or functions.get(role.kernel_name, False) is not None or role.kernel_name in defined:
+            continue
+        if role.fallback in PLACEHOLDERS or not has_predecessors:
+            chosen[role.kernel_name] = role.fallback if role.fallback in PLACEHOLDERS else f"{role.fallback}_state"
+    return chosen
 
 
 def build_kernels(functions: dict, width: int, capacity: int, label: str, *, has_predecessors: bool = False,
-                  templates=LAYER_TEMPLATES, roles=ROLES, optional_roles=OPTIONAL_ROLES) -> types.ModuleType:
-    """The kernel module of a family given its per-state functions by role, its width, move
-    capacity and whether its predecessors differ from its children: the layer kernels by
-    default, or other templates' (e.g. ``heuristic_template.py``, which adds ``heuristic_state``)."""
-    missing = set(roles) - {role for role, f in functions.items() if f is not None}
+                  guard=None, puzzle_name: str = "puzzle", templates=LAYER_TEMPLATES, roles=ROLES,
+                  optional_roles=OPTIONAL_ROLES) -> types.ModuleType:
+    """The kernel module of a family given its per-state functions by role (None: not given), its
+    width, move capacity and whether its predecessors differ from its children: the layer kernels
+    by default, or other templates' (e.g. ``heuristic_template.py``, which adds
+    ``heuristic_state``). ``guard`` (``Puzzle.guard``; None for a trusted puzzle): the functions
+    are a user's, each behind the guard of its role (``kernels/guard_template.py``, or the value
+    adapters of ``kernels/value_template.py``; the kernels then take ``Puzzle.kernel_tables``),
+    and a broken rule raises ``BrokenRule`` naming ``puzzle_name``."""
+    guarded = guard is not None
+    defined = () if guard is None else tuple(r for r in guard.defines if r in set(roles) | set(optional_roles))
+    stand_ins = fallbacks(functions, has_predecessors, defined)
+    given = {role: f for role, f in functions.items() if f is not None}
+    missing = set(roles) - set(given) - set(stand_ins) - set(defined)
     if missing or set(functions) - set(roles) - set(optional_roles):
         raise ValueError(f"kernel roles missing: {sorted(missing)}")
-    constants = _constants(width, capacity, has_predecessors)
+    constants = _constants(width, capacity, has_predecessors, puzzle_name if guarded else "puzzle", guard, label)
     body = "\n\n".join(template_body(path) for path in templates)
+    if guarded:
+        body = guard_body(guard.template, {*given, *defined}, stand_ins) + "\n\n" + body
+    else:
+        functions = {**functions, **{role: PLACEHOLDERS.get(target) or functions[target]
+                                     for role, target in stand_ins.items()}}
     if tuple(templates) != LAYER_TEMPLATES:
         label = "_".join([label, *(path.stem for path in templates)])
     if all(_importable(f) for f in functions.values() if f is not None):
         try:
-            return _cached_module(functions, constants, label, body)
+            return _cached_module(functions, constants, label, body, guarded)
         except OSError:
             pass  # the cache directory is not writable: compile in memory instead
-    return _in_memory_module(functions, constants, label, body)
+    return _in_memory_module(functions, constants, label, body, guarded)
 
 
-def _cached_module(functions, constants, label, body) -> types.ModuleType:
-    header = _header(functions, constants)
-    stamp = _source_hash(_dependency_files(functions))
+def _cached_module(functions, constants, label, body, guarded) -> types.ModuleType:
+    header = _header(functions, constants, guarded)
+    stamp = _stamp(functions)
     text = f"# Generated by vecsearch.engine.codegen for {label!r}; do not edit.\n# sources: {stamp}\n" + header + body
     slug = re.sub(r"\W", "_", label)
     identity = hashlib.sha256(header.encode()).hexdigest()[:8]
@@ -201,17 +246,22 @@ def _cached_module(functions, constants, label, body) -> types.ModuleType:
     return module
 
 
-def _in_memory_module(functions, constants, label, body) -> types.ModuleType:
+def _in_memory_module(functions, constants, label, body, guarded) -> types.ModuleType:
     module = types.ModuleType("vecsearch_kernels_user_" + re.sub(r"\W", "_", label))
     namespace = module.__dict__
     namespace.update(
         kernel=nb_options.user_kernel,
         loop=nb_options.state_function,  # a user's rules may allocate: see _header
-        parallel_kernel=nb_options.user_parallel_kernel,
+        parallel_kernel=nb_options.user_kernel if guarded else nb_options.user_parallel_kernel,
         state_function=nb_options.state_function,
         **constants,
-        **functions,
     )
+    if guarded:
+        namespace.update({f"user_{role}": nb_options.checked_function(f) for role, f in functions.items() if f})
+        namespace.update({role: None for role in functions})
+    else:
+        namespace.update(functions)
     namespace.update({name: getattr(state_words, helper) for name, helper in _shape_bindings(constants["WIDTH"]).items()})
     exec(compile(body, f"<vecsearch kernels for {label}>", "exec"), namespace)
+    sys.modules[module.__name__] = module  # the compile notice finds its FAMILY there
     return module

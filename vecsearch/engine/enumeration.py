@@ -138,7 +138,7 @@ class _TwoBit:
     """The two-bit search of the starts' component."""
 
     def __init__(self, puzzle, starts, backward, keep, name, after_layer, saved):
-        component = jit.call(layer_kernels(puzzle).components, starts[:1], puzzle.tables)[0]
+        component = jit.call(layer_kernels(puzzle).components, starts[:1], puzzle.kernel_tables)[0]
         self.puzzle = puzzle
         self.search = TwoBitSearch(puzzle, component, backward, keep, name)
         self.after_layer = after_layer

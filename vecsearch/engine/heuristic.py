@@ -38,6 +38,7 @@ def search_kernels(puzzle, heuristic: Heuristic):
     functions = {"expand_state": puzzle.expand_function, "heuristic_state": heuristic.function,
                  "heuristic_update_state": heuristic.update}
     return KERNELS.get(key, lambda: build_kernels(functions, puzzle.width, puzzle.move_capacity, puzzle.kernel_label,
+                                                  guard=puzzle.guard, puzzle_name=puzzle.name,
                                                   templates=(HEURISTIC_TEMPLATE,), roles=ROLES,
                                                   optional_roles=OPTIONAL_ROLES))
 

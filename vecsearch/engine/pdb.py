@@ -81,7 +81,7 @@ def enumerate_distances(abstraction: Abstraction, *, threads=None, on_layer=None
     with thread_limit(threads):
         began, compiled_before = time.perf_counter(), jit.compile_seconds()
         goals = puzzle.states(abstraction.goals).copy()
-        layer = Layer.of(goals[:jit.call(kernels.claim_goals, goals, puzzle.tables, bits, entries, abstraction.group)],
+        layer = Layer.of(goals[:jit.call(kernels.claim_goals, goals, puzzle.kernel_tables, bits, entries, abstraction.group)],
                          puzzle.width)
         depth, frontier, generated = 0, len(goals), 0
         while len(layer):
@@ -124,7 +124,7 @@ class _Expander:
         builder = LayerBuilder(self.puzzle.width, len(layer) * stride,
                                lambda grown: self.budget.check(held + grown, f"layer {depth}"))
         generated = 0
-        fixed = (self.puzzle.tables, *self.fixed, want, self.entries, self.group, depth)
+        fixed = (self.puzzle.kernel_tables, *self.fixed, want, self.entries, self.group, depth)
         for chunk in layer.chunks:
             for lo in range(0, len(chunk), ROUND):
                 for out, (g, new) in expand_blocks(self.kernels.expand_cost_range, chunk[lo:lo + ROUND], fixed,

@@ -157,7 +157,7 @@ class _Run:
             component, backward = saved["component"], saved["backward"]
         else:
             start_ranks = self._ranks(starts)
-            component = int(jit.call(layer_kernels(puzzle).components, starts[:1], puzzle.tables)[0])
+            component = int(jit.call(layer_kernels(puzzle).components, starts[:1], puzzle.kernel_tables)[0])
         self.start_ranks = start_ranks
         self.can_pull = backward or puzzle.searchable_backward
         self.costs = MethodCosts()
@@ -174,7 +174,7 @@ class _Run:
             self._seed()
 
     def _ranks(self, states) -> np.ndarray:
-        return np.unique(jit.call(layer_kernels(self.puzzle).ranks, states, self.puzzle.tables))
+        return np.unique(jit.call(layer_kernels(self.puzzle).ranks, states, self.puzzle.kernel_tables))
 
     @property
     def counts(self) -> list[int]:
@@ -246,7 +246,7 @@ class _Run:
 
     def result(self) -> SearchResult:
         self.profile.compile_seconds = self.compile_seconds
-        states = jit.call(layer_kernels(self.puzzle).unrank_many, self.kept, self.job.component, self.puzzle.tables)
+        states = jit.call(layer_kernels(self.puzzle).unrank_many, self.kept, self.job.component, self.puzzle.kernel_tables)
         return SearchResult(self.puzzle, self.profile, None, self.exhausted, [Layer.of(states, self.puzzle.width)],
                             self.side)
 

@@ -112,7 +112,7 @@ class TwoBitSearch:
 
     def seed(self, starts: np.ndarray) -> LayerRecord:
         """Distance 0 for ``starts`` (one component)."""
-        ranks = np.unique(jit.call(self.kernels.ranks, starts, self.puzzle.tables))
+        ranks = np.unique(jit.call(self.kernels.ranks, starts, self.puzzle.kernel_tables))
         np.bitwise_and.at(self.table, ranks >> 5, ~(np.int64(3 ^ self.value(0)) << ((ranks & 31) << 1)))
         self.counts = [len(ranks)]
         self.newest = ranks[:len(self.stash)]
@@ -135,7 +135,7 @@ class TwoBitSearch:
         # a push whose whole frontier is in ``newest`` takes it from there instead of scanning the table
         listed = self.newest if not (pull or self.mod3) and frontier <= len(self.newest) else NOTHING
         fixed = (pull, self.last_mask, seek if pull else PATTERNS[seek], newv, not (self.mod3 or pull), self.component,
-                 self.puzzle.tables, self.backward, self.stash, self.fill, clock.cycles, listed)
+                 self.puzzle.kernel_tables, self.backward, self.stash, self.fill, clock.cycles, listed)
         jit.warm(kernel, self.table, 0, 0, *fixed)  # compiles (or loads) outside the timing
         jit.warm(retire_cells, self.table, 0, 0, PATTERNS[seek])
         span = len(listed) or len(self.table)
@@ -166,7 +166,7 @@ class TwoBitSearch:
 
     def newest_states(self) -> np.ndarray:
         """The kept states of the newest layer (all of it if it had at most ``keep``)."""
-        return jit.call(self.kernels.unrank_many, self.newest, self.component, self.puzzle.tables)
+        return jit.call(self.kernels.unrank_many, self.newest, self.component, self.puzzle.kernel_tables)
 
     # --- checkpoints --------------------------------------------------------------------------
     def arrays(self) -> dict:

@@ -17,6 +17,10 @@ Each is a numba ``intrinsic`` and compiles (and caches) like any other njit code
   can time their phases per batch of states (``vecsearch.kernels.phases``).
 - ``yield_cpu()``: ``sched_yield()`` of the C library: a worker that has waited a while for
   another gives way, in case that other one is waiting for this processor.
+- ``stack_empty(size)``: an int64 array of ``size`` (a constant) elements on the stack of the
+  compiled function it ends up in, allocated once per call of that function (at its entry, also
+  when the call sits in a loop): scratch with no allocation per state. It must not outlive that
+  function (never returned or stored).
 """
 
 from llvmlite import ir
@@ -122,3 +126,21 @@ def yield_cpu(typingctx):
         return builder.call(fn, [])
 
     return sig, codegen
+
+
+@intrinsic
+def stack_empty(typingctx, size):
+    """An uninitialised int64 array of ``size`` elements (an integer constant) on the stack."""
+    if not isinstance(size, types.IntegerLiteral):
+        return None
+    array_type = types.Array(types.int64, 1, "C")
+
+    def codegen(context, builder, signature, args):
+        intp = context.get_value_type(types.intp)
+        data = cgutils.alloca_once(builder, context.get_value_type(types.int64), size=size.literal_value)
+        array = context.make_array(array_type)(context, builder)
+        context.populate_array(array, data=data, shape=[intp(size.literal_value)], strides=[intp(8)],
+                               itemsize=intp(8), meminfo=None)
+        return array._getvalue()
+
+    return array_type(size), codegen

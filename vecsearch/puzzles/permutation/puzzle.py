@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from vecsearch.contract import Moves, Rank, Rules
 from vecsearch.errors import InvalidPuzzleInput, PuzzleDefinitionError
 from vecsearch.kernels.ranking import factorial_table
 from vecsearch.puzzle import Puzzle, signed64, unsigned64
@@ -82,10 +83,12 @@ class PermutationPuzzle(Puzzle):
                                  near_rank=rank_steps.single_orbit_near_rank,
                                  near_predecessors_rank=None if reversible
                                  else rank_steps.single_orbit_near_predecessors_rank)
+        ranking = {k: functions.pop(k) for k in list(functions) if k not in ("expand", "predecessors", "component")}
         super().__init__(
-            name or definition.name, max_moves=len(self.move_list), tables=tables, reversible=reversible,
-            rank_size=self.layout.rank_size if ranked else None, move_names=[m.name for m in self.move_list],
-            goal=self.encode(definition.solved), **functions,
+            name or definition.name, Rules(**functions, reversible=reversible),
+            Moves(len(self.move_list), [m.name for m in self.move_list]), tables=tables,
+            rank=Rank(**ranking, size=self.layout.rank_size) if ranking.get("rank") else None,
+            goal=self.encode(definition.solved),
         )
 
     def _choose(self, representation: str, rows: int) -> str:
@@ -240,6 +243,9 @@ class PermutationPuzzle(Puzzle):
             for token in tokens:
                 state = self.definition.apply(state, names[token])
             return self.encode(state)
+        if tokens and tokens[0] in names:  # moves from the solved state, one of them unknown
+            at = next(i for i, t in enumerate(tokens) if t not in names)
+            raise InvalidPuzzleInput(f"token {at + 1} is {tokens[at]!r}; expected a move name ({' '.join(names)})")
         try:
             return self.encode(self._read_orbits(tokens))
         except InvalidPuzzleInput as error:

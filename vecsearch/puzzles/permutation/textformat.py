@@ -47,7 +47,10 @@ def load_definition(path) -> PermutationDefinition:
         shipped = ", ".join(sorted(Path(entry.name).stem for entry in _data().iterdir() if entry.name.endswith(".tws")))
         raise InvalidPuzzleInput(f"cannot read puzzle definition {path}: {getattr(error, 'strerror', None) or error}"
                                  f" (shipped with vecsearch, by name: {shipped})") from None
-    return parse_definition(text, default_name=path.stem)
+    try:
+        return parse_definition(text, default_name=path.stem)
+    except InvalidPuzzleInput as error:
+        raise error.located(source=str(path)) from None
 
 
 def _data():
