@@ -6,19 +6,22 @@ import vecsearch as vs
 
 
 def press(lights, tables, after, moves):  # after[m]: the lights after pressing light m
-    n = tables[0][0]
-    for m in range(n * n):
-        after[m] = lights
-        r, c = divmod(m, n)
-        for dr, dc in ((0, 0), (-1, 0), (1, 0), (0, -1), (0, 1)):
-            if 0 <= r + dr < n and 0 <= c + dc < n:
-                after[m, (r + dr) * n + c + dc] = 1 - lights[(r + dr) * n + c + dc]
+    toggled = tables[0]  # toggled[m, i]: 1 if pressing m toggles light i
+    for m in range(len(lights)):
+        for i in range(len(lights)):
+            after[m, i] = (lights[i] + toggled[m, i]) % 2
         moves[m] = m
-    return n * n
+    return len(lights)
 
 
 def lights_out(n):
-    return vs.ValuePuzzle(f"lights-out-{n}", vs.Subset(n * n), press, n * n, tables=(np.array([n]),),
+    toggled = np.zeros((n * n, n * n), np.int64)
+    for r in range(n):
+        for c in range(n):
+            for rr, cc in ((r, c), (r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+                if 0 <= rr < n and 0 <= cc < n:
+                    toggled[r * n + c, rr * n + cc] = 1
+    return vs.ValuePuzzle(f"lights-out-{n}", vs.Subset(n * n), press, n * n, tables=(toggled,),
                           start=[1] * (n * n), goal=[0] * (n * n))
 
 

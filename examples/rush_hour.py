@@ -10,13 +10,16 @@ def slides(at, tables, after, moves):  # at[i]: how far car i is from the left (
     taken = np.zeros((6, 6), np.bool_)
     for i in range(len(at)):
         for step in range(length[i]):
-            taken[(line[i], at[i] + step) if across[i] else (at[i] + step, line[i])] = True
+            if across[i]:
+                taken[line[i], at[i] + step] = True
+            else:
+                taken[at[i] + step, line[i]] = True
     k = 0
     for i in range(len(at)):
-        for way in (-1, 1):
+        for way in range(-1, 2, 2):
             for distance in range(1, 5):
                 cell = at[i] - distance if way < 0 else at[i] + length[i] + distance - 1
-                if not 0 <= cell < 6 or taken[(line[i], cell) if across[i] else (cell, line[i])]:
+                if not 0 <= cell < 6 or (taken[line[i], cell] if across[i] else taken[cell, line[i]]):
                     break
                 after[k] = at
                 after[k, i] += way * distance

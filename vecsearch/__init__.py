@@ -49,12 +49,16 @@ Module map:
   engine/progress    the one tqdm progress-bar helper (layers, pairs, IDA* iterations, instances)
   engine/solution    ``Solution``: states and moves
   engine/codegen     kernel modules per puzzle family, the templates' roles bound (cached by numba)
+  engine/guarded     a user's functions compiled with bounds checks, handed to the kernels in their tables
+  engine/goals       goals given as conditions: tested on layers, or listed by a scan of the rank space
+  fingerprint        digests of what a puzzle computes (its functions' code, tables, moves): resumes
   engine/blocks      serial range kernels run over blocks of their input on several threads
   engine/jit         compile time kept apart from search time; long compiles announced
   engine/warmup      ``warm_up(puzzle)`` / ``vecsearch warm-up``: miniature runs of what solve and bfs call
   kernels/*          numba building blocks: layer / rank-space / pair / heuristic / pdb templates
-                     (their roles declared in kernels/roles), intrinsics, ranks, state words,
-                     nibbles, text (batch lines read and written in bulk)
+                     (their roles declared in kernels/roles), the guards around a user's functions
+                     and the adapters of puzzles over values (guard / value templates), intrinsics,
+                     ranks, state words, nibbles, text (batch lines read and written in bulk)
   puzzles/*          one module per puzzle family (rules, encoding, judge format)
   puzzles/permutation  puzzles as data: orbits and move tables (Python or .tws text), pocket cube,
                      pancakes, TopSpin, LRX

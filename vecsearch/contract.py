@@ -140,11 +140,12 @@ class Guard:
     """How the compiled kernels of a user's puzzle run its functions (``Puzzle.guard``): behind
     the functions of ``template`` (a module of ``vecsearch/kernels``), one per role the puzzle
     gives, plus the roles in ``defines`` that the template makes itself, with ``constants``
-    bound in the generated module."""
+    bound in the generated module, which ``family`` names."""
 
     template: str
+    family: str
     defines: tuple[str, ...] = ()
-    constants: dict = dataclasses.field(default_factory=dict)
+    constants: tuple[tuple[str, object], ...] = ()  # (name, value) pairs
 
 
 def _record(class_name: str, record: str, doc: str):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import weakref
+
 
 class VecsearchError(Exception):
     """Base class of every error vecsearch raises on purpose."""
@@ -53,18 +55,26 @@ class BrokenRule(PuzzleDefinitionError):
     """A user's function broke the contract in compiled code (``vecsearch.kernels.guard_template``
     checks what each returns): raised from inside a kernel with what the message needs.
 
-    ``rule`` is one of ``RULES``; ``state`` the state (an int, or a tuple of words), or for a
-    puzzle over values ``(values, n)`` (its first ``n`` values), or for the roles over ranks the
-    ``(rank, component)`` it was called with; ``value`` what broke the rule, ``index`` where
-    among the outputs, ``limit`` the room or range it must stay in, ``position`` the value's.
+    ``rule`` is one of ``RULES``; ``state`` the state (an int, or a tuple of words: shown as the
+    puzzle's text, ``format_state``, when ``describing`` knows the puzzle by its name), or for the
+    roles over ranks the ``(rank, component)`` it was called with; ``value`` what broke the rule,
+    ``index`` where among the outputs, ``limit`` the room or range it must stay in, ``position``
+    the value's (a puzzle over values).
     """
 
     RULES = ("raised", "count", "move", "reserved", "rank", "bound", "value", "permutation", "subset")
+    describing = weakref.WeakValueDictionary()  # user puzzles by ``Puzzle.serial`` (``engine.guarded``)
 
-    def __init__(self, puzzle: str, role: str, rule: int, state, value: int = 0, index: int = 0, limit: int = 0,
+    def __init__(self, puzzle: int | str, role: str, rule: int, state, value: int = 0, index: int = 0, limit: int = 0,
                  position: int = -1):
-        if isinstance(state, tuple) and len(state) == 2 and isinstance(state[0], tuple):
-            state = " ".join(map(str, state[0][:state[1]]))  # values: as the puzzle's text
+        known = self.describing.get(puzzle)
+        if known is not None:
+            puzzle = known.name
+            if not role.endswith("_rank"):
+                try:
+                    state = known.format_state(state)
+                except Exception:  # a broken state may not format: keep its words
+                    pass
         self.puzzle, self.role, self.rule, self.state = puzzle, role, self.RULES[rule], state
         self.value, self.index, self.limit, self.position = value, index, limit, position
         super().__init__(self._message())

@@ -36,7 +36,7 @@ def puzzle_digest(puzzle) -> str:
         digest.update(name.encode())
         if function is not None:
             _function(digest, function, set())
-    _value(digest, puzzle.kernel_tables, set())
+    _value(digest, (puzzle.tables, puzzle.layout_arrays()), set())
     return digest.hexdigest()
 
 

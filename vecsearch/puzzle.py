@@ -29,13 +29,16 @@ Conventions (every built-in puzzle states its own instance of these at the top o
   handed to every function; a heuristic's tables are ``heuristic_tables(goals)`` when the puzzle
   gives that function, else the tables followed by the goal layer.
 
-The functions are numba ``@njit`` functions (plain functions are compiled for you). Defined in an
-importable module they are compiled once and cached on disk; defined in a notebook they compile
-once per process (``warm_up()``).
+The functions are numba ``@njit`` functions (plain functions are compiled for you). A built-in
+family's are compiled into its kernels; a user's are compiled apart, with bounds checks, and
+handed to kernels shared by every user's puzzle of the same types (``engine.guarded``): defined
+in an importable module they are cached on disk, defined in a notebook they compile once per
+process (a fraction of a second), and the kernels load from the cache either way.
 """
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 
@@ -82,9 +85,8 @@ class Puzzle:
       ``is_goal(state, tables) -> bool``: a goal as a condition;
     - ``heuristic``: ``h(state, htables)``, an admissible bound for A* and IDA*
       (``htables``: ``heuristic_tables(goals)`` if given, else the tables and the goal layer);
-    - ``check``: probe the functions once, on their first use in this process
-      (``vecsearch.validate``); False trusts them (compiled kernels check their outputs all the
-      same, and a broken rule raises ``PuzzleDefinitionError``, never a crash).
+    - ``check``: probe the functions on their first use in this process (``vecsearch.validate``);
+      False skips it (the kernels check what they return all the same: ``PuzzleDefinitionError``).
 
     A family of built-in puzzles sets ``rules``, ``rank`` and ``moves`` as class attributes: what
     every member shares. A user puzzle can be an instance made directly::
@@ -141,9 +143,10 @@ class Puzzle:
         self._goal = None if callable(goal) else goal
         self._start = start
         self.checked = not check  # validated (or trusted): no probe on first use
+        self.serial = secrets.randbits(62)  # names the puzzle in a BrokenRule (``BrokenRule.describing``)
         # Whether every function is vecsearch's own (built-in families): their kernels run them
         # unchecked, and no probe runs on first use. A user's functions are checked.
-        self.trusted = all(f is None or getattr(f, "py_func", f).__module__.startswith("vecsearch.")
+        self.trusted = all(f is None or (getattr(f, "py_func", f).__module__ or "").startswith("vecsearch.")
                            for f in [*self._functions.values(), self._heuristic])
 
     # --- what the engine asks -------------------------------------------------------------
@@ -199,28 +202,31 @@ class Puzzle:
     def guard(self) -> Guard | None:
         """How compiled kernels check this puzzle's functions: None for a trusted puzzle, else
         the guards of ``vecsearch/kernels/guard_template.py`` around each function given."""
-        return None if self.trusted else Guard("guard_template")
-
-    @property
-    def kernel_tables(self):
-        """What the kernels receive as ``tables``: the tables themselves for a trusted puzzle;
-        for a user's, ``(tables, limits)``, the guards' limits beside the tables its functions get."""
-        if self.trusted:
-            return self.tables
-        if getattr(self, "_limits", None) is None:
-            self._limits = self.limits()
-        return self.tables, self._limits
+        return None if self.trusted else Guard("guard_template", "puzzles of your own")
 
     def limits(self) -> np.ndarray:
-        """What the guards check outputs against (``vecsearch.kernels.guards``): ``max_moves``,
-        ``max_predecessors`` and ``rank_size`` (0 without a rank)."""
-        return np.array([self.max_moves, self.max_predecessors, self.rank_size or 0], np.int64)
+        """What the guards check outputs against (``vecsearch.kernels.guards``): the puzzle's
+        ``serial``, ``max_moves``, ``max_predecessors``, ``rank_size`` (0 without a rank), -1."""
+        return np.array([self.serial, self.max_moves, self.max_predecessors, self.rank_size or 0, -1], np.int64)
+
+    def layout_arrays(self) -> tuple:
+        """Arrays the guards need beyond ``limits`` (a puzzle over values: how they are packed)."""
+        return ()
+
+    def state_types(self) -> tuple:
+        """The numba types of one state and of an array of states, as the user's functions see
+        them (``engine.guarded`` compiles them for these)."""
+        vector = numba.types.Array(numba.types.int64, 1, "C")
+        if self.width == 1:
+            return numba.types.int64, vector
+        return vector, numba.types.Array(numba.types.int64, 2, "C")
 
     def probe_function(self, kernel_name: str):
         """The function of a role (``expand_state``, ...) as plain Python over packed states, for
         ``validate`` (None: not given)."""
         function = self._functions.get(kernel_name)
         return None if function is None else python_function(function)
+
     @property
     def max_children(self) -> int:
         """Room for the children (or predecessors) of one state: ``max_moves``, or
@@ -232,16 +238,6 @@ class Puzzle:
         """Room for children per state in the compiled kernels: at least ``max_children``, and
         the same for every member of a family (it is compiled into the kernels)."""
         return move_capacity(self.max_children)
-
-    @property
-    def expand_function(self):
-        """The compiled per-state ``expand`` (what heuristic-search kernels call)."""
-        return self._functions["expand_state"]
-
-    @property
-    def rank_function(self):
-        """The compiled per-state ``rank`` (None without one)."""
-        return self._functions["rank_state"]
 
     @property
     def heuristic_names(self) -> tuple[str, ...]:

@@ -18,6 +18,7 @@ the families before it (and the engine modules they import), not every built-in.
 from __future__ import annotations
 
 import importlib
+import inspect
 import sys
 from functools import cache
 from pathlib import Path
@@ -108,12 +109,20 @@ def user_puzzle(spec: str):
         offered = sorted(k for k, v in vars(module).items() if isinstance(v, Puzzle) and not k.startswith("_"))
         raise UnknownPuzzle(f"{spec}: {module.__name__} has no {attribute!r}; its puzzles: {', '.join(offered) or 'none'}")
     value = getattr(module, attribute)
-    if callable(value) and not isinstance(value, Puzzle):
+    if callable(value) and not isinstance(value, Puzzle) and _takes_no_arguments(value):
         value = value()
     if not isinstance(value, Puzzle):
         raise UnknownPuzzle(f"{spec}: {attribute} is a {type(value).__name__}, not a vecsearch Puzzle (or a function"
                             " of no arguments returning one)")
     return value
+
+
+def _takes_no_arguments(function) -> bool:
+    try:
+        return all(p.default is not p.empty or p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
+                   for p in inspect.signature(function).parameters.values())
+    except (TypeError, ValueError):  # no signature to read
+        return False
 
 
 def _file_module(path: str, spec: str):

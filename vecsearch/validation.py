@@ -22,6 +22,7 @@ import warnings
 import numpy as np
 
 from vecsearch.engine.codegen import layer_kernels
+from vecsearch.engine.guarded import kernel_tables
 from vecsearch.errors import InvalidPuzzleInput, PuzzleDefinitionError
 
 
@@ -225,7 +226,7 @@ def _check_compiled(puzzle, states):
     for state in states:
         layer = puzzle.states(np.array([state]))
         try:
-            children, moves = jit.call(layer_kernels(puzzle).neighbours, layer, puzzle.kernel_tables, False)
+            children, moves = jit.call(layer_kernels(puzzle).neighbours, layer, kernel_tables(puzzle), False)
         except PuzzleDefinitionError as error:
             message = str(error) if str(error).startswith(f"{puzzle.name}:") else f"{puzzle.name}: {error}"
             raise PuzzleDefinitionError(message) from error.__cause__

@@ -30,6 +30,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import replace
 
+import numba
 import numpy as np
 
 from vecsearch.contract import Guard, Rules
@@ -37,7 +38,7 @@ from vecsearch.errors import InvalidPuzzleInput, PuzzleDefinitionError
 from vecsearch.puzzle import Puzzle, python_function, signed64, unsigned64
 
 VECTOR, PERMUTATION, SUBSET = 0, 1, 2  # layout codes (the value template's LAYOUT)
-RANGE, WORD, SHIFT, MASK, WEIGHT = range(5)  # columns of the fields table
+RANGE, WORD, SHIFT, MASK, WEIGHT = range(5)  # rows of the fields table
 MAX_RANKS = 1 << 62
 FIELD_ROOM = 64  # values a vector may hold in the compiled adapters (their stack scratch)
 
@@ -74,10 +75,10 @@ class Values:
         return len(self.ranges)
 
     def fields(self) -> np.ndarray:
-        """The fields table of the compiled adapters: per value, its range, word, shift, mask and
-        mixed-radix weight."""
-        return np.array([[r, w, s, (1 << b) - 1, weight] for r, w, s, b, weight in
-                         zip(self.ranges, self.words, self.shifts, self.bits, self.weights)], np.int64)
+        """The fields table of the compiled adapters: rows ``RANGE``, ``WORD``, ``SHIFT``,
+        ``MASK``, ``WEIGHT`` (mixed radix), a column per value."""
+        return np.array([self.ranges, self.words, self.shifts, [(1 << b) - 1 for b in self.bits], self.weights],
+                        np.int64)
 
     def ranking(self) -> np.ndarray:
         """The table the rank needs (factorials, binomials); none for a vector."""
@@ -209,22 +210,26 @@ class ValuePuzzle(Puzzle):
         return self.rank_size is not None
 
     @property
-    def kernel_tables(self):
-        """``(tables, limits, fields, ranking)``: the value adapters unpack and rank with the
-        last two (``Values.fields``, ``Values.ranking``)."""
-        tables, limits = super().kernel_tables
-        return tables, limits, *self._layout
-
-    @property
     def guard(self) -> Guard:
         derived = ("expand_ranked_state", "rank_state", "unrank_state") if self.rank_size is not None else ()
         if self.rank_size is not None and self.functions["predecessors_state"] is not None:
             derived += ("predecessors_ranked_state",)
-        return Guard("value_template", derived, {"LAYOUT": self.values.kind, "MAX_FIELDS": FIELD_ROOM,
-                                                  "CHILD_CELLS": FIELD_ROOM * self.move_capacity})
+        return Guard("value_template", "puzzles of your own over values", derived,
+                     (("LAYOUT", self.values.kind), ("MAX_FIELDS", FIELD_ROOM),
+                      ("CHILD_CELLS", FIELD_ROOM * self.move_capacity)))
 
     def limits(self) -> np.ndarray:
-        return np.append(super().limits(), self.values.subset_size)
+        limits = super().limits()
+        limits[-1] = self.values.subset_size
+        return limits
+
+    def layout_arrays(self) -> tuple:
+        """How the values are packed and ranked: ``Values.fields`` and ``Values.ranking``."""
+        return self._layout
+
+    def state_types(self) -> tuple:
+        """A state is seen as its values (a vector), children as a 2-D array of them."""
+        return numba.types.Array(numba.types.int64, 1, "C"), numba.types.Array(numba.types.int64, 2, "C")
 
     def make_heuristic(self, goals: np.ndarray, name: str, **options):
         """The user's heuristic over values: its tables are the puzzle's, then the goal vectors
@@ -232,7 +237,7 @@ class ValuePuzzle(Puzzle):
         heuristic = super().make_heuristic(goals, name, **options)
         vectors = np.array([self.values.unpack(g) for g in goals], np.int64).reshape(len(goals), self.values.size)
         tables = self._heuristic_tables(vectors) if self._heuristic_tables else (*self.tables, vectors)
-        return replace(heuristic, tables=(tuple(np.ascontiguousarray(t) for t in tables), self._layout[0]))
+        return replace(heuristic, tables=tuple(np.ascontiguousarray(t) for t in tables))
 
     # --- the roles as plain Python over packed states (what ``validate`` probes) --------------
     def probe_function(self, kernel_name: str):
@@ -321,9 +326,11 @@ class ValuePuzzle(Puzzle):
         return " ".join(map(str, self.values.unpack(state)))
 
     def state(self, value):
-        """One packed state from text or a sequence of values."""
+        """One packed state from text or a sequence of values (an int: a packed state)."""
         if isinstance(value, str):
             return self.parse_state(value)
+        if isinstance(value, (int, np.integer)) and self.width == 1:
+            return super().state(value)
         if isinstance(value, (Sequence, np.ndarray)) and all(isinstance(v, (int, np.integer)) for v in value):
             values = [int(v) for v in value]
             wrong = self.values.problem(values)
@@ -339,8 +346,8 @@ class ValuePuzzle(Puzzle):
         states (as the engine holds them)."""
         if isinstance(value, np.ndarray) and value.dtype.kind in "iu" and value.ndim == (1 if self.width == 1 else 2):
             return super().states(value)
-        if isinstance(value, str) or (isinstance(value, (Sequence, np.ndarray)) and len(value) and
-                                      all(isinstance(v, (int, np.integer)) for v in value)):
+        if isinstance(value, (str, int, np.integer)) or (isinstance(value, (Sequence, np.ndarray)) and len(value) and
+                                                         all(isinstance(v, (int, np.integer)) for v in value)):
             value = [value]
         rows = [self.state(v) for v in value]
         shape = (len(rows),) if self.width == 1 else (len(rows), self.width)

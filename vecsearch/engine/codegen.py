@@ -65,7 +65,7 @@ def cache_dir() -> Path:
     return Path(base) / "vecsearch"
 
 
-def _importable(function) -> tuple[str, str, bool] | None:
+def importable(function) -> tuple[str, str, bool] | None:
     """``(module, name, plain)`` if ``function`` (a dispatcher, or the plain function it
     compiles) is a global of an importable module; ``plain``: that global is the Python function."""
     py_func = getattr(function, "py_func", function)
@@ -87,13 +87,13 @@ def _stamp(functions) -> str:
     code and what it reads, not the rest of their file, whose comments may change freely)."""
     files = [*KERNEL_DIR.glob("*.py"), PACKAGE_DIR / "_numba.py"]
     given = [f for f in functions.values() if f is not None]
-    files += [Path(inspect.getsourcefile(getattr(f, "py_func", f))) for f in given if _importable(f)[0].startswith(
+    files += [Path(inspect.getsourcefile(getattr(f, "py_func", f))) for f in given if importable(f)[0].startswith(
         "vecsearch.")]
     digest = hashlib.sha256(numba.__version__.encode())
     for path in sorted(set(files)):
         digest.update(path.read_bytes())
     for function in given:
-        if not _importable(function)[0].startswith("vecsearch."):
+        if not importable(function)[0].startswith("vecsearch."):
             digest.update(function_digest(function).encode())
     return digest.hexdigest()[:16]
 
@@ -103,18 +103,20 @@ def _shape_bindings(width: int) -> dict[str, str]:
     return {name: f"{family}_{name}" for name in SHAPE_HELPERS}
 
 
-def _constants(width: int, capacity: int, has_predecessors: bool, puzzle_name: str, guard, family: str) -> dict:
-    return {"WIDTH": width, "MAX_MOVES": capacity, "HAS_PREDECESSORS": bool(has_predecessors),
-            "PUZZLE_NAME": puzzle_name, "FAMILY": family, **(guard.constants if guard is not None else {})}
+def _constants(width: int, capacity: int, has_predecessors: bool, guard, family: str) -> dict:
+    return {"WIDTH": width, "MAX_MOVES": capacity, "HAS_PREDECESSORS": bool(has_predecessors), "FAMILY": family,
+            **dict(guard.constants if guard is not None else ())}
 
 
 def _header(functions: dict, constants: dict, guarded: bool) -> str:
-    # A hot loop counts no references (``_numba.loop``) when the rules are vecsearch's own, which
-    # never allocate; a user's may (a list, an array), so their loops are inlined into the
-    # kernels that call them (one compile, not two). A guard raises, which a prange loop cannot
-    # pass on: a guarded family's parallel kernels run serially.
-    decorators = "kernel, state_function as loop, kernel as parallel_kernel, state_function, checked_function" \
-        if guarded else "kernel, loop, parallel_kernel, state_function"
+    # A hot loop counts no references (``_numba.loop``): vecsearch's own rules never allocate, and
+    # a user's are compiled apart (``engine.guarded``), where they may; but the states a user's
+    # unrank returns for a wide puzzle are arrays it allocates, which only a counting loop frees.
+    # A guard raises, which a prange loop cannot pass on: a guarded family's parallel kernels run
+    # serially.
+    loop = "state_function as loop" if guarded and constants["WIDTH"] > 1 and functions.get("unrank_state") \
+        else "loop"
+    decorators = f"kernel, {loop}, {'kernel as ' if guarded else ''}parallel_kernel, state_function"
     lines = [f"from vecsearch._numba import {decorators}", "from vecsearch.kernels.state_words import ("]
     lines += [f"    {helper} as {name}," for name, helper in _shape_bindings(constants["WIDTH"]).items()]
     lines.append(")")
@@ -122,11 +124,10 @@ def _header(functions: dict, constants: dict, guarded: bool) -> str:
         if function is None:
             lines.append(f"{role} = None")
             continue
-        module_name, name, plain = _importable(function)
         if guarded:
-            lines += [f"from {module_name} import {name} as _given_{role}",
-                      f"user_{role} = checked_function(_given_{role})", f"{role} = None  # its guard follows"]
-        elif plain:
+            continue  # its guard follows (``guard_body``)
+        module_name, name, plain = importable(function)
+        if plain:
             lines += [f"from {module_name} import {name} as _{role}", f"{role} = state_function(_{role})"]
         else:
             lines.append(f"from {module_name} import {name} as {role}")
@@ -172,7 +173,7 @@ def _bind_layer_kernels(puzzle) -> types.ModuleType:
     functions = dict(puzzle.functions)
     has_predecessors = functions["predecessors_state"] is not None
     return build_kernels(functions, puzzle.width, puzzle.move_capacity, puzzle.kernel_label,
-                         has_predecessors=has_predecessors, guard=puzzle.guard, puzzle_name=puzzle.name)
+                         has_predecessors=has_predecessors, guard=puzzle.guard)
 
 
 def fallbacks(functions: dict, has_predecessors: bool, defined=()) -> dict[str, str]:
@@ -190,15 +191,15 @@ def fallbacks(functions: dict, has_predecessors: bool, defined=()) -> dict[str, 
 
 
 def build_kernels(functions: dict, width: int, capacity: int, label: str, *, has_predecessors: bool = False,
-                  guard=None, puzzle_name: str = "puzzle", templates=LAYER_TEMPLATES, roles=ROLES,
-                  optional_roles=OPTIONAL_ROLES) -> types.ModuleType:
+                  guard=None, templates=LAYER_TEMPLATES, roles=ROLES, optional_roles=OPTIONAL_ROLES) -> types.ModuleType:
     """The kernel module of a family given its per-state functions by role (None: not given), its
     width, move capacity and whether its predecessors differ from its children: the layer kernels
     by default, or other templates' (e.g. ``heuristic_template.py``, which adds
     ``heuristic_state``). ``guard`` (``Puzzle.guard``; None for a trusted puzzle): the functions
     are a user's, each behind the guard of its role (``kernels/guard_template.py``, or the value
-    adapters of ``kernels/value_template.py``; the kernels then take ``Puzzle.kernel_tables``),
-    and a broken rule raises ``BrokenRule`` naming ``puzzle_name``."""
+    adapters of ``kernels/value_template.py``); the module then holds none of them (the kernels
+    take them in their tables: ``engine.guarded``), so it serves every user's puzzle of the same
+    shape (``Guard.family`` names it) and is cached like a built-in family's."""
     guarded = guard is not None
     defined = () if guard is None else tuple(r for r in guard.defines if r in set(roles) | set(optional_roles))
     stand_ins = fallbacks(functions, has_predecessors, defined)
@@ -206,7 +207,9 @@ def build_kernels(functions: dict, width: int, capacity: int, label: str, *, has
     missing = set(roles) - set(given) - set(stand_ins) - set(defined)
     if missing or set(functions) - set(roles) - set(optional_roles):
         raise ValueError(f"kernel roles missing: {sorted(missing)}")
-    constants = _constants(width, capacity, has_predecessors, puzzle_name if guarded else "puzzle", guard, label)
+    if guarded:
+        label = guard.family
+    constants = _constants(width, capacity, has_predecessors, guard, label)
     body = "\n\n".join(template_body(path) for path in templates)
     if guarded:
         body = guard_body(guard.template, {*given, *defined}, stand_ins) + "\n\n" + body
@@ -215,7 +218,7 @@ def build_kernels(functions: dict, width: int, capacity: int, label: str, *, has
                                      for role, target in stand_ins.items()}}
     if tuple(templates) != LAYER_TEMPLATES:
         label = "_".join([label, *(path.stem for path in templates)])
-    if all(_importable(f) for f in functions.values() if f is not None):
+    if guarded or all(importable(f) for f in functions.values() if f is not None):
         try:
             return _cached_module(functions, constants, label, body, guarded)
         except OSError:
@@ -225,7 +228,7 @@ def build_kernels(functions: dict, width: int, capacity: int, label: str, *, has
 
 def _cached_module(functions, constants, label, body, guarded) -> types.ModuleType:
     header = _header(functions, constants, guarded)
-    stamp = _stamp(functions)
+    stamp = _stamp({} if guarded else functions)
     text = f"# Generated by vecsearch.engine.codegen for {label!r}; do not edit.\n# sources: {stamp}\n" + header + body
     slug = re.sub(r"\W", "_", label)
     identity = hashlib.sha256(header.encode()).hexdigest()[:8]
@@ -256,11 +259,7 @@ def _in_memory_module(functions, constants, label, body, guarded) -> types.Modul
         state_function=nb_options.state_function,
         **constants,
     )
-    if guarded:
-        namespace.update({f"user_{role}": nb_options.checked_function(f) for role, f in functions.items() if f})
-        namespace.update({role: None for role in functions})
-    else:
-        namespace.update(functions)
+    namespace.update({role: None for role in functions} if guarded else functions)
     namespace.update({name: getattr(state_words, helper) for name, helper in _shape_bindings(constants["WIDTH"]).items()})
     exec(compile(body, f"<vecsearch kernels for {label}>", "exec"), namespace)
     sys.modules[module.__name__] = module  # the compile notice finds its FAMILY there

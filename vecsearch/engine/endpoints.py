@@ -5,6 +5,7 @@ from __future__ import annotations
 from vecsearch.engine import jit
 from vecsearch.engine.codegen import layer_kernels
 from vecsearch.engine.goals import goal_layer
+from vecsearch.engine.guarded import kernel_tables
 from vecsearch.errors import InvalidPuzzleInput, UnknownPuzzle
 from vecsearch.registry import get_puzzle
 from vecsearch.validation import probe_once
@@ -36,7 +37,7 @@ def endpoints(puzzle, start, goal, need_goal: bool = True):
     if len(starts) == 0:
         raise InvalidPuzzleInput("no start state given")
     probe_once(puzzle, starts)
-    components = jit.call(layer_kernels(puzzle).components, starts, puzzle.kernel_tables)
+    components = jit.call(layer_kernels(puzzle).components, starts, kernel_tables(puzzle))
     if len(set(components.tolist())) > 1:
         raise InvalidPuzzleInput(f"{puzzle.name}: the start states lie in different components"
                                  " (they can never reach one another); search them separately")
@@ -45,5 +46,5 @@ def endpoints(puzzle, start, goal, need_goal: bool = True):
     if goal is None and puzzle.has_goal_condition:
         return starts, goal_layer(puzzle, int(components[0]))
     goals = puzzle.goal_states() if goal is None else puzzle.states(goal)
-    goal_components = jit.call(layer_kernels(puzzle).components, goals, puzzle.kernel_tables)
+    goal_components = jit.call(layer_kernels(puzzle).components, goals, kernel_tables(puzzle))
     return starts, goals[goal_components == components[0]]

@@ -17,6 +17,7 @@ import numpy as np
 from vecsearch.engine import blocks, jit
 from vecsearch.engine.caches import GOAL_LAYERS
 from vecsearch.engine.codegen import layer_kernels
+from vecsearch.engine.guarded import kernel_tables
 from vecsearch.engine.visited import least_state
 from vecsearch.errors import VecsearchError
 
@@ -29,7 +30,7 @@ def least_goal(puzzle, layer) -> np.ndarray | None:
     layer, or None."""
     kernel = layer_kernels(puzzle).least_goal
     return least_state(chunk[i:i + 1] for chunk in layer.chunks
-                       for i in [jit.call(kernel, chunk, puzzle.kernel_tables)] if i >= 0)
+                       for i in [jit.call(kernel, chunk, kernel_tables(puzzle))] if i >= 0)
 
 
 def default_goals(puzzle, starts: np.ndarray | None = None) -> np.ndarray:
@@ -40,7 +41,7 @@ def default_goals(puzzle, starts: np.ndarray | None = None) -> np.ndarray:
     if starts is None and puzzle.has_default_start:
         starts = puzzle.start_states()
     component = 0 if starts is None else int(jit.call(layer_kernels(puzzle).components, starts[:1],
-                                                      puzzle.kernel_tables)[0])
+                                                      kernel_tables(puzzle))[0])
     return goal_layer(puzzle, component)
 
 
@@ -58,7 +59,7 @@ def goal_layer(puzzle, component: int = 0) -> np.ndarray:
 
 def _scan(puzzle, component: int) -> np.ndarray:
     kernels = layer_kernels(puzzle)
-    tables = puzzle.kernel_tables
+    tables = kernel_tables(puzzle)
     jit.call(kernels.goal_ranks_range, 0, 0, component, tables, np.empty(0, np.int64))
 
     def block(lo, hi):

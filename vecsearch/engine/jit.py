@@ -63,6 +63,19 @@ def call(kernel, *args):
     return result
 
 
+def compiling(name: str, build):
+    """``build()`` (a compile done ahead of its first call: a user's function for its argument
+    types), on the compile clock and in ``compile_log`` as ``name``."""
+    global _compile_seconds
+    started = time.perf_counter()
+    result = build()
+    seconds = time.perf_counter() - started
+    _compile_seconds += seconds
+    if compile_log is not None:
+        compile_log.append((name, seconds))
+    return result
+
+
 def compile_failure(error: NumbaError, kernel) -> str:
     """What a user needs from numba's refusal to compile ``kernel``: the function at fault (with
     its file and line when numba names them) and numba's first line of cause."""

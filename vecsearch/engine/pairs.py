@@ -20,6 +20,7 @@ from vecsearch.engine import blocks, jit
 from vecsearch.engine.caches import PAIR_DEPTH_TABLES
 from vecsearch.engine.codegen import layer_kernels
 from vecsearch.engine.endpoints import as_puzzle
+from vecsearch.engine.guarded import kernel_tables
 from vecsearch.engine.planner import physical_bytes
 from vecsearch.engine.progress import progress_bar
 from vecsearch.engine.search import bidirectional
@@ -59,12 +60,12 @@ def solve_pairs(puzzle, starts, goals, *, max_depth=None, max_forward=None, max_
     moves = np.zeros((n, 0), np.int64)  # widened to the longest path found
     with _depth_tables(puzzle, workers) as (depth_f, depth_b), \
             progress_bar(progress, f"pairs {puzzle.name}", unit=" pairs", total=n) as bar:
-        jit.warm(kernel, 0, 1, start_states, start_offsets[:1], goal_states, goal_offsets[:1], puzzle.kernel_tables,
+        jit.warm(kernel, 0, 1, start_states, start_offsets[:1], goal_states, goal_offsets[:1], kernel_tables(puzzle),
                  *limits, depth_f, depth_b, lengths[:0], np.zeros((0, width), np.int64))
         for lo in range(0, n, chunk):
             hi = min(n, lo + chunk)
             block = np.zeros((hi - lo, width), np.int64)
-            fixed = (start_states, start_offsets[lo:hi + 1], goal_states, goal_offsets[lo:hi + 1], puzzle.kernel_tables,
+            fixed = (start_states, start_offsets[lo:hi + 1], goal_states, goal_offsets[lo:hi + 1], kernel_tables(puzzle),
                      *limits, depth_f, depth_b, lengths[lo:hi], block)
             blocks.map_blocks(lambda w, _: kernel(w, workers, *fixed), workers, 1)  # worker w: pairs w, w + workers...
             used = max(0, int(lengths[lo:hi].max()))
@@ -109,7 +110,7 @@ def _sets(puzzle, items, what):
 def _check_components(puzzle, states, offsets):
     if len(states) == len(offsets) - 1:
         return  # one start per pair
-    components = jit.call(layer_kernels(puzzle).components, states, puzzle.kernel_tables)
+    components = jit.call(layer_kernels(puzzle).components, states, kernel_tables(puzzle))
     first = components[offsets[:-1]]
     sizes = np.diff(offsets)
     mixed = np.flatnonzero(np.repeat(first, sizes) != components)

@@ -35,6 +35,7 @@ import numpy as np
 from vecsearch.engine import jit, planner
 from vecsearch.engine.codegen import layer_kernels
 from vecsearch.engine.endpoints import endpoints, portable
+from vecsearch.engine.guarded import kernel_tables
 from vecsearch.engine.layers import Layer
 from vecsearch.engine.profile import PartitionedRecord, Profile
 from vecsearch.engine.result import SearchResult
@@ -157,7 +158,7 @@ class _Run:
             component, backward = saved["component"], saved["backward"]
         else:
             start_ranks = self._ranks(starts)
-            component = int(jit.call(layer_kernels(puzzle).components, starts[:1], puzzle.kernel_tables)[0])
+            component = int(jit.call(layer_kernels(puzzle).components, starts[:1], kernel_tables(puzzle))[0])
         self.start_ranks = start_ranks
         self.can_pull = backward or puzzle.searchable_backward
         self.costs = MethodCosts()
@@ -174,7 +175,7 @@ class _Run:
             self._seed()
 
     def _ranks(self, states) -> np.ndarray:
-        return np.unique(jit.call(layer_kernels(self.puzzle).ranks, states, self.puzzle.kernel_tables))
+        return np.unique(jit.call(layer_kernels(self.puzzle).ranks, states, kernel_tables(self.puzzle)))
 
     @property
     def counts(self) -> list[int]:
@@ -246,7 +247,7 @@ class _Run:
 
     def result(self) -> SearchResult:
         self.profile.compile_seconds = self.compile_seconds
-        states = jit.call(layer_kernels(self.puzzle).unrank_many, self.kept, self.job.component, self.puzzle.kernel_tables)
+        states = jit.call(layer_kernels(self.puzzle).unrank_many, self.kept, self.job.component, kernel_tables(self.puzzle))
         return SearchResult(self.puzzle, self.profile, None, self.exhausted, [Layer.of(states, self.puzzle.width)],
                             self.side)
 

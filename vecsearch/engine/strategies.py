@@ -14,6 +14,7 @@ import numpy as np
 from vecsearch.engine import jit
 from vecsearch.engine.codegen import layer_kernels
 from vecsearch.engine.goals import default_goals
+from vecsearch.engine.guarded import kernel_tables
 from vecsearch.engine.methods import ball_radius, table_storage
 from vecsearch.engine.solve import distance_table, solve
 from vecsearch.errors import NoSolution
@@ -60,7 +61,7 @@ def _idastar(puzzle, chunk, max_depth, options):
 def _start_tables(puzzle, chunk, max_depth, options):
     """Each instance answered from the distance table rooted at its start (see the module
     docstring): the nearest goal state by a bulk lookup, its path by descent, reversed."""
-    kernels, tables = layer_kernels(puzzle), puzzle.kernel_tables
+    kernels, tables = layer_kernels(puzzle), kernel_tables(puzzle)
     goals = chunk.goals if chunk.goals is not None else default_goals(puzzle, chunk.starts)
     offsets = chunk.goal_offsets if chunk.goal_offsets is not None else np.arange(len(chunk) + 1) * len(goals)
     if chunk.goal_offsets is None:

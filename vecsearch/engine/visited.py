@@ -22,6 +22,7 @@ import numpy as np
 from vecsearch.engine import blocks, jit
 from vecsearch.engine.caches import BITSETS
 from vecsearch.engine.codegen import layer_kernels
+from vecsearch.engine.guarded import kernel_tables
 from vecsearch.engine.layers import Layer, LayerBuilder, empty_states
 from vecsearch.engine.phases import PhaseClock
 
@@ -101,7 +102,7 @@ class _Visited:
     def __init__(self, puzzle):
         self.puzzle = puzzle
         self.kernels = layer_kernels(puzzle)
-        self.tables = puzzle.kernel_tables
+        self.tables = kernel_tables(puzzle)
         self.width = puzzle.width
         self._scratch = empty_states(self.width)
         self.guard = None  # told the bytes a growing layer or table is about to take; may raise

@@ -17,6 +17,10 @@ Each is a numba ``intrinsic`` and compiles (and caches) like any other njit code
   can time their phases per batch of states (``vecsearch.kernels.phases``).
 - ``yield_cpu()``: ``sched_yield()`` of the C library: a worker that has waited a while for
   another gives way, in case that other one is waiting for this processor.
+- ``borrowed(value)``: ``value`` (an array, or a tuple of arrays and tuples) with no reference
+  count attached: handing arrays to a function that is called rather than inlined otherwise
+  counts a reference to each (two atomic operations per array per call: 46 ns for four arrays,
+  4.6 ns borrowed). Only for arrays that outlive the call (a kernel's arguments, its scratch).
 - ``stack_empty(size)``: an int64 array of ``size`` (a constant) elements on the stack of the
   compiled function it ends up in, allocated once per call of that function (at its entry, also
   when the call sits in a loop): scratch with no allocation per state. It must not outlive that
@@ -144,3 +148,25 @@ def stack_empty(typingctx, size):
         return array._getvalue()
 
     return array_type(size), codegen
+
+
+def _borrow(context, builder, typ, value):
+    if isinstance(typ, types.Array):
+        array = context.make_array(typ)(context, builder, value)
+        array.meminfo = cgutils.get_null_value(array.meminfo.type)
+        array.parent = cgutils.get_null_value(array.parent.type)
+        return array._getvalue()
+    if isinstance(typ, types.BaseTuple):
+        for i, item in enumerate(typ):
+            value = builder.insert_value(value, _borrow(context, builder, item, builder.extract_value(value, i)), i)
+    return value
+
+
+@intrinsic
+def borrowed(typingctx, value):
+    """``value`` with the reference counts of its arrays detached (see the module docstring)."""
+
+    def codegen(context, builder, signature, args):
+        return _borrow(context, builder, signature.args[0], args[0])
+
+    return value(value), codegen

@@ -8,9 +8,8 @@ by a header binding each role to the family's own function (and the decorators t
 uncached ones). Everything else in the templates is used as written.
 
 Roles: one per role declared in ``vecsearch.contract.ROLES``, under its kernel name
-(``expand_state(state, tables, kids, moves) -> count``, ``rank_state(state, tables)``, ...).
-``user_<kernel name>`` is the user's own function behind a guard (``guard_template``), in the
-families whose functions are not vecsearch's own.
+(``expand_state(state, tables, kids, moves) -> count``, ``rank_state(state, tables)``, ...). In
+the kernels of a user's puzzle, each is a guard around the user's function (``guard_template``).
 
 Optional roles a family lacks are bound to ``None``; the templates then supply a default built
 from the others (e.g. ``expand_ranked_state``: expand, then rank each child).
@@ -22,7 +21,6 @@ Constants of a family (they shape the compiled code, so a change means another m
   HAS_PREDECESSORS  False when predecessors are the children (reversible puzzles): branches on
                     ``backward`` are then pruned before the rules are inlined, so each rule is
                     compiled once per kernel instead of twice
-  PUZZLE_NAME       what a guard's ``BrokenRule`` calls the puzzle
   FAMILY            what the compile notice calls the family
   LAYOUT, MAX_FIELDS, CHILD_CELLS   a ValuePuzzle's layout and the room of its adapters' scratch
 
@@ -47,7 +45,6 @@ from vecsearch.kernels.state_words import (
 WIDTH = 1
 MAX_MOVES = 4
 HAS_PREDECESSORS = False
-PUZZLE_NAME = "puzzle"
 FAMILY = "puzzle"  # what the family is called (the compile notice says it)
 LAYOUT = 0  # a ValuePuzzle's layout (vecsearch.values): its adapters' packing and rank
 MAX_FIELDS = 64  # values a ValuePuzzle's state may hold (stack scratch of its adapters)
@@ -56,10 +53,8 @@ CHILD_CELLS = 64 * 4  # values its children may hold: MAX_FIELDS x MAX_MOVES
 SHAPE_HELPERS = ("empty_at", "hash_at", "equal_at", "less_at", "copy_at", "new_states", "first_word", "state_hash",
                  "states_equal")
 DECORATORS = ("kernel", "loop", "parallel_kernel", "state_function")
-CONSTANTS = ("WIDTH", "MAX_MOVES", "HAS_PREDECESSORS", "PUZZLE_NAME", "FAMILY", "LAYOUT", "MAX_FIELDS",
-             "CHILD_CELLS")
+CONSTANTS = ("WIDTH", "MAX_MOVES", "HAS_PREDECESSORS", "FAMILY", "LAYOUT", "MAX_FIELDS", "CHILD_CELLS")
 ROLES = tuple(role.kernel_name for role in CONTRACT_ROLES)
-USER_ROLES = tuple(f"user_{name}" for name in ROLES)
 
 
 def _stub(name):
@@ -70,8 +65,6 @@ def _stub(name):
     return state_function(unbound)
 
 
-globals().update({name: _stub(name) for name in ROLES + USER_ROLES})
+globals().update({name: _stub(name) for name in ROLES})
 
-__all__ = [  # everything a template may import from here
-    *ROLES, *USER_ROLES, *CONSTANTS, *DECORATORS, *SHAPE_HELPERS,
-]
+__all__ = [*ROLES, *CONSTANTS, *DECORATORS, *SHAPE_HELPERS]  # everything a template may import from here

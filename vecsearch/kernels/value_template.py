@@ -2,40 +2,28 @@
 
 Code generation puts these functions in the kernel module of a ``ValuePuzzle``'s family, under
 the roles' kernel names, instead of the guards of ``guard_template``: each unpacks a packed state
-into its values, calls the user's function over them (``user_<role>``, compiled with bounds
-checks), checks what comes back and packs it. The kernels receive ``tables`` as ``(the user's
-tables, limits, fields, ranking)`` (``ValuePuzzle.kernel_tables``); ``fields`` gives each value's
-range, word, shift, mask and mixed-radix weight, ``ranking`` the factorials (``Permutation``) or
-binomials (``Subset``). Scratch vectors live on the stack (``intrinsics.stack_empty``): no
-allocation per state.
+into its values, calls the user's function over them (compiled with bounds checks, in the kernel
+tables: ``vecsearch.kernels.guards``), checks what comes back and packs it. The kernel tables end
+with ``fields`` (each value's range, word, shift, mask and mixed-radix weight) and ``ranking``
+(the factorials of a ``Permutation``, the binomials of a ``Subset``). Scratch vectors live on
+the stack (``intrinsics.stack_empty``): no allocation per state.
 
-A child is packed from its parent: only the values that differ are written, and a vector's rank
-moves by their change times their weight (mixed radix); a permutation or subset is ranked whole
-(Lehmer code, colex rank). A value outside its range, a child that is not a permutation (or not
+A child is packed whole, without a branch per value (its mixed-radix rank on the way); a
+permutation or subset is ranked by its Lehmer code or colex rank. A value outside its range, a child that is not a permutation (or not
 a subset of the size given), a count past the room or a move out of range raises ``BrokenRule``.
 """
 
 import numpy as np
 from numba.np.unsafe.ndarray import to_fixed_tuple
 
-from vecsearch.errors import BrokenRule
-from vecsearch.kernels.guards import (FAILED, LIMIT_MOVES, LIMIT_PREDECESSORS, LIMIT_SUBSET, RULE_BOUND, RULE_COUNT,
-                                      RULE_MOVE, RULE_PERMUTATION, RULE_RAISED, RULE_SUBSET, RULE_VALUE, whole)
-from vecsearch.kernels.intrinsics import popcount, stack_empty
+from vecsearch.kernels.guards import (FAILED, FIELDS, FUNCTIONS, LIMIT_MOVES, LIMIT_PREDECESSORS, LIMIT_PUZZLE,
+                                      LIMIT_SUBSET, LIMITS, RANKING, RULE_BOUND, RULE_COUNT, RULE_MOVE,
+                                      RULE_PERMUTATION, RULE_RAISED, RULE_SUBSET, RULE_VALUE, SLOT_COMPONENT,
+                                      SLOT_EXPAND, SLOT_HEURISTIC, SLOT_IS_GOAL, SLOT_PREDECESSORS, USER_TABLES,
+                                      broken, whole)
+from vecsearch.kernels.intrinsics import borrowed, popcount, stack_empty
 from vecsearch.kernels.ranking import permutation_rank, permutation_unrank, subset_rank, subset_unrank
-from vecsearch.kernels.roles import (
-    CHILD_CELLS,
-    LAYOUT,
-    MAX_FIELDS,
-    PUZZLE_NAME,
-    WIDTH,
-    state_function,
-    user_component_state,
-    user_expand_state,
-    user_heuristic_state,
-    user_is_goal_state,
-    user_predecessors_state,
-)
+from vecsearch.kernels.roles import CHILD_CELLS, LAYOUT, MAX_FIELDS, WIDTH, state_function
 from vecsearch.values import MASK, PERMUTATION, RANGE, SHIFT, SUBSET, WEIGHT, WORD
 
 
@@ -49,23 +37,26 @@ def word_of(state, w):
 @state_function
 def unpack(state, fields, buffer):
     """The values of ``state``, in ``buffer`` (a stack array of ``MAX_FIELDS``)."""
-    n = fields.shape[0]
+    n = fields.shape[1]
     for i in range(n):
-        buffer[i] = (word_of(state, fields[i, WORD]) >> fields[i, SHIFT]) & fields[i, MASK]
+        buffer[i] = (word_of(state, fields[WORD, i]) >> fields[SHIFT, i]) & fields[MASK, i]
     return buffer[:n]
 
 
 @state_function
-def shown(buffer, n):
-    """What a ``BrokenRule`` carries of a state: its values (it keeps the first ``n``)."""
-    return to_fixed_tuple(buffer, MAX_FIELDS), n
+def shown(state):
+    """``state`` as an exception can carry it: the int, or the tuple of its words (``BrokenRule``
+    shows it as the values: ``ValuePuzzle.format_state``)."""
+    if WIDTH == 1:
+        return state
+    return to_fixed_tuple(state, WIDTH)
 
 
 @state_function
 def vector_rank(values, fields):
     rank = 0
     for i in range(values.shape[0]):
-        rank += values[i] * fields[i, WEIGHT]
+        rank += values[i] * fields[WEIGHT, i]
     return rank
 
 
@@ -80,149 +71,162 @@ def packed_rank(state, values, fields, ranking, subset):
 
 
 @state_function
-def pack_child(role, state, values, fields, child, kids, k, buffer):
-    """Write the values ``child`` (one from ``state``, whose values are ``values``) packed into
-    ``kids[k]``; returns the change of the mixed-radix rank."""
+def pack(child, fields, kids, k):
+    """Pack the values ``child`` into ``kids[k]`` (no branch: every value is written); returns
+    their mixed-radix rank and whether each is in its range."""
+    outside = 0
+    rank = 0
     if WIDTH == 1:
-        kids[k] = state
+        packed = 0
+        for i in range(child.shape[0]):
+            v = child[i]
+            outside |= (v < 0) | (v >= fields[RANGE, i])
+            packed |= v << fields[SHIFT, i]
+            rank += v * fields[WEIGHT, i]
+        kids[k] = packed
     else:
         for w in range(WIDTH):
-            kids[k, w] = state[w]
-    change = 0
-    for i in range(values.shape[0]):
-        v = child[i]
-        if v != values[i]:
-            if v < 0 or v >= fields[i, RANGE]:
-                raise BrokenRule(PUZZLE_NAME, role, RULE_VALUE, shown(buffer, values.shape[0]), v, k,
-                                 fields[i, RANGE], i)
-            w = fields[i, WORD]
-            cleared = word_of(kids[k], w) & ~(fields[i, MASK] << fields[i, SHIFT])
-            if WIDTH == 1:
-                kids[k] = cleared | (v << fields[i, SHIFT])
-            else:
-                kids[k, w] = cleared | (v << fields[i, SHIFT])
-            change += (v - values[i]) * fields[i, WEIGHT]
-    return change
+            kids[k, w] = 0
+        for i in range(child.shape[0]):
+            v = child[i]
+            outside |= (v < 0) | (v >= fields[RANGE, i])
+            kids[k, fields[WORD, i]] |= v << fields[SHIFT, i]
+            rank += v * fields[WEIGHT, i]
+    return rank, outside == 0
 
 
 @state_function
-def packed_children(role, count, state, values, buffer, grid, tables, kids, moves, ranks, with_ranks):
+def outside_value(child, fields):
+    """The position of the first value of ``child`` outside its range."""
+    for i in range(child.shape[0]):
+        if child[i] < 0 or child[i] >= fields[RANGE, i]:
+            return i
+    return -1
+
+
+@state_function
+def packed_children(role, count, state, grid, tables, kids, moves, ranks, with_ranks):
     """Check the children the user's function wrote to ``grid`` (values) and pack them into
     ``kids`` (with their ranks in ``ranks`` when ``with_ranks``)."""
-    limits, fields, ranking = tables[1], tables[2], tables[3]
+    limits, fields, ranking = tables[LIMITS], tables[FIELDS], tables[RANKING]
     room = grid.shape[0]
-    n = values.shape[0]
+    n = grid.shape[1]
     count = whole(count, role)
     if count < 0 or count > room:
-        raise BrokenRule(PUZZLE_NAME, role, RULE_COUNT, shown(buffer, n), count, 0, room)
-    rank = packed_rank(state, values, fields, ranking, limits[LIMIT_SUBSET]) if with_ranks and LAYOUT != PERMUTATION \
-        else 0
+        broken(limits[LIMIT_PUZZLE], role, RULE_COUNT, shown(state), count, 0, room)
     for k in range(count):
         if moves[k] < 0 or moves[k] >= limits[LIMIT_MOVES]:
-            raise BrokenRule(PUZZLE_NAME, role, RULE_MOVE, shown(buffer, n), moves[k], k, limits[LIMIT_MOVES])
-        change = pack_child(role, state, values, fields, grid[k], kids, k, buffer)
+            broken(limits[LIMIT_PUZZLE], role, RULE_MOVE, shown(state), moves[k], k, limits[LIMIT_MOVES])
+        rank, inside = pack(grid[k], fields, kids, k)
+        if not inside:
+            i = outside_value(grid[k], fields)
+            broken(limits[LIMIT_PUZZLE], role, RULE_VALUE, shown(state), grid[k, i], k, fields[RANGE, i], i)
         if LAYOUT == PERMUTATION:
             seen = 0
             for i in range(n):
                 seen |= np.int64(1) << grid[k, i]
             if seen != (np.int64(1) << n) - 1:
-                raise BrokenRule(PUZZLE_NAME, role, RULE_PERMUTATION, shown(buffer, n), 0, k, n)
+                broken(limits[LIMIT_PUZZLE], role, RULE_PERMUTATION, shown(state), 0, k, n)
             if with_ranks:
                 ranks[k] = permutation_rank(kids[k], n, 4, ranking[0])
         elif LAYOUT == SUBSET and limits[LIMIT_SUBSET] >= 0:
             if popcount(word_of(kids[k], 0)) != limits[LIMIT_SUBSET]:
-                raise BrokenRule(PUZZLE_NAME, role, RULE_SUBSET, shown(buffer, n), 0, k, limits[LIMIT_SUBSET])
+                broken(limits[LIMIT_PUZZLE], role, RULE_SUBSET, shown(state), 0, k, limits[LIMIT_SUBSET])
             if with_ranks:
                 ranks[k] = subset_rank(kids[k], ranking)
         elif with_ranks:
-            ranks[k] = rank + change
+            ranks[k] = rank
     return count
 
 
 @state_function
 def scratch(state, tables, room):
     """The state's values and room for ``room`` children's values, on the stack."""
-    buffer = stack_empty(MAX_FIELDS)
-    values = unpack(state, tables[2], buffer)
+    values = unpack(state, tables[FIELDS], stack_empty(MAX_FIELDS))
     grid = stack_empty(CHILD_CELLS)[:room * values.shape[0]].reshape((room, values.shape[0]))
-    return buffer, values, grid
+    return values, grid
 
 
 @state_function
 def expand_ranked_state(state, tables, kids, moves, ranks):
-    room = tables[1][LIMIT_MOVES]
-    buffer, values, grid = scratch(state, tables, room)
+    room = tables[LIMITS][LIMIT_MOVES]
+    values, grid = scratch(state, tables, room)
     count = FAILED
+    user = tables[FUNCTIONS][SLOT_EXPAND][0]
     try:
-        count = user_expand_state(values, tables[0], grid, moves[:room])
+        count = user(values, borrowed(tables[USER_TABLES]), grid, borrowed(moves))
     except Exception:
         count = FAILED
     if count == FAILED:
-        raise BrokenRule(PUZZLE_NAME, "expand", RULE_RAISED, shown(buffer, values.shape[0]), 0, 0, room)
-    return packed_children("expand", count, state, values, buffer, grid, tables, kids, moves, ranks, True)
+        broken(tables[LIMITS][LIMIT_PUZZLE], "expand", RULE_RAISED, shown(state), 0, 0, room)
+    return packed_children("expand", count, state, grid, tables, kids, moves, ranks, True)
 
 
 @state_function
 def expand_state(state, tables, kids, moves):
-    room = tables[1][LIMIT_MOVES]
-    buffer, values, grid = scratch(state, tables, room)
+    room = tables[LIMITS][LIMIT_MOVES]
+    values, grid = scratch(state, tables, room)
     count = FAILED
+    user = tables[FUNCTIONS][SLOT_EXPAND][0]
     try:
-        count = user_expand_state(values, tables[0], grid, moves[:room])
+        count = user(values, borrowed(tables[USER_TABLES]), grid, borrowed(moves))
     except Exception:
         count = FAILED
     if count == FAILED:
-        raise BrokenRule(PUZZLE_NAME, "expand", RULE_RAISED, shown(buffer, values.shape[0]), 0, 0, room)
-    return packed_children("expand", count, state, values, buffer, grid, tables, kids, moves, moves, False)
+        broken(tables[LIMITS][LIMIT_PUZZLE], "expand", RULE_RAISED, shown(state), 0, 0, room)
+    return packed_children("expand", count, state, grid, tables, kids, moves, moves, False)
 
 
 @state_function
 def predecessors_ranked_state(state, tables, kids, moves, ranks):
-    room = tables[1][LIMIT_PREDECESSORS]
-    buffer, values, grid = scratch(state, tables, room)
+    room = tables[LIMITS][LIMIT_PREDECESSORS]
+    values, grid = scratch(state, tables, room)
     count = FAILED
+    user = tables[FUNCTIONS][SLOT_PREDECESSORS][0]
     try:
-        count = user_predecessors_state(values, tables[0], grid, moves[:room])
+        count = user(values, borrowed(tables[USER_TABLES]), grid, borrowed(moves))
     except Exception:
         count = FAILED
     if count == FAILED:
-        raise BrokenRule(PUZZLE_NAME, "predecessors", RULE_RAISED, shown(buffer, values.shape[0]), 0, 0, room)
-    return packed_children("predecessors", count, state, values, buffer, grid, tables, kids, moves, ranks, True)
+        broken(tables[LIMITS][LIMIT_PUZZLE], "predecessors", RULE_RAISED, shown(state), 0, 0, room)
+    return packed_children("predecessors", count, state, grid, tables, kids, moves, ranks, True)
 
 
 @state_function
 def predecessors_state(state, tables, kids, moves):
-    room = tables[1][LIMIT_PREDECESSORS]
-    buffer, values, grid = scratch(state, tables, room)
+    room = tables[LIMITS][LIMIT_PREDECESSORS]
+    values, grid = scratch(state, tables, room)
     count = FAILED
+    user = tables[FUNCTIONS][SLOT_PREDECESSORS][0]
     try:
-        count = user_predecessors_state(values, tables[0], grid, moves[:room])
+        count = user(values, borrowed(tables[USER_TABLES]), grid, borrowed(moves))
     except Exception:
         count = FAILED
     if count == FAILED:
-        raise BrokenRule(PUZZLE_NAME, "predecessors", RULE_RAISED, shown(buffer, values.shape[0]), 0, 0, room)
-    return packed_children("predecessors", count, state, values, buffer, grid, tables, kids, moves, moves, False)
+        broken(tables[LIMITS][LIMIT_PUZZLE], "predecessors", RULE_RAISED, shown(state), 0, 0, room)
+    return packed_children("predecessors", count, state, grid, tables, kids, moves, moves, False)
 
 
 @state_function
 def rank_state(state, tables):
-    buffer = stack_empty(MAX_FIELDS)
-    return packed_rank(state, unpack(state, tables[2], buffer), tables[2], tables[3], tables[1][LIMIT_SUBSET])
+    fields = tables[FIELDS]
+    return packed_rank(state, unpack(state, fields, stack_empty(MAX_FIELDS)), fields, tables[RANKING],
+                       tables[LIMITS][LIMIT_SUBSET])
 
 
 @state_function
 def unrank_state(rank, component, tables):
-    fields, ranking = tables[2], tables[3]
-    n = fields.shape[0]
+    fields, ranking = tables[FIELDS], tables[RANKING]
+    n = fields.shape[1]
     if LAYOUT == PERMUTATION:
         return permutation_unrank(rank, n, 4, ranking[0])
     if LAYOUT == SUBSET:
-        subset = tables[1][LIMIT_SUBSET]
+        subset = tables[LIMITS][LIMIT_SUBSET]
         return rank if subset < 0 else subset_unrank(rank, subset, n, ranking)
     words = stack_empty(WIDTH)
     words[:] = 0
     for i in range(n):
-        words[fields[i, WORD]] |= ((rank // fields[i, WEIGHT]) % fields[i, RANGE]) << fields[i, SHIFT]
+        words[fields[WORD, i]] |= ((rank // fields[WEIGHT, i]) % fields[RANGE, i]) << fields[SHIFT, i]
     if WIDTH == 1:
         return words[0]
     return words
@@ -231,45 +235,48 @@ def unrank_state(rank, component, tables):
 @state_function
 def component_state(state, tables):
     buffer = stack_empty(MAX_FIELDS)
-    values = unpack(state, tables[2], buffer)
+    values = unpack(state, tables[FIELDS], buffer)
     c = 0
     failed = False
+    user = tables[FUNCTIONS][SLOT_COMPONENT][0]
     try:
-        c = whole(user_component_state(values, tables[0]), "component")
+        c = whole(user(values, borrowed(tables[USER_TABLES])), "component")
     except Exception:
         failed = True
     if failed:
-        raise BrokenRule(PUZZLE_NAME, "component", RULE_RAISED, shown(buffer, values.shape[0]), 0, 0, 0)
+        broken(tables[LIMITS][LIMIT_PUZZLE], "component", RULE_RAISED, shown(state), 0, 0, 0)
     return c
 
 
 @state_function
 def is_goal_state(state, tables):
     buffer = stack_empty(MAX_FIELDS)
-    values = unpack(state, tables[2], buffer)
+    values = unpack(state, tables[FIELDS], buffer)
     goal = False
     failed = False
+    user = tables[FUNCTIONS][SLOT_IS_GOAL][0]
     try:
-        goal = bool(user_is_goal_state(values, tables[0]))
+        goal = bool(user(values, borrowed(tables[USER_TABLES])))
     except Exception:
         failed = True
     if failed:
-        raise BrokenRule(PUZZLE_NAME, "is_goal", RULE_RAISED, shown(buffer, values.shape[0]), 0, 0, 0)
+        broken(tables[LIMITS][LIMIT_PUZZLE], "is_goal", RULE_RAISED, shown(state), 0, 0, 0)
     return goal
 
 
 @state_function
 def heuristic_state(state, htables):
     buffer = stack_empty(MAX_FIELDS)
-    values = unpack(state, htables[1], buffer)
+    values = unpack(state, htables[FIELDS], buffer)
     h = 0
     failed = False
+    user = htables[FUNCTIONS][SLOT_HEURISTIC][0]
     try:
-        h = whole(user_heuristic_state(values, htables[0]), "heuristic")
+        h = whole(user(values, borrowed(htables[USER_TABLES])), "heuristic")
     except Exception:
         failed = True
     if failed:
-        raise BrokenRule(PUZZLE_NAME, "heuristic", RULE_RAISED, shown(buffer, values.shape[0]), 0, 0, 0)
+        broken(htables[LIMITS][LIMIT_PUZZLE], "heuristic", RULE_RAISED, shown(state), 0, 0, 0)
     if h < 0:
-        raise BrokenRule(PUZZLE_NAME, "heuristic", RULE_BOUND, shown(buffer, values.shape[0]), h, 0, 0)
+        broken(htables[LIMITS][LIMIT_PUZZLE], "heuristic", RULE_BOUND, shown(state), h, 0, 0)
     return h
