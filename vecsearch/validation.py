@@ -12,16 +12,20 @@ kernels must give the same children. The first violation raises ``PuzzleDefiniti
 naming the function, the state and what was expected.
 
 The engine probes a user's puzzle this way on its first use in a process (``probe_once``),
-unless it was validated already or made with ``check=False``.
+unless it was validated already or made with ``check=False``; a puzzle that passed leaves a mark
+in the kernel cache directory (``probed/``, named by its identity, start and goal), and later
+processes take the mark for the probe.
 """
 
 from __future__ import annotations
 
+import hashlib
 import warnings
+from pathlib import Path
 
 import numpy as np
 
-from vecsearch.engine.codegen import layer_kernels
+from vecsearch.engine.codegen import cache_dir, layer_kernels
 from vecsearch.engine.guarded import kernel_tables
 from vecsearch.errors import InvalidPuzzleInput, PuzzleDefinitionError
 
@@ -39,14 +43,32 @@ def validate(puzzle, states=None, *, limit: int = 64) -> int:
 
 def probe_once(puzzle, starts=None) -> None:
     """``validate(puzzle)`` the first time a user's puzzle is searched in this process (from its
-    own start and goal, else from ``starts``); nothing for built-in puzzles, for those validated,
-    or made with ``check=False``."""
+    own start and goal, else from ``starts``), unless a mark says it passed before; nothing for
+    built-in puzzles, for those validated, or made with ``check=False``."""
     if puzzle.checked or puzzle.trusted:
         return
-    if puzzle.has_default_start or puzzle.has_default_goal:
-        validate(puzzle)
-    elif starts is not None:
-        validate(puzzle, starts[:1])
+    if not (puzzle.has_default_start or puzzle.has_default_goal) and starts is None:
+        return
+    samples = None if puzzle.has_default_start or puzzle.has_default_goal else starts[:1]
+    mark = _mark(puzzle, samples)
+    if mark.exists():
+        puzzle.checked = True
+        return
+    validate(puzzle, samples)
+    try:
+        mark.parent.mkdir(parents=True, exist_ok=True)
+        mark.touch()
+    except OSError:
+        pass  # no mark: the next process probes again
+
+
+def _mark(puzzle, samples) -> Path:
+    """Where the mark of a probe passed lies: named by the puzzle's identity and the states
+    probed from."""
+    where = puzzle.start_states() if samples is None else samples
+    goals = puzzle.goal_states() if samples is None and puzzle.has_default_goal else where[:0]
+    digest = hashlib.blake2b(puzzle.identity.encode() + where.tobytes() + goals.tobytes(), digest_size=16)
+    return cache_dir() / "probed" / digest.hexdigest()
 
 
 def _walk(puzzle, samples: list, limit: int) -> int:

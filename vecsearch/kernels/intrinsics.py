@@ -24,7 +24,8 @@ Each is a numba ``intrinsic`` and compiles (and caches) like any other njit code
 - ``stack_empty(size)``: an int64 array of ``size`` (a constant) elements on the stack of the
   compiled function it ends up in, allocated once per call of that function (at its entry, also
   when the call sits in a loop): scratch with no allocation per state. It must not outlive that
-  function (never returned or stored).
+  function (never returned or stored). ``stack_matrix(size, rows, cols)``: the same space seen
+  as a C-ordered ``rows x cols`` matrix (``rows * cols <= size``).
 """
 
 from llvmlite import ir
@@ -148,6 +149,27 @@ def stack_empty(typingctx, size):
         return array._getvalue()
 
     return array_type(size), codegen
+
+
+@intrinsic
+def stack_matrix(typingctx, size, rows, cols):
+    """An uninitialised C-ordered int64 matrix of ``rows x cols`` in ``size`` elements (an
+    integer constant) of the stack."""
+    if not isinstance(size, types.IntegerLiteral):
+        return None
+    array_type = types.Array(types.int64, 2, "C")
+
+    def codegen(context, builder, signature, args):
+        intp = context.get_value_type(types.intp)
+        data = cgutils.alloca_once(builder, context.get_value_type(types.int64), size=size.literal_value)
+        rows_value = context.cast(builder, args[1], signature.args[1], types.intp)
+        cols_value = context.cast(builder, args[2], signature.args[2], types.intp)
+        array = context.make_array(array_type)(context, builder)
+        context.populate_array(array, data=data, shape=[rows_value, cols_value],
+                               strides=[builder.mul(cols_value, intp(8)), intp(8)], itemsize=intp(8), meminfo=None)
+        return array._getvalue()
+
+    return array_type(size, rows, cols), codegen
 
 
 def _borrow(context, builder, typ, value):

@@ -21,7 +21,7 @@ from vecsearch.kernels.guards import (FAILED, FIELDS, FUNCTIONS, LIMIT_MOVES, LI
                                       RULE_PERMUTATION, RULE_RAISED, RULE_SUBSET, RULE_VALUE, SLOT_COMPONENT,
                                       SLOT_EXPAND, SLOT_HEURISTIC, SLOT_IS_GOAL, SLOT_PREDECESSORS, USER_TABLES,
                                       broken, whole)
-from vecsearch.kernels.intrinsics import borrowed, popcount, stack_empty
+from vecsearch.kernels.intrinsics import borrowed, popcount, stack_empty, stack_matrix
 from vecsearch.kernels.ranking import permutation_rank, permutation_unrank, subset_rank, subset_unrank
 from vecsearch.kernels.roles import CHILD_CELLS, LAYOUT, MAX_FIELDS, WIDTH, state_function
 from vecsearch.values import MASK, PERMUTATION, RANGE, SHIFT, SUBSET, WEIGHT, WORD
@@ -38,8 +38,9 @@ def word_of(state, w):
 def unpack(state, fields, buffer):
     """The values of ``state``, in ``buffer`` (a stack array of ``MAX_FIELDS``)."""
     n = fields.shape[1]
+    words, shifts, masks = fields[WORD], fields[SHIFT], fields[MASK]
     for i in range(n):
-        buffer[i] = (word_of(state, fields[WORD, i]) >> fields[SHIFT, i]) & fields[MASK, i]
+        buffer[i] = (word_of(state, words[i]) >> shifts[i]) & masks[i]
     return buffer[:n]
 
 
@@ -74,25 +75,27 @@ def packed_rank(state, values, fields, ranking, subset):
 def pack(child, fields, kids, k):
     """Pack the values ``child`` into ``kids[k]`` (no branch: every value is written); returns
     their mixed-radix rank and whether each is in its range."""
-    outside = 0
+    ranges, shifts, weights = fields[RANGE], fields[SHIFT], fields[WEIGHT]
+    outside = False
     rank = 0
     if WIDTH == 1:
         packed = 0
         for i in range(child.shape[0]):
             v = child[i]
-            outside |= (v < 0) | (v >= fields[RANGE, i])
-            packed |= v << fields[SHIFT, i]
-            rank += v * fields[WEIGHT, i]
+            outside |= np.uint64(v) >= np.uint64(ranges[i])  # a negative value too
+            packed |= v << shifts[i]
+            rank += v * weights[i]
         kids[k] = packed
     else:
+        words = fields[WORD]
         for w in range(WIDTH):
             kids[k, w] = 0
         for i in range(child.shape[0]):
             v = child[i]
-            outside |= (v < 0) | (v >= fields[RANGE, i])
-            kids[k, fields[WORD, i]] |= v << fields[SHIFT, i]
-            rank += v * fields[WEIGHT, i]
-    return rank, outside == 0
+            outside |= np.uint64(v) >= np.uint64(ranges[i])
+            kids[k, words[i]] |= v << shifts[i]
+            rank += v * weights[i]
+    return rank, not outside
 
 
 @state_function
@@ -143,8 +146,7 @@ def packed_children(role, count, state, grid, tables, kids, moves, ranks, with_r
 def scratch(state, tables, room):
     """The state's values and room for ``room`` children's values, on the stack."""
     values = unpack(state, tables[FIELDS], stack_empty(MAX_FIELDS))
-    grid = stack_empty(CHILD_CELLS)[:room * values.shape[0]].reshape((room, values.shape[0]))
-    return values, grid
+    return values, stack_matrix(CHILD_CELLS, room, values.shape[0])
 
 
 @state_function
