@@ -5,13 +5,12 @@ import numpy as np
 import vecsearch as vs
 
 
-def pour(jugs, tables, after, moves):  # after[k]: the jugs after move moves[k]
+def pour(jugs, tables, after, moves):  # after[k]: the jugs after move moves[k], a copy of jugs before it
     capacity, n, k = tables[0], len(jugs), 0
     for i in range(n):
         for j in range(n):
             amount = min(jugs[i], capacity[j] - jugs[j])
             if i != j and amount > 0:
-                after[k] = jugs
                 after[k, i] -= amount
                 after[k, j] += amount
                 moves[k] = n * i + j

@@ -5,7 +5,7 @@ import numpy as np
 import vecsearch as vs
 
 
-def slides(at, tables, after, moves):  # at[i]: how far car i is from the left (top) edge
+def slides(at, tables, after, moves):  # at[i]: how far car i is from the left (top) edge; after[k]: a copy of at
     line, across, length = tables
     taken = np.zeros((6, 6), np.bool_)
     for i in range(len(at)):
@@ -21,7 +21,6 @@ def slides(at, tables, after, moves):  # at[i]: how far car i is from the left (
                 cell = at[i] - distance if way < 0 else at[i] + length[i] + distance - 1
                 if not 0 <= cell < 6 or (taken[line[i], cell] if across[i] else taken[cell, line[i]]):
                     break
-                after[k] = at
                 after[k, i] += way * distance
                 moves[k] = 8 * i + 4 * (way > 0) + distance - 1
                 k += 1

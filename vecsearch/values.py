@@ -4,9 +4,10 @@ The user writes the rules over the vector, with no shifts or masks::
 
     expand(values, tables, children, moves) -> count    children[k]: the values after move moves[k]
 
-and vecsearch packs each vector into 64-bit words, ranks it and unpacks it, in compiled adapters
-around the user's functions (``vecsearch/kernels/value_template.py``, bound per family by code
-generation). The layouts (what a vector may hold):
+Each row of ``children`` starts as a copy of ``values``: a move writes only the values it changes
+(``children[k, i] -= amount``). vecsearch packs each vector into 64-bit words, ranks it and unpacks
+it, in compiled adapters around the user's functions (``vecsearch/kernels/value_template.py``,
+bound per family by code generation). The layouts (what a vector may hold):
 
 - ``Vector(ranges)``: value ``i`` in ``0 .. ranges[i]-1``. Packed in bit fields (as few bits as
   the range needs; no field across two words; never the top bit of the first word, so a state's
@@ -186,7 +187,8 @@ class ValuePuzzle(Puzzle):
     functions (``expand``, and ``predecessors``, ``component`` if any) work on value vectors,
     or ``expand`` alone; ``moves``, ``tables``, ``check`` as for ``Puzzle``; ``start`` and
     ``goal`` as values (a goal may be a list of vectors, or a condition ``is_goal(values,
-    tables) -> bool``). The rank and its size, ``unrank`` and the packing are vecsearch's.
+    tables) -> bool``). Each row of the children (and predecessors) starts as a copy of the
+    state's values. The rank and its size, ``unrank`` and the packing are vecsearch's.
     """
 
     def __init__(self, name: str, values: Values, rules, moves, *, tables: tuple = (), start=None, goal=None,
@@ -258,8 +260,8 @@ class ValuePuzzle(Puzzle):
 
         def children_of(state, tables, children, moves):
             room = len(moves)
-            grid = np.zeros((room, n), np.int64)
             values = np.array(self.values.unpack(state))
+            grid = np.tile(values, (room, 1))  # each row a copy of the state, as in the kernels
             try:
                 count = user(values.copy(), tables, grid, moves)
             except IndexError as error:

@@ -1,9 +1,10 @@
 """A user's functions in the engine: compiled with bounds checks, handed to the kernels in their tables.
 
 The kernels of a user's puzzle hold no code of the user's (``codegen``); they take its functions
-in their ``tables``: ``kernel_tables(puzzle)`` is ``(the puzzle's tables, functions, limits[,
-fields, ranking])`` (the layout of ``vecsearch.kernels.guards``), the puzzle's own tables for a
-built-in. Each function is compiled once per process for the argument types its role is called
+in their ``tables``: ``kernel_tables(puzzle)`` is ``(the puzzle's tables, (limits, fields,
+ranking, functions...))`` (the layout of ``vecsearch.kernels.guards``), the puzzle's own tables
+for a built-in; each function a ``first_class.Compiled`` and the whole a ``first_class.Typed``,
+so that a kernel's call costs no typing. Each function is compiled once per process for the argument types its role is called
 with (``argument_types``), with bounds checks (``_numba.checked_function``; cached on disk
 when it lives in a file), on the compile clock (``jit.compiling``). A function numba cannot
 compile, or one returning another type than its role's (a float count), is a
@@ -16,6 +17,7 @@ from __future__ import annotations
 import warnings
 from dataclasses import replace
 
+import numpy as np
 from numba import typeof
 from numba.core import types
 from numba.core.errors import NumbaError, NumbaExperimentalFeatureWarning
@@ -26,6 +28,7 @@ from vecsearch.engine import jit
 from vecsearch.engine.caches import KERNELS
 from vecsearch.engine.codegen import importable
 from vecsearch.errors import BrokenRule, PuzzleDefinitionError
+from vecsearch.kernels.first_class import Compiled, Typed
 
 warnings.filterwarnings("ignore", message="First-class function type feature is experimental",
                         category=NumbaExperimentalFeatureWarning)
@@ -39,21 +42,29 @@ def kernel_tables(puzzle):
 
 
 def guarded_heuristic(puzzle, heuristic):
-    """``heuristic`` (made by a user's puzzle) with the tables its guard takes: its own, then its
-    function compiled, the puzzle's limits and layout arrays."""
+    """``heuristic`` (made by a user's puzzle) with the tables its guard takes: its own, then a
+    guard holding its function compiled (and the puzzle's limits and layout)."""
     if puzzle.guard is None:
         return heuristic
     given_types = argument_types(puzzle, "heuristic", htables=typeof(heuristic.tables))
     compiled = _compiled(puzzle, ROLES_BY_NAME["heuristic"], heuristic.function, given_types)
-    functions = tuple((compiled,) if role.name == "heuristic" else None for role in ROLES)
-    return replace(heuristic, tables=(heuristic.tables, functions, puzzle.limits(), *puzzle.layout_arrays()))
+    guard = _guard(puzzle, {"heuristic": compiled})
+    return replace(heuristic, tables=Typed((heuristic.tables, guard)))
 
 
 def _guarded_tables(puzzle) -> tuple:
     BrokenRule.describing[puzzle.serial] = puzzle  # the guards name the puzzle by its serial
-    functions = tuple(None if puzzle.functions.get(role.kernel_name) is None
-                      else (_compiled(puzzle, role, puzzle.functions[role.kernel_name]),) for role in ROLES)
-    return (puzzle.tables, functions, puzzle.limits(), *puzzle.layout_arrays())
+    compiled = {role.name: _compiled(puzzle, role, puzzle.functions[role.kernel_name]) for role in ROLES
+                if puzzle.functions.get(role.kernel_name) is not None}
+    return Typed((puzzle.tables, _guard(puzzle, compiled)))
+
+
+def _guard(puzzle, compiled: dict) -> tuple:
+    """``(limits, fields, ranking, functions...)``: a role's slot holds its function (a
+    ``Compiled``) or None; a puzzle not over values has empty layout arrays."""
+    fields, ranking = puzzle.layout_arrays() or (np.zeros((5, 0), np.int64), np.zeros((1, 1), np.int64))
+    slots = (Compiled(compiled[role.name]) if role.name in compiled else None for role in ROLES)
+    return (puzzle.limits(), fields, ranking, *slots)
 
 
 def argument_types(puzzle, role: str, htables=None) -> tuple:

@@ -15,7 +15,7 @@ so each guard notes it and raises after the ``try``.
 
 from numba.np.unsafe.ndarray import to_fixed_tuple
 
-from vecsearch.kernels.guards import (FAILED, FUNCTIONS, LIMIT_MOVES, LIMIT_PREDECESSORS, LIMIT_PUZZLE, LIMIT_RANKS,
+from vecsearch.kernels.guards import (FAILED, GUARD, LIMIT_MOVES, LIMIT_PREDECESSORS, LIMIT_PUZZLE, LIMIT_RANKS,
                                       LIMITS, RULE_BOUND, RULE_COUNT, RULE_MOVE, RULE_RAISED, RULE_RANK, RULE_RESERVED,
                                       SLOT_COMPONENT, SLOT_EXPAND, SLOT_EXPAND_RANK, SLOT_EXPAND_RANKED,
                                       SLOT_HEURISTIC, SLOT_IS_GOAL, SLOT_NEAR_PREDECESSORS_RANK, SLOT_NEAR_RANK,
@@ -35,7 +35,7 @@ def shown(state):
 
 @state_function
 def checked_children(role, count, state, tables, kids, moves, room):
-    limits = tables[LIMITS]
+    limits = tables[GUARD][LIMITS]
     count = whole(count, role)
     if count < 0 or count > room:
         broken(limits[LIMIT_PUZZLE], role, RULE_COUNT, shown(state), count, 0, room)
@@ -49,7 +49,7 @@ def checked_children(role, count, state, tables, kids, moves, room):
 
 @state_function
 def checked_ranks(role, count, rank, component, tables, ranks, room):
-    limits = tables[LIMITS]
+    limits = tables[GUARD][LIMITS]
     count = whole(count, role)
     if count < 0 or count > room:
         broken(limits[LIMIT_PUZZLE], role, RULE_COUNT, (rank, component), count, 0, room)
@@ -62,40 +62,40 @@ def checked_ranks(role, count, rank, component, tables, ranks, room):
 @state_function
 def expand_state(state, tables, kids, moves):
     count = FAILED
-    user = tables[FUNCTIONS][SLOT_EXPAND][0]
+    user = tables[GUARD][SLOT_EXPAND]
     try:
         count = user(state, borrowed(tables[USER_TABLES]), borrowed(kids), borrowed(moves))
     except Exception:
         count = FAILED
-    room = tables[LIMITS][LIMIT_MOVES]
+    room = tables[GUARD][LIMITS][LIMIT_MOVES]
     if count == FAILED:
-        broken(tables[LIMITS][LIMIT_PUZZLE], "expand", RULE_RAISED, shown(state), 0, 0, room)
+        broken(tables[GUARD][LIMITS][LIMIT_PUZZLE], "expand", RULE_RAISED, shown(state), 0, 0, room)
     return checked_children("expand", count, state, tables, kids, moves, room)
 
 
 @state_function
 def predecessors_state(state, tables, kids, moves):
     count = FAILED
-    user = tables[FUNCTIONS][SLOT_PREDECESSORS][0]
+    user = tables[GUARD][SLOT_PREDECESSORS]
     try:
         count = user(state, borrowed(tables[USER_TABLES]), borrowed(kids), borrowed(moves))
     except Exception:
         count = FAILED
-    room = tables[LIMITS][LIMIT_PREDECESSORS]
+    room = tables[GUARD][LIMITS][LIMIT_PREDECESSORS]
     if count == FAILED:
-        broken(tables[LIMITS][LIMIT_PUZZLE], "predecessors", RULE_RAISED, shown(state), 0, 0, room)
+        broken(tables[GUARD][LIMITS][LIMIT_PUZZLE], "predecessors", RULE_RAISED, shown(state), 0, 0, room)
     return checked_children("predecessors", count, state, tables, kids, moves, room)
 
 
 @state_function
 def expand_ranked_state(state, tables, kids, moves, ranks):
     count = FAILED
-    user = tables[FUNCTIONS][SLOT_EXPAND_RANKED][0]
+    user = tables[GUARD][SLOT_EXPAND_RANKED]
     try:
         count = user(state, borrowed(tables[USER_TABLES]), borrowed(kids), borrowed(moves), borrowed(ranks))
     except Exception:
         count = FAILED
-    limits = tables[LIMITS]
+    limits = tables[GUARD][LIMITS]
     if count == FAILED:
         broken(limits[LIMIT_PUZZLE], "expand_ranked", RULE_RAISED, shown(state), 0, 0, limits[LIMIT_MOVES])
     count = checked_children("expand_ranked", count, state, tables, kids, moves, limits[LIMIT_MOVES])
@@ -109,12 +109,12 @@ def expand_ranked_state(state, tables, kids, moves, ranks):
 def rank_state(state, tables):
     r = 0
     failed = False
-    user = tables[FUNCTIONS][SLOT_RANK][0]
+    user = tables[GUARD][SLOT_RANK]
     try:
         r = whole(user(state, borrowed(tables[USER_TABLES])), "rank")
     except Exception:
         failed = True
-    limits = tables[LIMITS]
+    limits = tables[GUARD][LIMITS]
     if failed:
         broken(limits[LIMIT_PUZZLE], "rank", RULE_RAISED, shown(state), 0, 0, 0)
     if r < 0 or r >= limits[LIMIT_RANKS]:
@@ -126,84 +126,85 @@ def rank_state(state, tables):
 def component_state(state, tables):
     c = 0
     failed = False
-    user = tables[FUNCTIONS][SLOT_COMPONENT][0]
+    user = tables[GUARD][SLOT_COMPONENT]
     try:
         c = whole(user(state, borrowed(tables[USER_TABLES])), "component")
     except Exception:
         failed = True
     if failed:
-        broken(tables[LIMITS][LIMIT_PUZZLE], "component", RULE_RAISED, shown(state), 0, 0, 0)
+        broken(tables[GUARD][LIMITS][LIMIT_PUZZLE], "component", RULE_RAISED, shown(state), 0, 0, 0)
     return c
 
 
 @state_function
 def unrank_state(rank, component, tables):
     failed = False
-    user = tables[FUNCTIONS][SLOT_UNRANK][0]
+    user = tables[GUARD][SLOT_UNRANK]
     try:
         state = user(rank, component, borrowed(tables[USER_TABLES]))
     except Exception:
         failed = True
     if failed:
-        broken(tables[LIMITS][LIMIT_PUZZLE], "unrank", RULE_RAISED, (rank, component), 0, 0, 0)
+        broken(tables[GUARD][LIMITS][LIMIT_PUZZLE], "unrank", RULE_RAISED, (rank, component), 0, 0, 0)
     if first_word(state) == -1:
-        broken(tables[LIMITS][LIMIT_PUZZLE], "unrank", RULE_RESERVED, (rank, component), -1, 0, 0)
+        broken(tables[GUARD][LIMITS][LIMIT_PUZZLE], "unrank", RULE_RESERVED, (rank, component), -1, 0, 0)
     return state
 
 
 @state_function
 def expand_rank_state(rank, component, tables, ranks):
     count = FAILED
-    user = tables[FUNCTIONS][SLOT_EXPAND_RANK][0]
+    user = tables[GUARD][SLOT_EXPAND_RANK]
     try:
         count = user(rank, component, borrowed(tables[USER_TABLES]), borrowed(ranks))
     except Exception:
         count = FAILED
-    room = tables[LIMITS][LIMIT_MOVES]
+    room = tables[GUARD][LIMITS][LIMIT_MOVES]
     if count == FAILED:
-        broken(tables[LIMITS][LIMIT_PUZZLE], "expand_rank", RULE_RAISED, (rank, component), 0, 0, room)
+        broken(tables[GUARD][LIMITS][LIMIT_PUZZLE], "expand_rank", RULE_RAISED, (rank, component), 0, 0, room)
     return checked_ranks("expand_rank", count, rank, component, tables, ranks, room)
 
 
 @state_function
 def predecessors_rank_state(rank, component, tables, ranks):
     count = FAILED
-    user = tables[FUNCTIONS][SLOT_PREDECESSORS_RANK][0]
+    user = tables[GUARD][SLOT_PREDECESSORS_RANK]
     try:
         count = user(rank, component, borrowed(tables[USER_TABLES]), borrowed(ranks))
     except Exception:
         count = FAILED
-    room = tables[LIMITS][LIMIT_PREDECESSORS]
+    room = tables[GUARD][LIMITS][LIMIT_PREDECESSORS]
     if count == FAILED:
-        broken(tables[LIMITS][LIMIT_PUZZLE], "predecessors_rank", RULE_RAISED, (rank, component), 0, 0, room)
+        broken(tables[GUARD][LIMITS][LIMIT_PUZZLE], "predecessors_rank", RULE_RAISED, (rank, component), 0, 0, room)
     return checked_ranks("predecessors_rank", count, rank, component, tables, ranks, room)
 
 
 @state_function
 def near_rank_state(rank, component, tables, ranks):
     count = FAILED
-    user = tables[FUNCTIONS][SLOT_NEAR_RANK][0]
+    user = tables[GUARD][SLOT_NEAR_RANK]
     try:
         count = user(rank, component, borrowed(tables[USER_TABLES]), borrowed(ranks))
     except Exception:
         count = FAILED
-    room = tables[LIMITS][LIMIT_MOVES]
+    room = tables[GUARD][LIMITS][LIMIT_MOVES]
     if count == FAILED:
-        broken(tables[LIMITS][LIMIT_PUZZLE], "near_rank", RULE_RAISED, (rank, component), 0, 0, room)
+        broken(tables[GUARD][LIMITS][LIMIT_PUZZLE], "near_rank", RULE_RAISED, (rank, component), 0, 0, room)
     return checked_ranks("near_rank", count, rank, component, tables, ranks, room)
 
 
 @state_function
 def near_predecessors_rank_state(rank, component, tables, ranks):
     count = FAILED
-    user = tables[FUNCTIONS][SLOT_NEAR_PREDECESSORS_RANK][0]
+    user = tables[GUARD][SLOT_NEAR_PREDECESSORS_RANK]
     try:
         count = user(rank, component, borrowed(tables[USER_TABLES]), borrowed(ranks))
     except Exception:
         count = FAILED
-    room = tables[LIMITS][LIMIT_PREDECESSORS]
+    room = tables[GUARD][LIMITS][LIMIT_PREDECESSORS]
     if count == FAILED:
-        broken(tables[LIMITS][LIMIT_PUZZLE], "near_predecessors_rank", RULE_RAISED, (rank, component), 0, 0, room)
+        broken(tables[GUARD][LIMITS][LIMIT_PUZZLE], "near_predecessors_rank", RULE_RAISED, (rank, component), 0, 0,
+               room)
     return checked_ranks("near_predecessors_rank", count, rank, component, tables, ranks, room)
 
 
@@ -211,13 +212,13 @@ def near_predecessors_rank_state(rank, component, tables, ranks):
 def is_goal_state(state, tables):
     goal = False
     failed = False
-    user = tables[FUNCTIONS][SLOT_IS_GOAL][0]
+    user = tables[GUARD][SLOT_IS_GOAL]
     try:
         goal = bool(user(state, borrowed(tables[USER_TABLES])))
     except Exception:
         failed = True
     if failed:
-        broken(tables[LIMITS][LIMIT_PUZZLE], "is_goal", RULE_RAISED, shown(state), 0, 0, 0)
+        broken(tables[GUARD][LIMITS][LIMIT_PUZZLE], "is_goal", RULE_RAISED, shown(state), 0, 0, 0)
     return goal
 
 
@@ -227,13 +228,13 @@ def heuristic_state(state, htables):
     (``engine.heuristic``)."""
     h = 0
     failed = False
-    user = htables[FUNCTIONS][SLOT_HEURISTIC][0]
+    user = htables[GUARD][SLOT_HEURISTIC]
     try:
         h = whole(user(state, borrowed(htables[USER_TABLES])), "heuristic")
     except Exception:
         failed = True
     if failed:
-        broken(htables[LIMITS][LIMIT_PUZZLE], "heuristic", RULE_RAISED, shown(state), 0, 0, 0)
+        broken(htables[GUARD][LIMITS][LIMIT_PUZZLE], "heuristic", RULE_RAISED, shown(state), 0, 0, 0)
     if h < 0:
-        broken(htables[LIMITS][LIMIT_PUZZLE], "heuristic", RULE_BOUND, shown(state), h, 0, 0)
+        broken(htables[GUARD][LIMITS][LIMIT_PUZZLE], "heuristic", RULE_BOUND, shown(state), h, 0, 0)
     return h

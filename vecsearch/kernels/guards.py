@@ -1,16 +1,17 @@
 """What the guards of ``guard_template`` and the value adapters share: where things sit in the
 kernel tables of a user's puzzle, rule codes, ``broken`` and ``whole``.
 
-A user's puzzle hands its kernels ``tables`` as ``(the puzzle's tables, functions, limits[,
-fields, ranking])`` (``vecsearch.engine.guarded.kernel_tables``): ``functions`` holds, at the
-slot of each role (``SLOT_<ROLE>``, the order of ``vecsearch.contract.ROLES``), the user's
-function compiled with bounds checks, in a 1-tuple (so that numba passes it as a first-class
-function: the kernels are compiled once for every puzzle of the same types, and cached), or None;
-``limits`` holds the puzzle's number in ``BrokenRule.describing`` (``LIMIT_PUZZLE``) and what
-the outputs are checked against: ``max_moves``, ``max_predecessors``, ``rank_size`` (0 without a
-rank) and, for values, the size of a ``Subset`` (-1: any). The rule codes ``RULE_*`` index
-``BrokenRule.RULES``. The guards land in one module with the templates: their names are
-prefixed so as not to collide.
+A user's puzzle hands its kernels ``tables`` as ``(the puzzle's tables, guard)``
+(``vecsearch.engine.guarded.kernel_tables``), ``guard`` being ``(limits, fields, ranking,
+functions...)``: ``limits`` holds the puzzle's number in ``BrokenRule.describing``
+(``LIMIT_PUZZLE``) and what the outputs are checked against: ``max_moves``,
+``max_predecessors``, ``rank_size`` (0 without a rank) and, for values, the size of a ``Subset``
+(-1: any); ``fields`` and ``ranking`` how values are packed and ranked (``ValuePuzzle``; empty
+otherwise); then, at the slot of each role (``SLOT_<ROLE>``, the order of
+``vecsearch.contract.ROLES``), the user's function compiled with bounds checks, as a
+``first_class.Compiled`` (so that the kernels are compiled once for every puzzle of the same
+types, and cached), or None. The rule codes ``RULE_*`` index ``BrokenRule.RULES``. The guards
+land in one module with the templates: their names are prefixed so as not to collide.
 """
 
 from numba.core import errors, types
@@ -22,9 +23,10 @@ from vecsearch.errors import BrokenRule
 
 (RULE_RAISED, RULE_COUNT, RULE_MOVE, RULE_RESERVED, RULE_RANK, RULE_BOUND, RULE_VALUE, RULE_PERMUTATION,
  RULE_SUBSET) = range(len(BrokenRule.RULES))
-USER_TABLES, FUNCTIONS, LIMITS, FIELDS, RANKING = range(5)  # the kernel tables of a user's puzzle
+USER_TABLES, GUARD = 0, 1  # the kernel tables of a user's puzzle
+LIMITS, FIELDS, RANKING = 0, 1, 2  # in its guard, before the functions
 LIMIT_PUZZLE, LIMIT_MOVES, LIMIT_PREDECESSORS, LIMIT_RANKS, LIMIT_SUBSET = range(5)
-SLOTS = {role.name: slot for slot, role in enumerate(ROLES)}
+SLOTS = {role.name: RANKING + 1 + slot for slot, role in enumerate(ROLES)}
 (SLOT_EXPAND, SLOT_PREDECESSORS, SLOT_RANK, SLOT_COMPONENT, SLOT_UNRANK, SLOT_EXPAND_RANKED, SLOT_PREDECESSORS_RANKED,
  SLOT_EXPAND_RANK, SLOT_PREDECESSORS_RANK, SLOT_NEAR_RANK, SLOT_NEAR_PREDECESSORS_RANK, SLOT_IS_GOAL, SLOT_HEURISTIC,
  SLOT_HEURISTIC_UPDATE) = (SLOTS[role.name] for role in ROLES)

@@ -3,25 +3,27 @@
 Code generation puts these functions in the kernel module of a ``ValuePuzzle``'s family, under
 the roles' kernel names, instead of the guards of ``guard_template``: each unpacks a packed state
 into its values, calls the user's function over them (compiled with bounds checks, in the kernel
-tables: ``vecsearch.kernels.guards``), checks what comes back and packs it. The kernel tables end
-with ``fields`` (each value's range, word, shift, mask and mixed-radix weight) and ``ranking``
-(the factorials of a ``Permutation``, the binomials of a ``Subset``). Scratch vectors live on
-the stack (``intrinsics.stack_empty``): no allocation per state.
+tables: ``vecsearch.kernels.guards``), checks what comes back and packs it. The guard in the
+kernel tables holds ``fields`` (each value's range, word, shift, mask and mixed-radix weight)
+and ``ranking`` (the factorials of a ``Permutation``, the binomials of a ``Subset``). Scratch
+lives on the stack (``intrinsics.stack_empty``): no allocation per state; each row of the
+children's starts as a copy of the state's values (``intrinsics.repeat_first_row``).
 
 A child is packed whole, without a branch per value (its mixed-radix rank on the way); a
-permutation or subset is ranked by its Lehmer code or colex rank. A value outside its range, a child that is not a permutation (or not
-a subset of the size given), a count past the room or a move out of range raises ``BrokenRule``.
+permutation or subset is ranked by its Lehmer code or colex rank. A value outside its range, a
+child that is not a permutation (or not a subset of the size given), a count past the room or a
+move out of range raises ``BrokenRule``.
 """
 
 import numpy as np
 from numba.np.unsafe.ndarray import to_fixed_tuple
 
-from vecsearch.kernels.guards import (FAILED, FIELDS, FUNCTIONS, LIMIT_MOVES, LIMIT_PREDECESSORS, LIMIT_PUZZLE,
+from vecsearch.kernels.guards import (FAILED, FIELDS, GUARD, LIMIT_MOVES, LIMIT_PREDECESSORS, LIMIT_PUZZLE,
                                       LIMIT_SUBSET, LIMITS, RANKING, RULE_BOUND, RULE_COUNT, RULE_MOVE,
                                       RULE_PERMUTATION, RULE_RAISED, RULE_SUBSET, RULE_VALUE, SLOT_COMPONENT,
                                       SLOT_EXPAND, SLOT_HEURISTIC, SLOT_IS_GOAL, SLOT_PREDECESSORS, USER_TABLES,
                                       broken, whole)
-from vecsearch.kernels.intrinsics import borrowed, popcount, stack_empty, stack_matrix
+from vecsearch.kernels.intrinsics import borrowed, popcount, repeat_first_row, stack_empty, stack_matrix
 from vecsearch.kernels.ranking import permutation_rank, permutation_unrank, subset_rank, subset_unrank
 from vecsearch.kernels.roles import CHILD_CELLS, LAYOUT, MAX_FIELDS, WIDTH, state_function
 from vecsearch.values import MASK, PERMUTATION, RANGE, SHIFT, SUBSET, WEIGHT, WORD
@@ -111,7 +113,7 @@ def outside_value(child, fields):
 def packed_children(role, count, state, grid, tables, kids, moves, ranks, with_ranks):
     """Check the children the user's function wrote to ``grid`` (values) and pack them into
     ``kids`` (with their ranks in ``ranks`` when ``with_ranks``)."""
-    limits, fields, ranking = tables[LIMITS], tables[FIELDS], tables[RANKING]
+    limits, fields, ranking = tables[GUARD][LIMITS], tables[GUARD][FIELDS], tables[GUARD][RANKING]
     room = grid.shape[0]
     n = grid.shape[1]
     count = whole(count, role)
@@ -144,86 +146,93 @@ def packed_children(role, count, state, grid, tables, kids, moves, ranks, with_r
 
 @state_function
 def scratch(state, tables, room):
-    """The state's values and room for ``room`` children's values, on the stack."""
-    values = unpack(state, tables[FIELDS], stack_empty(MAX_FIELDS))
-    return values, stack_matrix(CHILD_CELLS, room, values.shape[0])
+    """The state's values and room for ``room`` children's values, on the stack, each row a copy
+    of the state's (a move writes only what it changes)."""
+    values = unpack(state, tables[GUARD][FIELDS], stack_empty(MAX_FIELDS))
+    n = values.shape[0]
+    grid = stack_matrix(CHILD_CELLS, room, n)
+    if room > 0:
+        for i in range(n):
+            grid[0, i] = values[i]
+        repeat_first_row(grid)
+    return values, grid
 
 
 @state_function
 def expand_ranked_state(state, tables, kids, moves, ranks):
-    room = tables[LIMITS][LIMIT_MOVES]
+    room = tables[GUARD][LIMITS][LIMIT_MOVES]
     values, grid = scratch(state, tables, room)
     count = FAILED
-    user = tables[FUNCTIONS][SLOT_EXPAND][0]
+    user = tables[GUARD][SLOT_EXPAND]
     try:
         count = user(values, borrowed(tables[USER_TABLES]), grid, borrowed(moves))
     except Exception:
         count = FAILED
     if count == FAILED:
-        broken(tables[LIMITS][LIMIT_PUZZLE], "expand", RULE_RAISED, shown(state), 0, 0, room)
+        broken(tables[GUARD][LIMITS][LIMIT_PUZZLE], "expand", RULE_RAISED, shown(state), 0, 0, room)
     return packed_children("expand", count, state, grid, tables, kids, moves, ranks, True)
 
 
 @state_function
 def expand_state(state, tables, kids, moves):
-    room = tables[LIMITS][LIMIT_MOVES]
+    room = tables[GUARD][LIMITS][LIMIT_MOVES]
     values, grid = scratch(state, tables, room)
     count = FAILED
-    user = tables[FUNCTIONS][SLOT_EXPAND][0]
+    user = tables[GUARD][SLOT_EXPAND]
     try:
         count = user(values, borrowed(tables[USER_TABLES]), grid, borrowed(moves))
     except Exception:
         count = FAILED
     if count == FAILED:
-        broken(tables[LIMITS][LIMIT_PUZZLE], "expand", RULE_RAISED, shown(state), 0, 0, room)
+        broken(tables[GUARD][LIMITS][LIMIT_PUZZLE], "expand", RULE_RAISED, shown(state), 0, 0, room)
     return packed_children("expand", count, state, grid, tables, kids, moves, moves, False)
 
 
 @state_function
 def predecessors_ranked_state(state, tables, kids, moves, ranks):
-    room = tables[LIMITS][LIMIT_PREDECESSORS]
+    room = tables[GUARD][LIMITS][LIMIT_PREDECESSORS]
     values, grid = scratch(state, tables, room)
     count = FAILED
-    user = tables[FUNCTIONS][SLOT_PREDECESSORS][0]
+    user = tables[GUARD][SLOT_PREDECESSORS]
     try:
         count = user(values, borrowed(tables[USER_TABLES]), grid, borrowed(moves))
     except Exception:
         count = FAILED
     if count == FAILED:
-        broken(tables[LIMITS][LIMIT_PUZZLE], "predecessors", RULE_RAISED, shown(state), 0, 0, room)
+        broken(tables[GUARD][LIMITS][LIMIT_PUZZLE], "predecessors", RULE_RAISED, shown(state), 0, 0, room)
     return packed_children("predecessors", count, state, grid, tables, kids, moves, ranks, True)
 
 
 @state_function
 def predecessors_state(state, tables, kids, moves):
-    room = tables[LIMITS][LIMIT_PREDECESSORS]
+    room = tables[GUARD][LIMITS][LIMIT_PREDECESSORS]
     values, grid = scratch(state, tables, room)
     count = FAILED
-    user = tables[FUNCTIONS][SLOT_PREDECESSORS][0]
+    user = tables[GUARD][SLOT_PREDECESSORS]
     try:
         count = user(values, borrowed(tables[USER_TABLES]), grid, borrowed(moves))
     except Exception:
         count = FAILED
     if count == FAILED:
-        broken(tables[LIMITS][LIMIT_PUZZLE], "predecessors", RULE_RAISED, shown(state), 0, 0, room)
+        broken(tables[GUARD][LIMITS][LIMIT_PUZZLE], "predecessors", RULE_RAISED, shown(state), 0, 0, room)
     return packed_children("predecessors", count, state, grid, tables, kids, moves, moves, False)
 
 
 @state_function
 def rank_state(state, tables):
-    fields = tables[FIELDS]
-    return packed_rank(state, unpack(state, fields, stack_empty(MAX_FIELDS)), fields, tables[RANKING],
-                       tables[LIMITS][LIMIT_SUBSET])
+    fields = tables[GUARD][FIELDS]
+    return packed_rank(state, unpack(state, fields, stack_empty(MAX_FIELDS)), fields, tables[GUARD][RANKING],
+                       tables[GUARD][LIMITS][LIMIT_SUBSET])
 
 
 @state_function
 def unrank_state(rank, component, tables):
-    fields, ranking = tables[FIELDS], tables[RANKING]
+    fields, ranking = tables[GUARD][FIELDS], tables[GUARD][RANKING]
     n = fields.shape[1]
     if LAYOUT == PERMUTATION:
         return permutation_unrank(rank, n, 4, ranking[0])
     if LAYOUT == SUBSET:
-        subset = tables[LIMITS][LIMIT_SUBSET]
+        subset = tables[GUARD][LIMITS][LIMIT_SUBSET]
         return rank if subset < 0 else subset_unrank(rank, subset, n, ranking)
     words = stack_empty(WIDTH)
     words[:] = 0
@@ -237,48 +246,48 @@ def unrank_state(rank, component, tables):
 @state_function
 def component_state(state, tables):
     buffer = stack_empty(MAX_FIELDS)
-    values = unpack(state, tables[FIELDS], buffer)
+    values = unpack(state, tables[GUARD][FIELDS], buffer)
     c = 0
     failed = False
-    user = tables[FUNCTIONS][SLOT_COMPONENT][0]
+    user = tables[GUARD][SLOT_COMPONENT]
     try:
         c = whole(user(values, borrowed(tables[USER_TABLES])), "component")
     except Exception:
         failed = True
     if failed:
-        broken(tables[LIMITS][LIMIT_PUZZLE], "component", RULE_RAISED, shown(state), 0, 0, 0)
+        broken(tables[GUARD][LIMITS][LIMIT_PUZZLE], "component", RULE_RAISED, shown(state), 0, 0, 0)
     return c
 
 
 @state_function
 def is_goal_state(state, tables):
     buffer = stack_empty(MAX_FIELDS)
-    values = unpack(state, tables[FIELDS], buffer)
+    values = unpack(state, tables[GUARD][FIELDS], buffer)
     goal = False
     failed = False
-    user = tables[FUNCTIONS][SLOT_IS_GOAL][0]
+    user = tables[GUARD][SLOT_IS_GOAL]
     try:
         goal = bool(user(values, borrowed(tables[USER_TABLES])))
     except Exception:
         failed = True
     if failed:
-        broken(tables[LIMITS][LIMIT_PUZZLE], "is_goal", RULE_RAISED, shown(state), 0, 0, 0)
+        broken(tables[GUARD][LIMITS][LIMIT_PUZZLE], "is_goal", RULE_RAISED, shown(state), 0, 0, 0)
     return goal
 
 
 @state_function
 def heuristic_state(state, htables):
     buffer = stack_empty(MAX_FIELDS)
-    values = unpack(state, htables[FIELDS], buffer)
+    values = unpack(state, htables[GUARD][FIELDS], buffer)
     h = 0
     failed = False
-    user = htables[FUNCTIONS][SLOT_HEURISTIC][0]
+    user = htables[GUARD][SLOT_HEURISTIC]
     try:
         h = whole(user(values, borrowed(htables[USER_TABLES])), "heuristic")
     except Exception:
         failed = True
     if failed:
-        broken(htables[LIMITS][LIMIT_PUZZLE], "heuristic", RULE_RAISED, shown(state), 0, 0, 0)
+        broken(htables[GUARD][LIMITS][LIMIT_PUZZLE], "heuristic", RULE_RAISED, shown(state), 0, 0, 0)
     if h < 0:
-        broken(htables[LIMITS][LIMIT_PUZZLE], "heuristic", RULE_BOUND, shown(state), h, 0, 0)
+        broken(htables[GUARD][LIMITS][LIMIT_PUZZLE], "heuristic", RULE_BOUND, shown(state), h, 0, 0)
     return h
