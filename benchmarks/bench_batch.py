@@ -17,7 +17,10 @@ import tempfile
 import time
 from pathlib import Path
 
+import cubes_answers
 import eight_answers
+import judge_answers
+import numpy as np
 from run import Benchmark
 
 EIGHT = 1_000_000
@@ -26,7 +29,6 @@ CHESS = 100_000
 
 
 def _eight_file(path: Path, count: int, seed: int = 1077) -> None:
-    import numpy as np
 
     rng = np.random.default_rng(seed)
     perm = np.argsort(rng.random((count, 9)), axis=1)
@@ -36,15 +38,20 @@ def _eight_file(path: Path, count: int, seed: int = 1077) -> None:
     path.write_bytes(rows.tobytes())
 
 
-def _cubes_text(count: int, seed: int = 3131) -> str:
+def _cubes_datasets(count: int, seed: int = 3131) -> list[tuple[int, int, str]]:
+    """Random datasets: (x, y, pattern of 9 letters)."""
     rng = random.Random(seed)
-    blocks = []
+    datasets = []
     for _ in range(count):
         cells = [rng.choice("WBR") for _ in range(9)]
         cells[rng.randrange(9)] = "E"
-        blocks.append(f"{rng.randint(1, 3)} {rng.randint(1, 3)}\n"
-                      + "\n".join(" ".join(cells[r * 3:r * 3 + 3]) for r in range(3)))
-    return "\n".join(blocks) + "\n0 0\n"
+        datasets.append((rng.randint(1, 3), rng.randint(1, 3), "".join(cells)))
+    return datasets
+
+
+def _cubes_text(datasets) -> str:
+    return "".join(f"{x} {y}\n" + "\n".join(" ".join(p[r * 3:r * 3 + 3]) for r in range(3)) + "\n"
+                   for x, y, p in datasets) + "0 0\n"
 
 
 def _chess_text(count: int, seed: int = 1999) -> str:
@@ -125,61 +132,84 @@ def eight(fmt):
     return run
 
 
-def _passes(instances, puzzle, **options):
-    """Seconds of a first pass over the datasets (the nine tables rooted at the starts built on
-    the way) and of a second (tables held)."""
+def _passes(datasets, **options):
+    """Seconds of a first pass over the datasets in this process (the tables rooted at the
+    starts built on the way) and of a second (tables held); every answer of both checked."""
+    import vecsearch as vs
     from vecsearch.engine.many import iter_many
 
+    problem = vs.get_problem("cubes")
+    instances, _ = problem.batch_instances(_cubes_text(datasets).encode())
     times = []
     for _ in range(2):
+        lengths = np.full(len(datasets), -2)
+        moves = [None] * len(datasets)
         began = time.perf_counter()
-        list(iter_many(puzzle, instances, max_depth=30, **options))
+        chunks = list(iter_many(problem.puzzle, instances, max_depth=30, **options))
         times.append(time.perf_counter() - began)
+        for chunk in chunks:
+            for i, where in enumerate(np.arange(len(datasets))[chunk.where]):
+                lengths[where] = chunk.lengths[i]
+                moves[where] = problem.puzzle.format_moves(chunk.moves[i, :max(0, chunk.lengths[i])].tolist())
+        cubes_answers.check(datasets, lengths.tolist(), moves)
     return times
 
 
-def cubes_local():
-    import vecsearch as vs
+def _cubes_records(out: str, count: int) -> tuple[list, list]:
+    records = sorted(map(json.loads, out.splitlines()), key=lambda record: record["id"])
+    assert [record["id"] for record in records] == list(range(1, count + 1)), "missing or repeated answers"
+    return ([-1 if record["length"] is None else record["length"] for record in records],
+            [record.get("moves") for record in records])
 
+
+CUBES_CHECK = "every answer checked: its length against the C++ cubic8.cpp's enumerations from the nine starts, its rolls replayed in plain Python"
+
+
+def cubes_local():
+    datasets = _cubes_datasets(CUBES)
     with tempfile.TemporaryDirectory() as tmp:
         source = Path(tmp) / "cubes.txt"
-        source.write_text(_cubes_text(CUBES))
-        seconds, _ = _best_cli(["cubes", str(source)], repeat=2)
-    problem = vs.get_problem("cubes")
-    instances, _ = problem.batch_instances(_cubes_text(CUBES).encode())
-    first, second = _passes(instances, problem.puzzle, chunk_size=1000)
-    return seconds, (f"{CUBES / seconds:,.0f} inst/s whole process (JSON lines); in-process {CUBES / first:,.0f}"
-                     f" inst/s building the tables, {CUBES / second:,.0f} inst/s with them built")
+        source.write_text(_cubes_text(datasets))
+        seconds, out = _best_cli(["cubes", str(source)], repeat=2)
+    cubes_answers.check(datasets, *_cubes_records(out, CUBES))
+    first, second = _passes(datasets, chunk_size=1000)
+    return seconds, (f"{CUBES / seconds:,.0f} inst/s whole process (JSON lines); in this process {CUBES / first:,.0f}"
+                     f" inst/s building the tables ({first:.2f} s), {CUBES / second:,.0f} inst/s with them built; {CUBES_CHECK}")
 
 
 def cubes_dask():
     import distributed
 
-    import vecsearch as vs
-
-    problem = vs.get_problem("cubes")
-    instances, _ = problem.batch_instances(_cubes_text(CUBES).encode())
+    datasets = _cubes_datasets(CUBES)
+    local_first, local_second = _passes(datasets, chunk_size=1000)
     started = time.perf_counter()
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0") as cluster, \
             distributed.Client(cluster) as client:
         up = time.perf_counter() - started
-        first, second = _passes(instances, problem.puzzle, client=client, chunk_size=1000)
-    return first, (f"{CUBES / first:,.0f} inst/s on 2 workers x 1 thread building their tables, {CUBES / second:,.0f}"
-                   f" inst/s with them built (cluster start-up {up:.1f} s apart)")
+        first, second = _passes(datasets, client=client, chunk_size=1000)
+    return first, (f"in-process client: {CUBES / first:,.0f} inst/s on 2 workers x 1 thread building their tables,"
+                   f" {CUBES / second:,.0f} inst/s with them built (cluster start-up {up:.1f} s apart); the same"
+                   f" in-process run without dask, same run: {local_first:.2f} s ({CUBES / local_second:,.0f} inst/s"
+                   f" with the tables built); {CUBES_CHECK}")
 
 
 def chess():
+    text = _chess_text(CHESS)
     with tempfile.TemporaryDirectory() as tmp:
         source = Path(tmp) / "chess.txt"
-        source.write_text(_chess_text(CHESS))
-        seconds, _ = _best_cli(["chessboard", str(source)], repeat=2)
-    return seconds, f"{CHESS / seconds:,.0f} inst/s (whole process, JSON lines with swap lists)"
+        source.write_text(text)
+        seconds, out = _best_cli(["chessboard", str(source)], repeat=2)
+    records = sorted(map(json.loads, out.splitlines()), key=lambda record: record["id"])
+    judge_answers.check_chessboard(text, [-1 if r["length"] is None else r["length"] for r in records],
+                                   [r["moves"].split("\n") if r.get("moves") else [] for r in records])
+    return seconds, (f"{CHESS / seconds:,.0f} inst/s (whole process, JSON lines with swap lists); every answer"
+                     " checked: its length against the C++ chessboard.cpp, its swaps replayed in plain Python")
 
 
 BENCHMARKS = [
     Benchmark("batch eight 1M judge output (s)", 5.0, "s", eight("judge")),
     Benchmark("batch eight 1M JSON lines (s)", 5.0, "s", eight("jsonl")),
-    Benchmark("batch cubes 10k local (s)", 60.0, "s", cubes_local),
-    Benchmark("batch cubes 10k dask 2 workers (s)", 60.0, "s", cubes_dask),
+    Benchmark("batch cubes 10k local, whole process (s)", 60.0, "s", cubes_local),
+    Benchmark("batch cubes 10k dask 2 workers, in-process (s)", 60.0, "s", cubes_dask),
     Benchmark("batch chessboard 100k pairs (s)", 60.0, "s", chess),
 ]

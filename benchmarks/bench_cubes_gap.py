@@ -5,7 +5,8 @@ from each kind of start (corner, edge, centre) gives every pattern's distance, s
 patterns are known; for Gap, hill-climbing over card swaps grows long answers and large
 unsolvable components. Figures are the best of several runs (this VM is noisy); in-process
 figures come after a warm-up that loads the kernels. Gap answers are checked against the tests'
-plain-Python BFS (``tests/reference_gap.py``); the enumeration against the C++ ``cubic8``, run
+plain-Python BFS (``tests/reference_gap.py``); cubes answers against the C++ ``cubic8``'s
+enumerations from each start (``cubes_answers``), and the enumeration against its counts, run
 in the same run.
 """
 
@@ -18,8 +19,8 @@ import tempfile
 import time
 from pathlib import Path
 
+import cubes_answers
 import numpy as np
-
 from run import Benchmark
 
 TESTS = Path(__file__).parent.parent / "tests"
@@ -63,25 +64,6 @@ def with_file(text, run):
 
 # --- Cubic Eight-Puzzle ---------------------------------------------------------------------------
 
-def pattern_depths(x, y):
-    """The fewest steps that show each top pattern (code: base 4 over the cells, W B R E = 0..3)
-    from the start with the empty square at (x, y): one full enumeration."""
-    import vecsearch as vs
-    from vecsearch.puzzles import cubes
-
-    puzzle = cubes.cubic_puzzle()
-    result = vs.bfs(puzzle, puzzle.format_state(cubes.start_state(x, y)), keep_layers=True)
-    best = np.full(4 ** 9, 255, np.uint8)
-    for depth, layer in enumerate(result.layers):
-        states = layer.states
-        code = np.zeros(len(states), np.int64)
-        for c in range(9):
-            o = (states >> (3 * c)) & 7
-            code = code * 4 + np.where(o == 7, 3, o >> 1)
-        np.minimum.at(best, code, depth)
-    return best
-
-
 def pattern_text(code):
     return "".join("WBRE"[(code >> (2 * (8 - c))) & 3] for c in range(9))
 
@@ -100,24 +82,8 @@ def cube_datasets(rng, depths, count, pick):
 
 
 def all_depths():
-    """Pattern depths for all nine starts, from three enumerations and the board's symmetries."""
-    from vecsearch.puzzles import cubes
-
-    kinds = {cubes.start_state(*xy): pattern_depths(*xy) for xy in START_KINDS.values()}
-    depths = {}
-    for x in range(1, 4):
-        for y in range(1, 4):
-            g, image = cubes.canonical(cubes.Dataset(x, y, "W" * 9))
-            base = kinds[cubes.start_state(image.x, image.y)]
-            codes = np.arange(4 ** 9)
-            image_codes = np.zeros(4 ** 9, np.int64)
-            for c in range(9):
-                colour = (codes >> (2 * (8 - c))) & 3
-                if g.swaps_axes:
-                    colour = np.where(colour == 1, 2, np.where(colour == 2, 1, colour))
-                image_codes |= colour << (2 * (8 - g.cells[c]))
-            depths[x, y] = base[image_codes]
-    return depths
+    """Pattern depths for all nine starts, from the C++ reference's enumerations (``cubic8 patterns``)."""
+    return {(x, y): cubes_answers.fewest_rolls(x, y) for x in range(1, 4) for y in range(1, 4)}
 
 
 def dataset_text(datasets):
@@ -154,7 +120,7 @@ def cubes_hardest():
 
     hardest = []
     for kind, (x, y) in START_KINDS.items():
-        depths = pattern_depths(x, y)
+        depths = cubes_answers.fewest_rolls(x, y)
         for wanted in (29, 30, 31, int(depths[depths < 255].max())):
             code = int(np.flatnonzero(depths == wanted)[0])
             hardest.append((kind, wanted, cubes.Dataset(x, y, pattern_text(code))))

@@ -2,12 +2,12 @@
 
 Single searches are timed in-process after a warm-up (best of N: the machine is shared and
 noisy). The batch benchmarks time whole processes (`vecsearch solve ...` on a generated file,
-numba start-up included) and, when g++ is available, the hand-written C++ programs in
-`benchmarks/reference/` on the same file, run alternately with ours.
+numba start-up included) and the hand-written C++ programs in `benchmarks/reference/` on the
+same file, run alternately with ours; every answer timed is checked against those programs'
+(``judge_answers``).
 """
 
 import random
-import shutil
 import statistics
 import subprocess
 import sys
@@ -15,11 +15,12 @@ import tempfile
 import time
 from pathlib import Path
 
+import judge_answers
+from measure import reference
 from run import Benchmark
 
 from vecsearch.engine.codegen import layer_kernels
 
-REFERENCE = Path(__file__).parent / "reference"
 CASES = 1000
 
 
@@ -112,37 +113,36 @@ def _wall(command, stdin_path, repeat):
     return times
 
 
-def _batch(problem, make_input, cpp_name):
+def _batch(problem, make_input, check):
+    """Whole `vecsearch solve PROBLEM` processes against the C++ reference of the same name on
+    the same file, alternately; ``check(input, output)`` sees vecsearch's answers."""
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / f"{problem}.txt"
         make_input(path)
         ours = [sys.executable, "-m", "vecsearch", "solve", problem]
-        _wall(ours, path, 1)  # fill the kernel cache
-        cpp = None
-        if shutil.which("g++"):
-            binary = Path(tmp) / cpp_name
-            subprocess.run(["g++", "-O2", "-march=native", "-std=c++17", "-o", str(binary),
-                            str(REFERENCE / f"{cpp_name}.cpp")], check=True)
-            cpp = [str(binary)]
+        with open(path) as stdin:  # fills the kernel cache; its answers are checked
+            out = subprocess.run(ours, stdin=stdin, capture_output=True, text=True, check=True).stdout
+        check(path.read_text(), out)
+        cpp = [str(reference(problem))]
         mine, theirs = [], []
         for _ in range(5):  # alternate, so both see the same machine load
             mine += _wall(ours, path, 1)
-            if cpp:
-                theirs += _wall(cpp, path, 1)
+            theirs += _wall(cpp, path, 1)
         baseline = min(_wall([sys.executable, "-c", "import numpy, numba"], path, 3))
-    detail = f"{CASES} cases, whole process, best of 5 (median {statistics.median(mine):.2f} s);" \
-             f" `import numpy, numba` alone {baseline:.2f} s"
-    if cpp:
-        detail += f"; C++ reference ({cpp_name}.cpp) best {min(theirs):.2f} s, median {statistics.median(theirs):.2f} s"
-    return min(mine), detail
+    return min(mine), (f"{CASES} cases, whole process, best of 5 (median {statistics.median(mine):.2f} s), every answer"
+                       f" checked against the C++ reference; C++ ({problem}.cpp, whole process, same run) best"
+                       f" {min(theirs):.2f} s, median {statistics.median(theirs):.2f} s; `import numpy, numba` alone"
+                       f" {baseline:.2f} s")
 
 
 def solitaire_many_pairs():
-    return _batch("solitaire", _solitaire_file, "solitaire")
+    return _batch("solitaire", _solitaire_file,
+                  lambda text, out: judge_answers.check_solitaire(text, [line == "YES" for line in out.split()]))
 
 
 def chessboard_many_cases():
-    return _batch("chessboard", _chessboard_file, "chessboard")
+    return _batch("chessboard", _chessboard_file,
+                  lambda text, out: judge_answers.check_chessboard(text, *judge_answers.chessboard_judge_output(out)))
 
 
 def solitaire_pairs_in_process():
@@ -156,8 +156,11 @@ def solitaire_pairs_in_process():
     found = vs.solve_pairs(puzzle, firsts, seconds, max_depth=8)
     best = _best(lambda: vs.solve_pairs(puzzle, firsts, seconds, max_depth=8), repeat=10)
     one = _best(lambda: vs.solve_pairs(puzzle, firsts, seconds, max_depth=8, threads=1), repeat=10)
+    judge_answers.check_solitaire("".join(f"{puzzle.format_state(a)}\n{puzzle.format_state(b)}\n" for a, b in pairs),
+                                  (found.lengths >= 0).tolist())
     yes = int((found.lengths >= 0).sum())
-    return best * 1e3, f"{CASES} pairs ({yes} YES) in one solve_pairs call, best of 10; one thread {one * 1e3:.0f} ms"
+    return best * 1e3, (f"{CASES} pairs ({yes} YES) in one solve_pairs call, best of 10, every answer checked against"
+                        f" the C++ solitaire.cpp; one thread {one * 1e3:.0f} ms")
 
 
 BENCHMARKS = [

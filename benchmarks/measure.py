@@ -1,8 +1,10 @@
 """Measuring helpers shared by the benchmarks: reference programs built and run in the same
 run as vecsearch, whole processes timed with their peak memory, medians beside best runs.
 
-- ``reference(name)``: ``benchmarks/reference/NAME.cpp`` built once per run (``g++ -O2
-  -march=native``) into ``$BUILD_DIR`` (default ``/tmp/vecsearch-reference``), or None without g++.
+- ``reference(name)``: ``benchmarks/reference/NAME.cpp`` built once (``g++ -O2 -march=native``)
+  into ``$BUILD_DIR`` (default ``/tmp/vecsearch-reference``) under a name that carries a hash of
+  its source (so checkouts of different versions never run each other's build), or None
+  without g++.
 - ``processes(commands, repeat)``: each command run ``repeat`` times, the commands alternating
   (so a change in the machine's load falls on all of them), as ``Runs`` of wall seconds and peak
   RSS; ``check`` sees each command's first output.
@@ -13,6 +15,7 @@ run as vecsearch, whole processes timed with their peak memory, medians beside b
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import statistics
@@ -52,17 +55,19 @@ def _short(seconds: float) -> str:
 
 
 def reference(name: str) -> Path | None:
-    """The built reference program ``name`` (rebuilt when its source is newer), or None."""
+    """The built reference program ``name`` (built when its source has not been), or None."""
     source = HERE / "reference" / f"{name}.cpp"
-    binary = BUILD_DIR / name
-    if binary.exists() and binary.stat().st_mtime >= source.stat().st_mtime:
+    binary = BUILD_DIR / f"{name}-{hashlib.sha1(source.read_bytes()).hexdigest()[:12]}"
+    if binary.exists():
         return binary
     BUILD_DIR.mkdir(parents=True, exist_ok=True)
+    building = binary.with_suffix(f".{os.getpid()}")
     try:
-        subprocess.run(["g++", "-O2", "-march=native", "-std=c++17", "-o", str(binary), str(source)], check=True,
+        subprocess.run(["g++", "-O2", "-march=native", "-std=c++17", "-o", str(building), str(source)], check=True,
                        capture_output=True)
     except (OSError, subprocess.CalledProcessError):
         return None
+    building.replace(binary)
     return binary
 
 

@@ -13,6 +13,13 @@ DATA = Path(__file__).parent / "data"
 
 
 @pytest.fixture(scope="session")
+def reference_goldens():
+    """Results of the plain-Python references too slow to recompute in every run
+    (``tests/data/make_goldens.py`` regenerates them)."""
+    return json.loads((DATA / "reference_goldens.json").read_text())
+
+
+@pytest.fixture(scope="session")
 def sliding_golden():
     return {k: v for k, v in json.loads((DATA / "sliding_layers.json").read_text()).items() if not k.startswith("_")}
 

@@ -130,6 +130,39 @@ def permutation_neighbours(moves, orientations):
     return neighbours
 
 
+def labelled_neighbours(moves, orientations, ignored=(), illegal=None, blocks=()):
+    """``permutation_neighbours`` for states whose pieces are *labels* (identical pieces share
+    one): ``ignored[j]``, the labels of orbit ``j`` whose orientation stays 0 whatever a move
+    adds; ``illegal[j][slot]``, labels that slot may not hold (no move enters such a state);
+    ``blocks``, ``[{orbit j: labels}]`` of pieces that move together: a move whose ``moved``
+    slots hold some but not all of a block's pieces is not played. ``moves``: ``[(name,
+    changes, moved)]``, ``moved`` ``{j: slots}`` (None: the slots the move changes)."""
+    illegal = illegal or {}
+
+    def legal(state):
+        return not any(state[j][0][slot] in labels for j, slots in illegal.items() for slot, labels in slots.items())
+
+    def neighbours(state):
+        out = []
+        for name, changes, moved in moves:
+            if moved is None:
+                moved = {j: {i for i, (p, t) in enumerate(zip(*change)) if p != i or t} for j, change in changes.items()}
+            if any(0 < sum(state[j][0][s] in labels for j, labels in block.items() for s in moved.get(j, ()))
+                   < sum(state[j][0].count(v) for j, labels in block.items() for v in labels) for block in blocks):
+                continue
+            new = list(state)
+            for j, (permutation, twist) in changes.items():
+                pieces, twists = state[j]
+                k, skip = orientations[j], ignored[j] if ignored else ()
+                new[j] = (tuple(pieces[p] for p in permutation),
+                          tuple(0 if pieces[p] in skip else (twists[p] + t) % k for p, t in zip(permutation, twist)))
+            if legal(tuple(new)):
+                out.append((name, tuple(new)))
+        return out
+
+    return neighbours
+
+
 def pancake_neighbours(n):
     """A stack as a tuple of sizes, top first; move ``rK`` reverses the top K."""
     def neighbours(stack):

@@ -78,9 +78,9 @@ def test_a_resume_under_another_metric_is_refused_and_the_output_kept(tmp_path):
     instances = tmp_path / "in.jsonl"
     instances.write_text("".join(json.dumps({"id": i, "start": moves}) + "\n" for i, moves in enumerate(["R R", "F R"])))
     out = tmp_path / "out.jsonl"
-    assert run("batch", str(definition), str(instances), "-o", str(out))[0] == 0
+    assert run("batch", "turns.tws", "in.jsonl", "-o", "out.jsonl", cwd=tmp_path)[0] == 0  # as the issue typed it
     written = out.read_text()
-    code, _, err = run("batch", f"{definition}:given", str(instances), "-o", str(out))
+    code, _, err = run("batch", "turns.tws:given", "in.jsonl", "-o", "out.jsonl", cwd=tmp_path)
     assert code == 2 and "another puzzle or metric" in err
     assert out.read_text() == written  # nothing overwritten
     code, _, err = run("batch", str(definition), str(instances), "-o", str(out))

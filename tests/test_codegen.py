@@ -2,6 +2,7 @@
 
 import json
 import os
+import pickle
 import subprocess
 import sys
 from pathlib import Path
@@ -16,7 +17,7 @@ KERNELS = Path(vs.__file__).parent / "kernels"
 
 
 @pytest.mark.parametrize("names", [
-    ("pancake-5", "pancake-9", "pancake-12", "topspin-8", "topspin-10-3", "lrx-7"),  # pieces with rank steps
+    ("pancake-5", "pancake-9", "pancake-12", "topspin-8", "topspin-11-3", "lrx-7"),  # pieces with rank steps
     ("pocket-htm", "pocket-qtm", "pocket-full", str(KERNELS.parent / "data" / "2x2x2.tws")),  # coordinates
     ("sliding-2x2", "sliding-2x4", "sliding-3x3", "sliding-4x4"),
 ])
@@ -84,6 +85,18 @@ def test_other_sources_write_another_module(monkeypatch, tmp_path):
         monkeypatch.setattr(codegen, "_stamp", lambda functions, stamp=stamp: stamp)
         made.append(codegen._cached_module({}, {"WIDTH": 1}, "stamped", "", True).__file__)
     assert made[0] != made[1] and all(Path(path).parent == tmp_path for path in made)
+
+
+def test_a_puzzle_sent_to_another_process_binds_the_same_cached_module(tmp_path):
+    """A dask worker receives a puzzle pickled: its functions arrive as new dispatchers made from
+    the originals' code. They still bind the family's module on disk (not an in-memory module
+    compiled again in every worker, every run)."""
+    puzzle = vs.get_puzzle(str(KERNELS.parent / "data" / "2x2x2.tws"))
+    (tmp_path / "puzzle.pickle").write_bytes(pickle.dumps(puzzle))
+    read = (f"import pickle; from vecsearch.engine.codegen import layer_kernels;"
+            f" print(layer_kernels(pickle.loads(open({str(tmp_path / 'puzzle.pickle')!r}, 'rb').read())).__file__)")
+    there = subprocess.run([sys.executable, "-c", read], capture_output=True, text=True, check=True).stdout.strip()
+    assert there == layer_kernels(puzzle).__file__ and Path(there).is_file()
 
 
 def test_the_inliner_copies_each_scope_once_and_inlines_the_same_code():

@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import reference_cubes as ref
+from reference import bfs_layers as reference_bfs_layers
 
 import vecsearch as vs
 from vecsearch.engine import methods
@@ -225,15 +226,30 @@ def test_text_form_errors():
         PUZZLE.parse_state("WBR E WBR WBR WBR WBR WBR WBR E")
 
 
-# --- against a full plain-Python BFS (slow: ~1 minute per start) ------------------------------
+# --- against a full plain-Python BFS (~1 minute per start: precomputed) -------------------------
 
-@pytest.fixture(scope="module", params=[(2, 2), (2, 1)], ids=["centre", "edge"])
-def full_reference(request):
-    x, y = request.param
-    return x, y, *ref.pattern_distances(x, y)
+def all_patterns() -> list[str]:
+    """Every top pattern (one empty square, W B or R elsewhere), sorted."""
+    return sorted(p[:e] + "E" + p[e:] for e in range(9) for p in map("".join, itertools.product("BRW", repeat=8)))
 
 
-@pytest.mark.slow
+@pytest.fixture(scope="module", params=["centre", "edge"])
+def full_reference(request, reference_goldens):
+    """The plain-Python reference's pattern distances and layers from a start (made by
+    tests/data/make_goldens.py), the first layers recomputed by that reference here."""
+    golden = reference_goldens["cubes"][request.param]
+    x, y, layers = golden["x"], golden["y"], golden["layers"]
+    patterns = all_patterns()
+    assert len(patterns) == golden["patterns"] == len(golden["rolls"])
+    best = {p: ord(r) - 48 for p, r in zip(patterns, golden["rolls"])}
+    near = reference_bfs_layers([ref.start(x, y)], ref.neighbours, max_depth=6)
+    assert [len(layer) for layer in near] == layers[:7]
+    assert all(best[ref.tops(s)] <= d for d, layer in enumerate(near) for s in layer)
+    assert {ref.tops(s) for layer in near for s in layer} == {p for p, d in best.items() if d <= 6}
+    return x, y, best, layers
+
+
+@pytest.mark.slow  # the judge and three batch methods on ~200 datasets per start (a few seconds)
 def test_full_reference_layers_and_hundreds_of_patterns(full_reference):
     x, y, best, layers = full_reference
     key = "centre" if (x, y) == (2, 2) else "edge"

@@ -77,8 +77,8 @@ def test_restricted_drops_slots_no_move_touches():
     (lambda: PermutationDefinition("x", [Orbit("A", 3)], {"M": {"B": (0, 1, 2)}}), "no orbit named 'B'"),
     (lambda: PermutationDefinition("x", [Orbit("A", 3)], {"M": {"A": (0, 1, 2)}}), "changes nothing"),
     (lambda: PermutationDefinition("x", [Orbit("A", 2)], {"A": {"A": (1, 0)}}), "names both a move and an orbit"),
-    (lambda: PermutationDefinition("x", [Orbit("A", 2)], {"M": {"A": (1, 0)}}, solved={"A": (0, 0)}),
-     "identical pieces are not supported"),
+    (lambda: PermutationDefinition("x", [Orbit("A", 2, 3)], {"M": {"A": (1, 0)}}, solved={"A": ((0, 0), (None, 0))}),
+     "identical pieces must all have their orientation ignored"),
 ])
 def test_bad_definitions_are_refused_with_the_reason(build, message):
     with pytest.raises(vs.PuzzleDefinitionError, match=message):
@@ -107,9 +107,9 @@ def test_text_format_move_orientations_are_indexed_by_the_slot_a_piece_leaves():
     ("Set A 3 1\nMove M\nA\n1 1 2\nEnd\n", "line 4: A: 1 1 2 is not a permutation of 1..3"),
     ("Set A 3 2\nMove M\nA\n2 1 3\n0 x 0\nEnd\n", "line 5: token 'x' is not a whole number >= 0"),
     ("Set A 3 1\nMove M\nB\n", "line 3: expected an orbit name (A) or End, got 'B'"),
-    ("Set A 3 1\nIllegal\n", "line 2: unknown command 'Illegal'; expected one of Name, Set, Solved, Move"),
+    ("Set A 3 1\nShuffle\n", "line 2: unknown command 'Shuffle'; expected one of Name, Set, Solved, StartState,"),
     ("Set A 3\n", "line 1: expected `Set NAME SLOTS ORIENTATIONS`"),
-    ("Set A 3 1\nMove M\nA\n2 1 3\n", "line 4: block not closed by End"),
+    ("Set A 3 1\nMove M\nA\n", "line 3: expected 3 numbers of orbit A, got the end of the text"),
     ("# nothing\n", "no Set line"),
 ])
 def test_text_format_errors_name_the_line_and_token(text, message):
@@ -176,7 +176,7 @@ def test_state_text_round_trip_moves_and_errors():
     state = two.parse_state("B 2 1 3 / 1 0 0")  # orbit A left out: solved
     assert two.format_state(state) == "A 1 2 3 / 0 0 0  B 2 1 3 / 1 0 0"
     for text, message in [("1 2 3 4 5 6", "expected 7 CORNERS piece numbers"),
-                          ("1 2 3 4 5 6 6", "are not 1..7 each once"),
+                          ("1 2 3 4 5 6 6", "the state has pieces 1 2 3 4 5 6 6, not those of the solved state"),
                           ("1 2 3 4 5 6 7 / 0 0 0 0 0 0 3", "token 15 is '3'; expected a CORNERS orientation number 0..2"),
                           ("1 2 3 4 5 6 7 extra", "token 8 is 'extra'; expected an orbit name")]:
         with pytest.raises(vs.InvalidPuzzleInput, match=message):

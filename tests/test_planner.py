@@ -147,3 +147,21 @@ def test_pattern_databases_are_planned_before_they_are_built(tmp_path):
     assert space.rank_size == 16 * 15 * 14 * 13 * 12 * 11 * 10 * 9 * 8 and not list(tmp_path.iterdir())
     with pytest.raises(vs.MemoryLimitError, match=r"layer \d+ would take the search to"):
         pattern_database(3, 3, (0, 1, 3, 4), 8, directory=tmp_path, max_memory=(48 << 20) + 15200)
+
+
+def test_by_default_a_search_takes_at_most_half_the_machine(monkeypatch):
+    """vertushka.tws (71,425,670,400 ranks) planned a 16.6 GiB two-bit table under 80% of a 24 GB
+    machine's available memory, and held three quarters of the machine: by default at most half."""
+    monkeypatch.setattr(planner, "physical_bytes", lambda: 24 * 10 ** 9)
+    monkeypatch.setattr(planner, "available_bytes", lambda: 22 * 10 ** 9)
+    assert planner.default_limit() == 12 * 10 ** 9
+
+    class Vertushka:  # what the planner reads of the puzzle
+        name, width, max_moves, has_rank, has_unrank, prefers_two_bit = "Vertushka", 1, 10, True, True, True
+        rank_size = 71_425_670_400
+
+    with pytest.raises(vs.MemoryLimitError, match=r"limit of 11.2 GiB \(the default: 80% of the available memory, at"
+                                                  r" most half the machine's; a larger limit is asked for with"
+                                                  r" max_memory= or --max-memory\) \(two-bit table 16.6 GiB"):
+        planner.plan(Vertushka())
+    assert planner.plan(Vertushka(), max_memory="17G").mode == "twobit"

@@ -38,6 +38,7 @@ Module map:
   batch_io           batch files: JSON lines / judge formats in and out, streaming, resuming
   engine/pairs       ``solve_pairs`` (many instances, each with its own goal, in one kernel call)
   engine/tables      ``DistanceTable``: one backward BFS, answers by descent
+  engine/between     ``distances_between``: from a set of starts to the nearest of a goal set
   engine/idastar     IDA* (one instance, or many in parallel); engine/astar: A*
   heuristics         ``Heuristic``: an admissible bound and its tables (part of the contract)
   engine/heuristic   heuristics by name, evaluated in bulk; search kernels per heuristic
@@ -60,8 +61,11 @@ Module map:
                      and the adapters of puzzles over values (guard / value templates), intrinsics,
                      ranks, state words, nibbles, text (batch lines read and written in bulk)
   puzzles/*          one module per puzzle family (rules, encoding, judge format)
-  puzzles/permutation  puzzles as data: orbits and move tables (Python or .tws text), pocket cube,
+  puzzles/permutation  puzzles as data: orbits and moves (Python, .tws / ksolve .def text, KPuzzle
+                     JSON), identical pieces, group ranks, patterns and ``phases``; pocket cube,
                      pancakes, TopSpin, LRX
+  explorer/*         ``explore``: layers, pages of states as pictures, neighbours, solutions, frontiers, in
+                     a widget or a standalone page; ``to_networkx`` (explorer/graph)
 """
 
 import importlib
@@ -93,20 +97,23 @@ _LAZY = {
     "DistanceTable": "vecsearch.engine.tables",
     "plot_profiles": "vecsearch.plots",
     "validate": "vecsearch.validation", "clear_caches": "vecsearch.engine.caches", "warm_up": "vecsearch.engine.warmup",
+    "Explorer": "vecsearch.explorer", "explore": "vecsearch.explorer", "to_networkx": "vecsearch.explorer.graph",
     "Orbit": "vecsearch.puzzles.permutation", "PermutationDefinition": "vecsearch.puzzles.permutation",
     "PermutationPuzzle": "vecsearch.puzzles.permutation", "load_definition": "vecsearch.puzzles.permutation",
+    "Pattern": "vecsearch.puzzles.permutation", "phases": "vecsearch.puzzles.permutation",
+    "distances_between": "vecsearch.engine.between",
     "ValuePuzzle": "vecsearch.values", "Vector": "vecsearch.values", "Permutation": "vecsearch.values",
     "Subset": "vecsearch.values",
 }
 
 __all__ = [
-    "BoundRecord", "DistanceTable", "Heuristic", "InvalidPuzzleInput", "LayerRecord", "METHODS", "ManySolutions", "MemoryLimitError", "NoSolution",
-    "Moves", "Orbit", "PermutationDefinition", "PermutationPuzzle", "Profile", "Puzzle", "PuzzleDefinitionError", "Rank",
-    "Rules",
-    "SearchInterrupted", "SearchResult", "Solution", "UnknownPuzzle", "VecsearchError",
-    "bfs", "bidirectional", "clear_caches", "distance_table", "get_problem", "get_puzzle", "load_definition", "plot_profiles", "solve",
-    "solve_many",
-    "solve_pairs", "validate", "warm_up", "ValuePuzzle", "Vector", "Permutation", "Subset",
+    "BoundRecord", "DistanceTable", "Explorer", "Heuristic", "InvalidPuzzleInput", "LayerRecord", "METHODS", "ManySolutions", "MemoryLimitError", "NoSolution",
+    "Moves", "Orbit", "Pattern", "Permutation", "PermutationDefinition", "PermutationPuzzle", "Profile", "Puzzle",
+    "PuzzleDefinitionError", "Rank", "Rules",
+    "SearchInterrupted", "SearchResult", "Solution", "Subset", "UnknownPuzzle", "ValuePuzzle", "VecsearchError", "Vector",
+    "bfs", "bidirectional", "clear_caches", "distance_table", "distances_between", "explore", "get_problem", "get_puzzle", "load_definition",
+    "phases", "plot_profiles", "solve", "solve_many",
+    "solve_pairs", "to_networkx", "validate", "warm_up",
 ]
 __version__ = "0.1.0"
 

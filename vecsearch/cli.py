@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import contextlib
 import importlib.util
-import os
-import shlex
 import sys
 from pathlib import Path
 
 from vecsearch.cli_arguments import build_parser
+from vecsearch.cli_input import InputError, input_name, read_input, refuse_typed_instance
+
 
 def run_solve(args) -> int:
     from vecsearch.registry import get_problem
@@ -28,8 +28,8 @@ def run_solve(args) -> int:
     elif args.text is not None:
         text, source = args.text, "--text"
     else:
-        _refuse_typed_instance(args.file, f"vecsearch solve {args.problem}")
-        text, source = _read_input(args.file), _input_name(args.file)
+        refuse_typed_instance(args.file, f"vecsearch solve {args.problem}")
+        text, source = read_input(args.file), input_name(args.file)
     answers, errors = problem.solve_text(text)
     out = sys.stdout
     for answer in answers:
@@ -39,10 +39,6 @@ def run_solve(args) -> int:
             print(f"vecsearch: {where}: {answer.note}", file=sys.stderr)
     out.flush()
     return 2 if errors else 0
-
-
-def _input_name(path: str | None) -> str:
-    return "standard input" if path in (None, "-") else path
 
 
 def _solve_instance(args) -> int:
@@ -63,14 +59,6 @@ def _solve_instance(args) -> int:
     return 0
 
 
-def _refuse_typed_instance(path: str | None, command: str) -> None:
-    """An instance typed where a file name goes: say where instances go instead."""
-    if path is not None and path != "-" and any(c.isspace() for c in path) and not os.path.exists(path):
-        typed = shlex.quote(path)
-        raise InputError(f"no file {typed}: FILE names a file of instances; give one instance as"
-                         f" `{command} --text {typed}`, or on standard input: `echo {typed} | {command}`")
-
-
 def _enumerate(args, **options):
     """The puzzle and the ``bfs`` the options of ``_add_search_arguments`` (and ``options``) ask for."""
     from vecsearch.engine.planner import format_size
@@ -79,15 +67,17 @@ def _enumerate(args, **options):
     from vecsearch.registry import get_puzzle
 
     puzzle = get_puzzle(args.puzzle)
-    start = puzzle.state(args.start) if args.start is not None else None
+    start = puzzle.states(args.start) if args.start is not None else None
+    if start is not None and len(start) != 1:
+        _note(f"note: --start is a pattern: the search starts from the {len(start):,} states it matches")
     with _cluster(args) as client:
-        if args.spill is not None and not is_partitioned(options.get("resume")):
+        if args.spill is not None and not args.owner_local and not is_partitioned(options.get("resume")):
             need = 2 * 8 * ((puzzle.rank_size + 31) // 32) if puzzle.has_rank else 0
             _note(f"{puzzle.name}: spilling to {args.spill}: two tables of {format_size(need // 2)} on disk, plus"
                   " 8 bytes per child routed between segments, freed after each layer")
         return puzzle, bfs(puzzle, start, max_depth=args.max_depth, threads=args.threads, mode=args.mode,
                            max_memory=args.max_memory, progress=_progress(args), client=client,
-                           segments=args.segments, spill=args.spill, **options)
+                           segments=args.segments, spill=args.spill, owner_local=args.owner_local, **options)
 
 
 @contextlib.contextmanager
@@ -147,7 +137,7 @@ def run_batch(args) -> int:
     from vecsearch.errors import InvalidPuzzleInput, UnknownPuzzle
     from vecsearch.registry import get_problem, get_puzzle
 
-    data = _read_input(args.file, binary=True)
+    data = read_input(args.file, binary=True)
     jsonl = args.input == "jsonl" or (args.input == "auto" and looks_like_jsonl(data))
     try:
         problem = get_problem(args.puzzle)
@@ -165,7 +155,7 @@ def run_batch(args) -> int:
         puzzle = problem.puzzle
         instances, errors = problem.batch_instances(data)
         max_depth = args.max_depth if args.max_depth is not None else problem.max_depth
-    report_errors(_input_name(args.file), errors)
+    report_errors(input_name(args.file), errors)
     client = _dask_client(args.scheduler)
     options = dict(method=args.method, max_depth=max_depth, chunk_size=args.chunk_size, client=client,
                    progress=args.progress, stream=sys.stdout.buffer, report=_note)
@@ -233,6 +223,22 @@ def run_profile(args) -> int:
     return 0
 
 
+def run_phases(args) -> int:
+    from vecsearch.errors import InvalidPuzzleInput
+    from vecsearch.puzzles.permutation import PermutationPuzzle, phases
+    from vecsearch.registry import get_puzzle
+
+    puzzle = get_puzzle(args.puzzle)
+    if not isinstance(puzzle, PermutationPuzzle):
+        raise InvalidPuzzleInput(f"{puzzle.name}: patterns are states of permutation puzzles (FILE.tws, pocket-...)")
+    goal = args.goal if args.goal is not None else puzzle.format_state(puzzle.goal_states()[0])
+    result = phases(puzzle, args.start, goal, threads=args.threads, max_memory=args.max_memory)
+    print(result)
+    for state in result.farthest[:3]:
+        print(f"  e.g. {result.puzzle.format_state(state)}")
+    return 0
+
+
 def _write(path: str, save) -> None:
     try:
         save(path)
@@ -284,6 +290,24 @@ def run_warm_up(args) -> int:
     return 0
 
 
+def run_explore(args) -> int:
+    from vecsearch.explorer import explore
+    from vecsearch.registry import get_puzzle
+
+    puzzle = get_puzzle(args.puzzle)
+    start = puzzle.state(args.start) if args.start is not None else None
+    goal = puzzle.state(args.goal) if args.goal is not None else None
+    if not Path(args.output).resolve().parent.is_dir():  # say so before the search, not after
+        raise InputError(f"cannot write {args.output}: no directory {Path(args.output).parent}")
+    explorer = explore(puzzle, start, goal, max_depth=args.max_depth, max_memory=args.max_memory, threads=args.threads)
+    _write(args.output, lambda path: explorer.save(path, per_layer=args.per_layer))
+    _note(f"wrote {args.output}: {explorer!r}")
+    if goal is not None and explorer.solution is None:
+        _note("no path from the start to the goal" + (f" within {args.max_depth} moves" if args.max_depth is not None
+                                                        else ""))
+    return 0
+
+
 def run_list(args) -> int:
     from vecsearch.registry import problem_catalogue, puzzle_catalogue
 
@@ -294,26 +318,6 @@ def run_list(args) -> int:
     for name, text in problem_catalogue().items():
         print(f"  {name:<16} {text}")
     return 0
-
-
-class InputError(Exception):
-    """An input file that cannot be read, or an output file that cannot be written."""
-
-
-def _read_input(path: str | None, binary: bool = False) -> str | bytes:
-    """The file at ``path`` (standard input for None or ``-``)."""
-    if path is None or path == "-":
-        return sys.stdin.buffer.read() if binary else sys.stdin.read()
-    try:
-        if binary:
-            with open(path, "rb") as handle:
-                return handle.read()
-        with open(path, encoding="utf-8") as handle:
-            return handle.read()
-    except OSError as error:
-        raise InputError(f"cannot read {path}: {error.strerror}") from None
-    except UnicodeDecodeError:
-        raise InputError(f"{path} is not a UTF-8 text file") from None
 
 
 def _parse(parser, argv):
@@ -334,11 +338,29 @@ def _parse(parser, argv):
     return args
 
 
+def _print_notes() -> None:
+    """Show ``DefinitionNote`` warnings (what a definition's reader left out) as one line each."""
+    import warnings
+
+    from vecsearch.errors import DefinitionNote
+
+    shown = warnings.showwarning
+
+    def show(message, category, filename, lineno, file=None, line=None):
+        if issubclass(category, DefinitionNote):
+            print(f"vecsearch: note: {message}", file=sys.stderr, flush=True)
+        else:
+            shown(message, category, filename, lineno, file, line)
+
+    warnings.showwarning = show
+
+
 def main(argv=None) -> int:
     from vecsearch.errors import VecsearchError
     from vecsearch.optional import MissingDependency
 
     args = _parse(build_parser(), argv)
+    _print_notes()
     run = COMMANDS[args.run]
     try:
         return run(args)
@@ -352,7 +374,8 @@ def main(argv=None) -> int:
         return 0
 
 
-COMMANDS = {command.__name__: command for command in (run_solve, run_bfs, run_profile, run_batch, run_warm_up, run_list)}
+COMMANDS = {command.__name__: command for command in (run_solve, run_bfs, run_profile, run_phases, run_batch, run_warm_up,
+                                                      run_explore, run_list)}
 
 
 if __name__ == "__main__":

@@ -20,6 +20,10 @@ examples:
   vecsearch bfs pancake-12 --max-memory 2G --checkpoint ck  Ctrl-C, then --resume ck to continue
   vecsearch profile cubes --plot cubes.png --csv cubes.csv
                                             the layer profile as a table, a plot and a CSV file
+  vecsearch bfs 2x2x2.tws --start "? ? ? ? 5 6 7 8"
+                                            from every state a pattern matches (? and identical pieces)
+  vecsearch phases 2x2x2.tws --from "? ? ? ? 5 6 7 8"
+                                            God's number between two phases: the D face done, then solved
   vecsearch batch eight many.txt -o out.jsonl
                                             many instances: streamed JSON lines, resumable (re-run to resume)
   vecsearch batch eight many.txt --format judge -o out.txt
@@ -28,6 +32,10 @@ examples:
   vecsearch warm-up --all                   every built-in puzzle family
   vecsearch warm-up sliding-4x4 --databases pdb78
                                             build the 7-8 pattern databases once (then solve uses them)
+  vecsearch explore sliding-3x4 -o page.html
+                                            a page to look around the whole space (offline, shareable)
+  vecsearch explore eight --start "8 6 7 2 5 4 3 x 1" --goal "1 2 3 4 5 6 7 8 x" -o path.html
+                                            a bidirectional search: both frontiers and the solution
   vecsearch list                            the built-in puzzles and problems
 """
 
@@ -81,6 +89,19 @@ def build_parser() -> argparse.ArgumentParser:
     profile.add_argument("--phases", action="store_true", help="also print where each layer's time went: scan,"
                          " unrank, expand, rank, claim and compact seconds (the CSV always has them)")
     profile.set_defaults(run="run_profile")
+    phases = commands.add_parser("phases", help="from every state matching one pattern, how far to the nearest"
+                                 " state matching another (God's number between two phases)",
+                                 epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    phases.add_argument("puzzle", metavar="PUZZLE", help="a permutation puzzle: a built-in or a definition file"
+                        " FILE.tws[:METRIC] (also .def, .kpuzzle.json)")
+    phases.add_argument("--from", dest="start", required=True, metavar="PATTERN",
+                        help="where the phase starts: the solved state with the pieces that do not matter written ?"
+                        " (or made identical by a shared number), e.g. \"? ? ? ? 5 6 7 8\"")
+    phases.add_argument("--to", dest="goal", metavar="PATTERN", help="where it ends (default: the solved state)")
+    phases.add_argument("--max-memory", type=_memory_size, metavar="SIZE", help="memory the search may use")
+    phases.add_argument("--threads", type=_positive, metavar="N", help="worker threads (default: all cores)")
+    phases.set_defaults(run="run_phases")
+
     batch = commands.add_parser("batch", help="solve a file of many instances (streamed, resumable, parallel)",
                                 epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     batch.add_argument("puzzle", metavar="PUZZLE", help="puzzle or problem name (see `vecsearch list`), a"
@@ -114,6 +135,24 @@ def build_parser() -> argparse.ArgumentParser:
                       " heuristic of the puzzles named, e.g. pdb78 for sliding-4x4 (2-4 minutes, 288 MB)")
     warm.set_defaults(run="run_warm_up")
 
+    explore = commands.add_parser("explore", help="write a standalone HTML page to look around a space: its layers,"
+                                  " a sample of each as pictures, neighbours, a solution",
+                                  epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    explore.add_argument("puzzle", metavar="PUZZLE", help="puzzle name (see `vecsearch list`), or a definition file"
+                         " FILE.tws[:METRIC]")
+    explore.add_argument("--start", metavar="TEXT", help="the state to look around (default: the puzzle's start)")
+    explore.add_argument("--goal", metavar="TEXT", help="also search from the start to this state, both ways: the"
+                         " page shows the two frontiers and the solution")
+    explore.add_argument("--max-depth", type=_non_negative, metavar="D", help="only the states within D moves (with"
+                         " --goal: the longest path looked for)")
+    explore.add_argument("--per-layer", type=_positive, default=48, metavar="N", help="states of each layer in the"
+                         " page, spread evenly over the layer (default: 48)")
+    explore.add_argument("--max-memory", type=_memory_size, metavar="SIZE", help="memory the search may use, e.g."
+                         " 2G (default: 80%% of the available memory)")
+    explore.add_argument("--threads", type=_positive, metavar="N", help="worker threads (default: all cores)")
+    explore.add_argument("-o", "--output", required=True, metavar="FILE", help="the HTML file to write")
+    explore.set_defaults(run="run_explore")
+
     listing = commands.add_parser("list", help="name the built-in puzzles and problems")
     listing.set_defaults(run="run_list")
     return parser
@@ -126,14 +165,16 @@ def _add_search_arguments(parser) -> None:
                         " the moves as written), or a puzzle of yours: module:attribute or"
                         " path/to/file.py[:attribute] (a Puzzle, or a function returning one)")
     parser.add_argument("--start", metavar="TEXT", help="start state in the puzzle's text format, or (permutation"
-                        " puzzles) moves from the solved state, e.g. \"R U2 F'\" (default: its goal)")
+                        " puzzles) moves from the solved state, e.g. \"R U2 F'\", or a pattern (? for what does"
+                        " not matter: every state it matches) (default: its goal)")
     parser.add_argument("--max-depth", type=_non_negative, metavar="D", help="stop after depth D")
     parser.add_argument("--threads", type=_positive, metavar="N", help="worker threads (default: all cores)")
     parser.add_argument("--mode", choices=("auto", "layers", "twobit"), default="auto",
                         help="layers: stored layers and a bitset or hash set; twobit: 2 bits per rank (distance"
                              " mod 3); auto (default): what fits, two-bit for large rank spaces")
     parser.add_argument("--max-memory", type=_memory_size, metavar="SIZE",
-                        help="memory the search may use, e.g. 500M or 4G (default: 80%% of the available memory);"
+                        help="memory the search may use, e.g. 500M or 4G (default: 80%% of the available memory, at most half the"
+                             " machine's);"
                              " a search that cannot fit is refused before it starts")
     parser.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                         help="show a progress bar on stderr (default: when stderr is a terminal; needs tqdm)")
@@ -147,7 +188,11 @@ def _add_search_arguments(parser) -> None:
     split.add_argument("--segments", type=_positive, metavar="S", help="cut the table into S segments (default: 4"
                        " per worker)")
     split.add_argument("--spill", metavar="DIR", help="keep the segment tables and routed children in memory-mapped"
-                       " files in DIR: a table larger than --max-memory then fits on disk")
+                       " files in DIR: a table larger than --max-memory then fits on disk (--owner-local: the"
+                       " workers' own directory, {worker} standing for each worker's name)")
+    split.add_argument("--owner-local", action="store_true", help="keep each segment's tables only on the worker"
+                       " that owns it (its own disk and memory) and route children between workers unfiltered:"
+                       " no shared directory (--checkpoint keeps the client's state)")
 
 
 def _non_negative(text: str) -> int:

@@ -12,12 +12,13 @@ class VecsearchError(Exception):
 class InvalidPuzzleInput(VecsearchError, ValueError):
     """Text that does not describe a valid state or case of a puzzle.
 
-    ``source`` (a file name), ``line`` (1-based) and ``case`` (1-based) locate the problem in a
-    multi-line input when known; ``str()`` gives one line naming the location, the offending token
-    and what was expected.
+    ``source`` (a file), ``line`` (1-based) and ``case`` (1-based) locate the problem in a
+    multi-line input when known; ``str()`` gives one line naming the location, the offending
+    token and what was expected.
     """
 
-    def __init__(self, message: str, *, line: int | None = None, case: int | None = None, source: str | None = None):
+    def __init__(self, message: str, *, line: int | None = None, case: int | None = None,
+                 source: str | None = None):
         self.message = message
         self.line = line
         self.case = case
@@ -41,6 +42,12 @@ class InvalidPuzzleInput(VecsearchError, ValueError):
         if self.line is not None:
             where.append(f"line {self.line}")
         return f"{', '.join(where)}: {self.message}" if where else self.message
+
+
+class DefinitionNote(UserWarning):
+    """What a puzzle definition's reader read but did not take as part of the puzzle (rotation
+    moves, ksolve's Ignore block), said once when the definition is read. The command line
+    prints it as a ``vecsearch: note:`` line."""
 
 
 class UnknownPuzzle(VecsearchError, ValueError):

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import importlib
 
-EXTRAS = {"pandas": "plot", "matplotlib": "plot", "matplotlib.pyplot": "plot", "tqdm.auto": "progress"}
+EXTRAS = {"pandas": "plot", "matplotlib": "plot", "matplotlib.pyplot": "plot", "tqdm.auto": "progress",
+          "anywidget": "notebooks", "traitlets": "notebooks", "networkx": "graph"}
 
 
 class MissingDependency(ImportError):

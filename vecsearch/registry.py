@@ -93,8 +93,11 @@ def user_puzzle(spec: str):
     A file is imported as a module named after it, its folder first on ``sys.path`` (so the
     kernels generated for it, and worker processes, import it by that name)."""
     from vecsearch.puzzle import Puzzle
+    from vecsearch.puzzles.permutation.builtins import DEFINITION_SUFFIXES
 
     source, colon, attribute = spec.rpartition(":") if ":" in spec else (spec, "", "puzzle")
+    if source.endswith(DEFINITION_SUFFIXES):
+        return None  # a definition file and its metric (``rotation.tws:given``)
     if source.endswith(".py"):
         module = _file_module(source, spec)
     elif colon and source and all(part.isidentifier() for part in source.split(".")):

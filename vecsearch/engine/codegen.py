@@ -75,20 +75,33 @@ def importable(function) -> tuple[str, str, bool] | None:
             or getattr(module, "__spec__", None) is None or not module_name.replace(".", "_").isidentifier()):
         return None  # not importable by name in another process (a notebook, a script, runpy)
     found = getattr(module, py_func.__name__, None)
-    if found is not function and found is not py_func:
+    if found is not function and found is not py_func and not _same_code(getattr(found, "py_func", found), py_func):
         return None
-    return module_name, py_func.__name__, found is py_func
+    return module_name, py_func.__name__, not hasattr(found, "py_func")
+
+
+def _same_code(a, b) -> bool:
+    """Whether functions ``a`` and ``b`` have the same code: a dispatcher sent to another process
+    (a dask worker) arrives as a new function made from the original's code, which is the module
+    global's all the same."""
+    code_a, code_b = getattr(a, "__code__", None), getattr(b, "__code__", None)
+    return (code_a is not None and code_b is not None and a.__qualname__ == b.__qualname__
+            and code_a.co_code == code_b.co_code and code_a.co_consts == code_b.co_consts
+            and code_a.co_names == code_b.co_names)
 
 
 def _stamp(functions) -> str:
     """What a generated module's text records of its sources, so that numba's cache of it is
     dropped when they change: numba's version, vecsearch's kernel sources and the files of
     vecsearch's own functions, and for a user's functions their digests (``fingerprint``: their
-    code and what it reads, not the rest of their file, whose comments may change freely)."""
+    code and what it reads, not the rest of their file, whose comments may change freely). A
+    vecsearch function counts with every module of its package: the rules a family binds call
+    helpers beside them (``rules`` calls ``arrangement``), which numba's cache would not see change."""
     files = [*KERNEL_DIR.glob("*.py"), PACKAGE_DIR / "_numba.py"]
     given = [f for f in functions.values() if f is not None]
-    files += [Path(inspect.getsourcefile(getattr(f, "py_func", f))) for f in given if importable(f)[0].startswith(
-        "vecsearch.")]
+    for function in given:
+        if importable(function)[0].startswith("vecsearch."):
+            files += Path(inspect.getsourcefile(getattr(function, "py_func", function))).parent.glob("*.py")
     digest = hashlib.sha256(numba.__version__.encode())
     for path in sorted(set(files)):
         digest.update(path.read_bytes())

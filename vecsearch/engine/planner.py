@@ -28,7 +28,8 @@ from pathlib import Path
 
 from vecsearch.errors import MemoryLimitError, VecsearchError
 
-AVAILABLE_FRACTION = 0.8  # default limit: this share of the memory available when the search starts
+AVAILABLE_FRACTION = 0.8  # default limit: this share of the memory available when the search starts,
+PHYSICAL_FRACTION = 0.5  # and at most this share of the machine's: a larger search is asked for by name
 SCRATCH_BYTES = 48 << 20  # expansion scratch and layer-building buffers (vecsearch.engine.visited/layers)
 MODES = ("auto", "layers", "twobit")
 _UNITS = {"": 1, "b": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}
@@ -102,7 +103,12 @@ def _read_available_bytes() -> int:
 
 
 def default_limit() -> int:
-    return int(available_bytes() * AVAILABLE_FRACTION)
+    """The limit when none is given: 80% of the memory available, and at most half the
+    machine's. (vertushka.tws, 71,425,670,400 ranks, plans a two-bit table of 16.6 GiB: under
+    80% of a 24 GB machine's available memory, so it was taken, and the search held three
+    quarters of the machine for hours. A search that big is now refused unless asked for, with
+    what it needs.)"""
+    return int(min(available_bytes() * AVAILABLE_FRACTION, physical_bytes() * PHYSICAL_FRACTION))
 
 
 def parse_size(value) -> int:
@@ -171,6 +177,7 @@ def plan(puzzle, *, mode="auto", visited="auto", max_memory=None, max_depth=None
                   and not (need_layers and e.mode == "twobit")]
     if not candidates:
         raise VecsearchError(_unavailable(puzzle, mode, visited, need_layers))
+    given = max_memory is not None
     if not puzzle.prefers_two_bit:  # without cheap rank-space moves, layers are faster when they fit
         candidates.sort(key=lambda e: e.mode == "twobit")
     explicit = mode != "auto" or visited != "auto"
@@ -180,7 +187,7 @@ def plan(puzzle, *, mode="auto", visited="auto", max_memory=None, max_depth=None
         chosen = next((e for e in candidates if fits(e)), None)
         if chosen is not None:
             return Plan(chosen, limit)
-    raise MemoryLimitError(_refusal(puzzle, candidates, every, limit))
+    raise MemoryLimitError(_refusal(puzzle, candidates, every, limit, given))
 
 
 def _unavailable(puzzle, mode, visited, need_layers) -> str:
@@ -191,7 +198,7 @@ def _unavailable(puzzle, mode, visited, need_layers) -> str:
     return f"{puzzle.name} has no rank, so it cannot use a bitset"
 
 
-def _refusal(puzzle, candidates, every, limit) -> str:
+def _refusal(puzzle, candidates, every, limit, given: bool = True) -> str:
     asked = "; ".join(e.describe() for e in candidates)
     others = [e for e in every if e not in candidates and e.bound is not None and e.bound <= limit]
     bounded = [e for e in every if e.bound is not None]
@@ -207,7 +214,9 @@ def _refusal(puzzle, candidates, every, limit) -> str:
         advice += ("; a search limited to a depth (--max-depth, max_depth=) needs only the layers it reaches"
                    + ("; a two-bit table larger than this process's memory runs partitioned, on disk (--spill DIR)"
                       " or a dask cluster (--workers N, --scheduler)" if puzzle.has_unrank else ""))
-    return (f"{puzzle.name}: the search needs more memory than its limit of {format_size(limit)}"
+    default = "" if given else (" (the default: 80% of the available memory, at most half the machine's; a larger"
+                                " limit is asked for with max_memory= or --max-memory)")
+    return (f"{puzzle.name}: the search needs more memory than its limit of {format_size(limit)}{default}"
             f" ({asked}); {advice}")
 
 

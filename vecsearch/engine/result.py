@@ -19,6 +19,8 @@ class SearchResult:
     unreachable). It is False when a depth limit stopped the search.
     ``layers`` are the layers kept of the ``side`` searched from the starts (all of them when a
     path may be needed; otherwise the last one, whose states are the farthest from the start).
+    ``backward_layers`` are a bidirectional search's layers grown from the goals (``[0]``: the
+    goal layer), empty for other searches.
     """
 
     puzzle: object
@@ -28,6 +30,7 @@ class SearchResult:
     layers: list[Layer] = field(default_factory=list)
     side: str = "forward"
     length: int | None = None
+    backward_layers: list[Layer] = field(default_factory=list)
 
     @property
     def found(self) -> bool:

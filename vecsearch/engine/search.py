@@ -15,12 +15,10 @@ from pathlib import Path
 from vecsearch.engine import jit, paths, planner
 from vecsearch.engine.blocks import thread_limit
 from vecsearch.engine.endpoints import as_puzzle, endpoints
-from vecsearch.engine.enumeration import KEEP_FARTHEST, enumerate_space
 from vecsearch.engine.goals import least_goal
 from vecsearch.engine.profile import Profile
 from vecsearch.engine.progress import layer_progress
 from vecsearch.engine.result import SearchResult
-from vecsearch.engine.segments import is_partitioned, partitioned_bfs
 from vecsearch.engine.sides import UNLIMITED, Side, choose_visited
 from vecsearch.engine.solution import Solution
 from vecsearch.errors import MemoryLimitError, VecsearchError
@@ -31,7 +29,7 @@ STRATEGIES = ("smaller", "alternate", "forward")
 def bfs(puzzle, start=None, goal=None, *, max_depth=None, keep_layers=None, backward=False,
         visited="auto", threads=None, on_layer=None, path=True, mode="auto", max_memory=None, checkpoint=None,
         resume=None, keep_farthest=None, progress=False, client=None, segments=None, spill=None,
-        _layer_sink=None) -> SearchResult:
+        owner_local=False, _layer_sink=None) -> SearchResult:
     """Breadth-first search from ``start`` (one state or many; default: the puzzle's start).
 
     With ``goal`` (a state or a set), stops at the first layer that reaches it and returns a
@@ -50,10 +48,19 @@ def bfs(puzzle, start=None, goal=None, *, max_depth=None, keep_layers=None, back
     Partitioned (``vecsearch.engine.segments``): ``client=`` (a ``dask.distributed.Client``),
     ``segments=S`` or ``spill=DIR`` run the two-bit search in segments, on the cluster's workers
     or this process's threads, with the tables in memory-mapped files in ``spill`` (else in
-    ``checkpoint``, else a temporary directory); ``resume=DIR`` continues one.
+    ``checkpoint``, else a temporary directory); ``resume=DIR`` continues one. With
+    ``owner_local=True`` (on a cluster), each segment's tables live only on the worker that owns
+    it, in ``spill`` as that worker sees it (``{worker}`` in it: the worker's name; default: its
+    temporary directory), and the children are routed between workers unfiltered
+    (``vecsearch.engine.owned_tables``); ``checkpoint`` then holds the client's state only.
     """
+    # whole-space searches load their machinery on first use: a solve never needs it
+    from vecsearch.engine.enumeration import KEEP_FARTHEST, enumerate_space
+    from vecsearch.engine.segments import is_partitioned, partitioned_bfs
+
     puzzle = as_puzzle(puzzle)
-    partitioned = client is not None or segments is not None or spill is not None or is_partitioned(resume)
+    partitioned = (client is not None or segments is not None or spill is not None or owner_local
+                   or is_partitioned(resume))
     if goal is not None:
         if backward:
             raise ValueError("backward search towards a goal: swap start and goal instead")
@@ -65,13 +72,16 @@ def bfs(puzzle, start=None, goal=None, *, max_depth=None, keep_layers=None, back
     if partitioned:
         if mode == "layers" or visited != "auto" or keep_layers:
             raise ValueError("a partitioned search is a two-bit search: it keeps no layers")
-        if spill is not None and checkpoint is not None and Path(spill).resolve() != Path(checkpoint).resolve():
+        if (spill is not None and checkpoint is not None and not owner_local
+                and Path(spill).resolve() != Path(checkpoint).resolve()):
             raise ValueError("a partitioned search's files are its checkpoint: give spill or checkpoint, not both")
         with layer_progress(progress, on_layer, f"bfs {puzzle.name}") as on_layer:
             return partitioned_bfs(puzzle, start, max_depth=max_depth, backward=backward, segments=segments,
-                                   client=client, threads=threads, directory=spill or checkpoint, resume=resume,
+                                   client=client, threads=threads,
+                                   directory=checkpoint if owner_local else spill or checkpoint, resume=resume,
                                    keep_farthest=KEEP_FARTHEST if keep_farthest is None else keep_farthest,
-                                   max_memory=max_memory, on_layer=on_layer)
+                                   max_memory=max_memory, on_layer=on_layer, owner_local=owner_local,
+                                   owners_directory=str(spill) if owner_local and spill is not None else None)
     with layer_progress(progress, on_layer, f"bfs {puzzle.name}") as on_layer:
         return enumerate_space(
             puzzle, start, max_depth=max_depth, keep_layers=keep_layers, backward=backward, visited=visited,
@@ -94,7 +104,8 @@ def bidirectional(puzzle, start=None, goal=None, *, max_depth=None, max_forward=
     (``SearchResult.length``), skipping the rebuild of the path. ``on_layer`` and ``progress``
     as in ``bfs``. Before each layer, its bytes are projected from the side's growth so far: a
     layer that would take both sides past ``max_memory`` (default: most of the available
-    memory) is not grown; ``MemoryLimitError`` carries the search so far.
+    memory) is not grown; ``MemoryLimitError`` carries the search so far. The result keeps both
+    sides' layers (``layers`` from the starts, ``backward_layers`` from the goals).
     """
     puzzle = as_puzzle(puzzle)
     if strategy not in STRATEGIES:
@@ -137,7 +148,8 @@ def bidirectional(puzzle, start=None, goal=None, *, max_depth=None, max_forward=
                     budget.check_next_layer(side.depth, sizes, lambda n: side.projected_bytes(n) + other.nbytes,
                                             side.name)
                 except MemoryLimitError as stop:
-                    stop.result = SearchResult(puzzle, profile, None, False, forward.layers)
+                    stop.result = SearchResult(puzzle, profile, None, False, forward.layers,
+                                               backward_layers=back.layers)
                     raise
             if side.step(other.visited, room):
                 meet = other.visited.least_member(side.frontier)
@@ -154,7 +166,8 @@ def bidirectional(puzzle, start=None, goal=None, *, max_depth=None, max_forward=
     profile.compile_seconds = jit.compile_seconds() - compiled
     forward.visited.release(forward.layers)
     back.visited.release(back.layers)
-    return SearchResult(puzzle, profile, solution, complete, forward.layers, length=length)
+    return SearchResult(puzzle, profile, solution, complete, forward.layers, length=length,
+                        backward_layers=back.layers)
 
 
 def _to_condition(puzzle, start, *, max_depth, visited, threads, on_layer, path, progress, max_memory):

@@ -119,8 +119,8 @@ def expand_segment(job: Job, segment: int, depth: int, pull: bool) -> SegmentRep
     with _RouteFiles(job.routes(depth), segment) as routes:
         for start in range(lo, hi, ROUND_WORDS):
             e, g, written = jit.call(kernel, old, new, start, min(hi, start + ROUND_WORDS), FRONTIER_PATTERN,
-                                     layout.last_mask(), job.component, kernel_tables(puzzle), job.backward, own[0], own[1],
-                                     out)
+                                     layout.last_mask(), job.component, kernel_tables(puzzle), job.backward, own[0],
+                                     own[1], out, old, True)
             expanded += e
             generated += g
             if written:
@@ -164,7 +164,7 @@ def warm(job: Job) -> float:
     old, new, none = np.full(1, -1, np.int64), np.full(1, -1, np.int64), np.empty(0, np.int64)
     old.setflags(write=False)
     jit.call(kernels.frontier_children_range, old, new, 0, 0, FRONTIER_PATTERN, job.layout.last_mask(),
-             job.component, kernel_tables(puzzle), job.backward, 0, 0, none)
+             job.component, kernel_tables(puzzle), job.backward, 0, 0, none, old, True)
     jit.call(kernels.pull_segment_range, old, new, 0, 0, job.layout.last_mask(), job.component, kernel_tables(puzzle),
              job.backward)
     claim_ranks(new, none)

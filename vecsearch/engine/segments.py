@@ -37,6 +37,8 @@ from vecsearch.engine.codegen import layer_kernels
 from vecsearch.engine.endpoints import endpoints, portable
 from vecsearch.engine.guarded import kernel_tables
 from vecsearch.engine.layers import Layer
+from vecsearch.engine.owned_tables import OwnerRunner, again_if_a_worker_is_lost
+from vecsearch.engine.owned_tables import default_directory as default_owned_directory
 from vecsearch.engine.profile import PartitionedRecord, Profile
 from vecsearch.engine.result import SearchResult
 from vecsearch.engine.segment_tasks import Job, Layout, expand_segment, settle_segment, warm
@@ -49,7 +51,42 @@ FORMAT = "vecsearch-partitioned-2"  # 2: as checkpoint.FORMAT
 FILL_WORDS = 1 << 20  # words of a fresh table written per call
 
 
-class ThreadRunner:
+class SharedTables:
+    """Tables in the run directory, which every task reads and writes: the layer's two phases
+    route children through files there (``vecsearch.engine.segment_tasks``)."""
+
+    pulls = True
+    owners_of_tables = False
+
+    def seed(self, starts: np.ndarray) -> int:
+        job = self.job_here
+        _new_table(job, 0)
+        table = job.table(0, "r+")
+        for lo in range(0, len(table), FILL_WORDS):
+            table[lo:lo + FILL_WORDS] = -1
+        claim_ranks(table, starts)
+        table.flush()
+        return len(starts)
+
+    def layer(self, depth: int, pull: bool) -> tuple[list, list]:
+        _new_table(self.job_here, depth + 1)
+        return self.map(expand_segment, depth, pull), self.map(settle_segment, depth, pull)
+
+    def committed(self, depth: int) -> None:
+        """Layer ``depth`` is committed: the previous table and the layer's routes can go."""
+        self.job_here.table_path(depth - 1).unlink(missing_ok=True)
+        shutil.rmtree(self.job_here.routes(depth - 1), ignore_errors=True)
+
+    def finish(self, depth: int, remove_files: bool) -> None:
+        """The files are removed with the temporary run directory, if it is one."""
+
+
+def _new_table(job: Job, depth: int) -> None:
+    with open(job.table_path(depth), "wb") as handle:
+        handle.truncate(8 * job.layout.words)
+
+
+class ThreadRunner(SharedTables):
     """Runs a phase's tasks on threads of this process (the kernels release the GIL)."""
 
     def __init__(self, threads: int):
@@ -57,7 +94,7 @@ class ThreadRunner:
 
     def start(self, job: Job) -> float:
         """Get ready to run ``job``'s tasks; returns the seconds spent compiling kernels."""
-        self.job = job
+        self.job = self.job_here = job
         return warm(job)
 
     def map(self, task, depth: int, pull: bool) -> list:
@@ -65,7 +102,7 @@ class ThreadRunner:
             return list(pool.map(lambda t: task(self.job, t, depth, pull), range(self.job.layout.segments)))
 
 
-class DaskRunner:
+class DaskRunner(SharedTables):
     """Runs a phase's tasks on a ``dask.distributed`` cluster. The job (with the puzzle, when it
     is not a built-in) is sent to every worker once and stays there, unpickled: its kernels are
     compiled or loaded once per worker, not once per task."""
@@ -76,12 +113,16 @@ class DaskRunner:
 
     def start(self, job: Job) -> float:
         self.segments = job.layout.segments
+        self.job_here = job
         self.job = self.client.scatter(job, broadcast=True, hash=False)
         return max(self.client.run(warm, job).values(), default=0.0)
 
     def map(self, task, depth: int, pull: bool) -> list:
-        futures = [self.client.submit(task, self.job, t, depth, pull, pure=False) for t in range(self.segments)]
-        return self.client.gather(futures)
+        def run() -> list:
+            futures = [self.client.submit(task, self.job, t, depth, pull, pure=False) for t in range(self.segments)]
+            return self.client.gather(futures)
+
+        return again_if_a_worker_is_lost(run)
 
 
 def default_segments(workers: int) -> int:
@@ -91,28 +132,48 @@ def default_segments(workers: int) -> int:
 
 def partitioned_bfs(puzzle, start=None, *, max_depth=None, backward=False, segments=None, client=None,
                     threads=None, directory=None, resume=None, keep_farthest=0, max_memory=None,
-                    on_layer=None) -> SearchResult:
-    """The layer counts of everything reachable from ``start`` (see the module docstring)."""
+                    on_layer=None, owner_local=False, owners_directory=None) -> SearchResult:
+    """The layer counts of everything reachable from ``start`` (see the module docstring).
+    ``owner_local``: each segment's tables only on the worker that owns it, in
+    ``owners_directory`` as that worker sees it (``vecsearch.engine.owned_tables``); the run
+    directory then holds only the client's state."""
     if not puzzle.has_unrank:
         raise VecsearchError(f"{puzzle.name} cannot use the two-bit search: it needs rank, rank_size and unrank")
     if backward and not puzzle.searchable_backward:
         raise VecsearchError(f"{puzzle.name} is directed and has no predecessor function: it can only search forwards")
-    runner = DaskRunner(client) if client is not None else ThreadRunner(threads or os.cpu_count() or 1)
     root = resume if resume is not None else directory
     temporary = root is None
-    plan_disk(puzzle, None if temporary else Path(root), max_memory)
+    saved = _load_state(Path(root), puzzle) if resume is not None else None
+    owner_local = owner_local or bool(saved and saved.get("owners"))
+    if owner_local:
+        if client is None:
+            raise VecsearchError("owner-local tables live on the workers of a dask cluster: give client= (--workers"
+                                 " or --scheduler)")
+        runner = OwnerRunner(client, {int(t): name for t, name in saved["owners"].items()} if saved else None)
+    else:
+        runner = DaskRunner(client) if client is not None else ThreadRunner(threads or os.cpu_count() or 1)
+        plan_disk(puzzle, None if temporary else Path(root), max_memory)
     root = Path(tempfile.mkdtemp(prefix="vecsearch-")) if temporary else Path(root)
+    root.mkdir(parents=True, exist_ok=True)
     try:
-        run = _Run(puzzle, root, start, backward, segments or default_segments(runner.workers), keep_farthest,
-                   resume is not None)
-        run.compile_seconds += runner.start(run.job)
+        if saved is not None and owner_local:
+            segments, owners_directory = saved["segments"], saved["owners_directory"]
+        owned = owners_directory or (default_owned_directory() if owner_local else None)
+        if segments is None:
+            segments = (OwnerRunner.default_segments(runner.workers, puzzle.rank_size) if owner_local
+                        else default_segments(runner.workers))
+        run = _Run(puzzle, root, start, backward, segments, keep_farthest,
+                   saved, runner, owned)
         try:
             while not run.exhausted and (max_depth is None or run.depth < max_depth):
-                run.step(runner)
+                run.step()
                 if on_layer is not None:
                     on_layer(run.profile.records[-1])
         except KeyboardInterrupt:
+            if temporary:
+                runner.finish(run.depth, remove_files=True)
             raise SearchInterrupted(run.result(), None if temporary else str(root)) from None
+        runner.finish(run.depth, remove_files=temporary)
         return run.result()
     finally:
         if temporary:
@@ -142,15 +203,16 @@ def plan_disk(puzzle, root: Path | None, max_memory) -> int:
 class _Run:
     """One partitioned search's state between layers: its run directory, counts and profile."""
 
-    def __init__(self, puzzle, root: Path, start, backward: bool, segments: int, keep: int, resuming: bool):
+    def __init__(self, puzzle, root: Path, start, backward: bool, segments: int, keep: int, saved: dict | None,
+                 runner, owned: str | None):
         self.puzzle = puzzle
         self.root = root
+        self.runner = runner
         self.profile = Profile(visited="twobit")
         self.compile_seconds = 0.0
         self.side = "backward" if backward else "forward"
-        starts, _ = endpoints(puzzle, start, None, need_goal=False) if not resuming or start is not None \
+        starts, _ = endpoints(puzzle, start, None, need_goal=False) if saved is None or start is not None \
             else (None, None)
-        saved = _load_state(root, puzzle) if resuming else None
         if saved is not None:
             start_ranks = np.array(saved["starts"], np.int64)
             if starts is not None and not np.array_equal(self._ranks(starts), start_ranks):
@@ -160,17 +222,19 @@ class _Run:
             start_ranks = self._ranks(starts)
             component = int(jit.call(layer_kernels(puzzle).components, starts[:1], kernel_tables(puzzle))[0])
         self.start_ranks = start_ranks
-        self.can_pull = backward or puzzle.searchable_backward
+        self.can_pull = (backward or puzzle.searchable_backward) and runner.pulls
         self.costs = MethodCosts()
-        self.job = Job(portable(puzzle), str(root), Layout(puzzle.rank_size, segments), component, backward,
+        self.job = Job(portable(puzzle), owned or str(root), Layout(puzzle.rank_size, segments), component, backward,
                        max(1, -(-keep // segments)) if keep else 0)
         self.keep = keep
+        self.compile_seconds += runner.start(self.job)
         if saved is not None:
             self.profile.records = [PartitionedRecord(**r) for r in saved["records"]]
             self.kept = np.array(saved["kept"], np.int64)
-            for leftover in [self.job.table_path(self.depth + 1), *root.glob("*.part")]:
-                leftover.unlink(missing_ok=True)
-            shutil.rmtree(self.job.routes(self.depth), ignore_errors=True)
+            if not runner.owners_of_tables:
+                for leftover in [self.job.table_path(self.depth + 1), *root.glob("*.part")]:
+                    leftover.unlink(missing_ok=True)
+                shutil.rmtree(self.job.routes(self.depth), ignore_errors=True)
         else:
             self._seed()
 
@@ -190,36 +254,25 @@ class _Run:
         counts = self.counts
         return counts[-1] == 0 or sum(counts) == self.puzzle.rank_size
 
-    def _new_table(self, depth: int) -> None:
-        with open(self.job.table_path(depth), "wb") as handle:
-            handle.truncate(8 * self.job.layout.words)
-
     def _seed(self) -> None:
         began = time.perf_counter()
-        self._new_table(0)
-        table = self.job.table(0, "r+")
-        for lo in range(0, len(table), FILL_WORDS):
-            table[lo:lo + FILL_WORDS] = -1
-        claim_ranks(table, self.start_ranks)
-        table.flush()
+        seeded = self.runner.seed(self.start_ranks)
         self.kept = self.start_ranks[:self.keep]
-        self.profile.add(PartitionedRecord(self.side, 0, len(self.start_ranks), len(self.start_ranks), 0, 0,
-                                           time.perf_counter() - began, self._bytes(1)))
+        self.profile.add(PartitionedRecord(self.side, 0, seeded, seeded, 0, 0, time.perf_counter() - began,
+                                           self._bytes(1)))
         self._commit()
 
     def _bytes(self, tables: int) -> int:
         return tables * 8 * self.job.layout.words
 
-    def step(self, runner) -> None:
-        """Make the next layer: both phases on ``runner``, then the commit."""
+    def step(self) -> None:
+        """Make the next layer on the runner, then commit it."""
         depth = self.depth
         began = time.perf_counter()
-        self._new_table(depth + 1)
         frontier = self.counts[depth]
         unreached = self.puzzle.rank_size - sum(self.counts)
         pull = self.can_pull and self.costs.pull(frontier, unreached)
-        expanded = runner.map(expand_segment, depth, pull)
-        settled = runner.map(settle_segment, depth, pull)
+        expanded, settled = self.runner.layer(depth, pull)
         compiled = max(r.compile_seconds for r in expanded + settled)
         self.compile_seconds += compiled
         seconds = time.perf_counter() - began - compiled
@@ -233,14 +286,15 @@ class _Run:
         if new:
             self.kept = np.concatenate([r.kept for r in settled])[:self.keep]
         self._commit()
-        self.job.table_path(depth).unlink(missing_ok=True)
-        shutil.rmtree(self.job.routes(depth), ignore_errors=True)
+        self.runner.committed(depth + 1)
 
     def _commit(self) -> None:
         state = {"format": FORMAT, "puzzle": self.puzzle.name, "rank_size": self.puzzle.rank_size,
                  "component": self.job.component, "backward": self.job.backward,
                  "starts": self.start_ranks.tolist(), "records": [asdict(r) for r in self.profile.records],
-                 "kept": self.kept.tolist()}
+                 "kept": self.kept.tolist(), "segments": self.job.layout.segments}
+        if self.runner.owners_of_tables:
+            state.update(owners=self.runner.owners, owners_directory=self.job.directory)
         part = self.root / (STATE + ".part")
         part.write_text(json.dumps(state))
         os.replace(part, self.root / STATE)
@@ -267,6 +321,6 @@ def _load_state(root: Path, puzzle) -> dict:
     if (state["puzzle"], state["rank_size"]) != (puzzle.name, puzzle.rank_size):
         raise VecsearchError(f"the search in {root} is of puzzle {state['puzzle']!r}, not {puzzle.name!r}")
     depth = len(state["records"]) - 1
-    if not (root / f"table-{depth}.bin").is_file():
+    if not state.get("owners") and not (root / f"table-{depth}.bin").is_file():
         raise VecsearchError(f"the search in {root} lacks its table at depth {depth}")
     return state

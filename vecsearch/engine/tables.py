@@ -136,6 +136,21 @@ class DistanceTable:
         blocks.map_blocks(lambda lo, hi: kernel(*fixed, starts, lo, hi, *tail), len(starts), DESCEND_BLOCK)
         return lengths, moves
 
+    def distances_of(self, states) -> np.ndarray:
+        """The table's distance of each state (-1: unknown, or another component), by lookup."""
+        puzzle = self.puzzle
+        states = puzzle.states(states)
+        kernels = layer_kernels(puzzle)
+        out = np.full(len(states), -1, np.int64)
+        same = jit.call(kernels.components, states, kernel_tables(puzzle)) == self.component
+        if self.storage != "bytes":
+            raise VecsearchError("distances_of reads a table of one byte per rank (storage='bytes')")
+        if same.any():
+            found = self.distances[jit.call(kernels.ranks, states[same], kernel_tables(puzzle))].astype(np.int64)
+            found[found == self.unknown] = -1
+            out[same] = found
+        return out
+
     def distance(self, state) -> int | None:
         """Moves from ``state`` to the goal, or None if unreachable."""
         lengths, _ = self.solve_many(self.puzzle.states(state)[:1])

@@ -10,7 +10,7 @@ Conventions (tests/test_ranking.py asserts them):
   halved. ``half_unrank`` inverts it given the parity.
 - A *k-subset* of ``{0..63}`` is a bit mask; ``subset_rank`` is its colex rank
   ``sum_j C(c_j, j+1)`` over its elements ``c_0 < c_1 < ...``, a perfect rank in ``[0, C(n, k))``
-  for subsets of ``{0..n-1}``.
+  for subsets of ``{0..n-1}``; ``subset_rank_among`` the same among the elements not taken.
 
 Tables (factorials, binomials) are built once in Python and passed to kernels. A hot loop over
 the values of a packed permutation may run ``MAX_PACKED`` times and stop early (``break``): a
@@ -223,11 +223,18 @@ def permutation_unrank(rank, n, bits, factorials):
 @state_function
 def subset_rank(mask, binomials):
     """Colex rank of the subset ``mask`` (elements are its set bits)."""
+    return subset_rank_among(mask, np.int64(0), binomials)
+
+
+@state_function
+def subset_rank_among(mask, taken, binomials):
+    """Colex rank of the subset ``mask`` among the elements not ``taken`` (disjoint from it):
+    each element counts as its position among those."""
     rank = np.int64(0)
     j = 1
     while mask != 0:
         low = mask & -mask
-        rank += binomials[popcount(low - 1), j]
+        rank += binomials[popcount((low - 1) & ~taken), j]
         mask ^= low
         j += 1
     return rank

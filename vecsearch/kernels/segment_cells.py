@@ -48,6 +48,18 @@ def claim_ranks(table, ranks):
 
 
 @kernel
+def claim_offsets(table, base, offsets):
+    """``claim_ranks`` of the ranks ``base + offsets`` (routed children, as offsets in their
+    owner's range: half the bytes)."""
+    for i in range(offsets.shape[0]):
+        rank = base + np.int64(offsets[i])
+        word = rank >> 5
+        shift = (rank & 31) << 1
+        if (table[word] >> shift) & 3 == 3:
+            table[word] &= ~(np.int64(2) << shift)
+
+
+@kernel
 def frontier_cells(table, lo, hi, kept):
     """``(count, filled)``: the frontier cells of words ``[lo, hi)``, the first ``filled`` of
     whose ranks are written to ``kept`` (as many as it holds)."""

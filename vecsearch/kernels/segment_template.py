@@ -25,19 +25,22 @@ from vecsearch.kernels.roles import MAX_MOVES, kernel, loop
 
 @kernel
 def frontier_children_range(old, new, lo, hi, pattern, last_mask, component, tables, backward, own_lo, own_hi,
-                            out):
+                            out, look, filter_routed):
     """Expand the cells ``pattern`` selects in words ``[lo, hi)`` of ``old`` (``backward``: to
-    predecessors), set the children ``old`` has not reached whose ranks lie in ``[own_lo,
-    own_hi)`` in ``new``, and write the other unreached children's ranks to ``out`` (room for the
-    puzzle's ``max_moves`` per selected cell). Returns ``(expanded, generated, written)``."""
+    predecessors), set the children whose ranks lie in ``[own_lo, own_hi)`` in ``new`` (where
+    they are not reached: ``new`` is ``old`` with its frontier retired), and write the other
+    children's ranks to ``out`` (room for the puzzle's ``max_moves`` per selected cell): only
+    those ``old`` has not reached when ``filter_routed``, all of them otherwise (a table that
+    holds only its own range). The children's words are prefetched from ``look`` (``old``, or
+    ``new`` read-only). Returns ``(expanded, generated, written)``."""
     pending, counts, starts, states, kids, moves, ranks = batch_scratch()
     return frontier_children_loop(old, new, lo, hi, pattern, last_mask, component, tables, backward, own_lo, own_hi,
-                                  out, pending, counts, starts, states, kids, moves, ranks)
+                                  out, look, filter_routed, pending, counts, starts, states, kids, moves, ranks)
 
 
 @loop
 def frontier_children_loop(old, new, lo, hi, pattern, last_mask, component, tables, backward, own_lo, own_hi, out,
-                           pending, counts, starts, states, kids, moves, ranks):
+                           look, filter_routed, pending, counts, starts, states, kids, moves, ranks):
     expanded = 0
     generated = 0
     written = 0
@@ -45,15 +48,13 @@ def frontier_children_loop(old, new, lo, hi, pattern, last_mask, component, tabl
     while word < hi:
         taken, word = take_cells(old, word, hi, pattern, last_mask, False, pending)
         unrank_batch(pending, taken, component, tables, states)
-        c = batch_neighbours(old, pending, taken, states, component, tables, backward, kids, moves, ranks, counts,
+        c = batch_neighbours(look, pending, taken, states, component, tables, backward, kids, moves, ranks, counts,
                              starts, MAX_MOVES)
         for j in range(c):
             r = ranks[j]
-            if cell_value(old, r) != 3:
-                continue
             if own_lo <= r < own_hi:
-                new[r >> 5] &= ~(2 << ((r & 31) << 1))
-            else:
+                new[r >> 5] &= ~(2 << ((r & 31) << 1))  # 3 (not reached) becomes 1; 1 and 0 stay
+            elif not filter_routed or cell_value(old, r) == 3:
                 out[written] = r
                 written += 1
         generated += c

@@ -7,9 +7,16 @@ names ``empty_at``, ``hash_at``, ``equal_at``, ``less_at``, ``copy_at`` and ``ne
 hot loops over layers and tables) and ``first_word``, ``state_hash`` and ``states_equal`` (value
 forms, for code that holds one state: a scalar, or a row). The first word of every valid state
 is never -1: hash tables use -1 to mark an empty slot.
+
+``word_of(state, w)``, ``put_word(states, i, w, value)`` and ``or_word(states, i, w, value)``
+serve rules written once for both
+shapes (the permutation puzzles' labels form): numba picks the narrow or the wide body from the
+type of ``state`` (a scalar or a row), and plain Python does the same at run time.
 """
 
 import numpy as np
+from numba import types
+from numba.extending import overload
 
 from vecsearch._numba import state_function
 
@@ -134,3 +141,55 @@ def wide_states_equal(a, b):
         if a[k] != b[k]:
             return False
     return True
+
+
+def word_of(state, w):
+    """Word ``w`` of a state: the state itself when it is narrow (a scalar), else ``state[w]``."""
+    return state if np.ndim(state) == 0 else state[w]
+
+
+def put_word(states, i, w, value):
+    """``states[i] = value`` for a narrow layer (``w`` is 0), ``states[i, w] = value`` for a wide one."""
+    if states.ndim == 1:
+        states[i] = value
+    else:
+        states[i, w] = value
+
+
+def or_word(states, i, w, value):
+    """``put_word`` with ``|=``."""
+    if states.ndim == 1:
+        states[i] |= value
+    else:
+        states[i, w] |= value
+
+
+@overload(word_of, inline="always")
+def _word_of(state, w):
+    if isinstance(state, types.Integer):
+        return lambda state, w: state
+    return lambda state, w: state[w]
+
+
+@overload(put_word, inline="always")
+def _put_word(states, i, w, value):
+    if states.ndim == 1:
+        def narrow(states, i, w, value):
+            states[i] = value
+        return narrow
+
+    def wide(states, i, w, value):
+        states[i, w] = value
+    return wide
+
+
+@overload(or_word, inline="always")
+def _or_word(states, i, w, value):
+    if states.ndim == 1:
+        def narrow(states, i, w, value):
+            states[i] |= value
+        return narrow
+
+    def wide(states, i, w, value):
+        states[i, w] |= value
+    return wide

@@ -11,8 +11,9 @@
   reverses the K tokens in the turnstile (slots 1..K).
 - ``lrx-N`` (3 <= N <= 16): a row of N; ``L`` / ``L'`` rotate it, ``X`` swaps slots 1 and 2
   (the Cayley graph of S_N with those generators).
-- ``PATH.tws``: a definition file in the text format (``textformat``), half-turn metric;
-  ``PATH.tws:qtm`` (quarter turns) or ``PATH.tws:given`` (the moves as written) for another.
+- ``PATH.tws`` (or ksolve's ``PATH.def``, or cubing.js's ``PATH.kpuzzle.json``): a definition
+  file (``textformat``, ``kpuzzle``), half-turn metric; ``PATH.tws:qtm`` (quarter turns) or
+  ``PATH.tws:given`` (the moves as written) for another.
 """
 
 from __future__ import annotations
@@ -34,7 +35,8 @@ PUZZLES = {
     "pancake-N": "N pancakes (2 <= N <= 16), prefix reversals r2..rN",
     "topspin-N[-K]": "TopSpin: N tokens on a ring (N <= 16), turnstile of K (default 4)",
     "lrx-N": "1 x N row: rotate left/right (L, L'), exchange the first two (X)",
-    "FILE.tws[:METRIC]": "a permutation puzzle definition file (see README); METRIC htm (default), qtm or given",
+    "FILE.tws[:METRIC]": "a permutation puzzle definition file (.tws, ksolve .def, KPuzzle .json; see README);"
+                         " METRIC htm (default), qtm or given",
 }
 PROBLEMS = {}
 
@@ -77,10 +79,14 @@ def _builtin(name: str) -> PermutationPuzzle | None:
     return PermutationPuzzle(ring_definition(name, n, flip), "qtm", name=name)
 
 
+DEFINITION_SUFFIXES = (".tws", ".def", ".json")  # the definition files a puzzle name may be
+
+
 def from_name(name: str) -> PermutationPuzzle | None:
-    """A built-in by name, or a definition file ``PATH.tws`` (``PATH.tws:METRIC`` for another
-    metric than the half-turn one)."""
-    match = re.fullmatch(r"(.+\.tws)(?::(\w*))?", name)
+    """A built-in by name, or a definition file ``PATH.tws``, ``PATH.def`` or ``PATH.json``
+    (``PATH.tws:METRIC`` for another metric than the half-turn one)."""
+    suffixes = "|".join(suffix.removeprefix(".") for suffix in DEFINITION_SUFFIXES)
+    match = re.fullmatch(rf"(.+\.(?:{suffixes}))(?::(\w*))?", name)
     if match is None:
         return _builtin(name)
     path, metric = match[1], match[2] if match[2] is not None else "htm"

@@ -2,9 +2,15 @@
 
 Conventions (twsearch's "state representation"; numbers are 0-based in Python, 1-based in text):
 
-- An **orbit** has ``size`` slots holding as many distinct pieces, each with an orientation
-  mod ``orientations`` (1: pieces without orientation). Pieces never leave their orbit.
-- A **state** gives, per orbit, ``pieces[i]``: the piece in slot ``i``, and ``twists[i]``: its
+- An **orbit** has ``size`` slots holding as many pieces, each with an orientation mod
+  ``orientations`` (1: pieces without orientation). Pieces never leave their orbit.
+- **Labels.** The solved state names the piece in each slot. Pieces that share a number are
+  *identical*: a state says which *label* each slot holds, not which piece, so the space is the
+  set of distinct arrangements (a coset space). Labels are the solved state's numbers in
+  increasing order, ``0 .. labels-1``; ``label_names[orbit][label]`` is the number as written.
+  A label whose orientation is ``?`` (None in Python) in the solved state has its orientation
+  *ignored*: its pieces always have twist 0, whatever a move adds.
+- A **state** gives, per orbit, ``pieces[i]``: the label in slot ``i``, and ``twists[i]``: its
   orientation. In Python: a tuple with one ``(pieces, twists)`` pair of tuples per orbit.
 - A **move** gives, per orbit it changes, ``permutation[i]``: the slot whose piece lands in slot
   ``i``, and ``twist[i]``: what that piece's orientation gains. After the move, slot ``i`` holds
@@ -15,16 +21,32 @@ Conventions (twsearch's "state representation"; numbers are 0-based in Python, 1
   every non-trivial power of each move (U, U2, U'), ``"qtm"`` each move and its inverse (U, U'),
   ``"given"`` the moves exactly as listed. Powers are named ``U2``, ``U3``..., and the powers
   past half the move's order by the inverse: ``U'``, ``U2'``...
+- Moves that are not search moves: **rotations** (named as twsearch names whole-puzzle
+  rotations, ``is_rotation``: they turn the whole puzzle, a symmetry) and **aliases** (names
+  for move text only). Both may appear in move text (``parse_state``), never in a move set.
+- **Illegal** states (``illegal[orbit][slot]``: labels that slot may not hold) are never
+  entered: a move into one is not played. **Blocks** (ksolve's bandaged pieces, by label) must
+  move together: a move that moves some but not all of a block's pieces is not played there.
+  A move *moves* a slot when it changes its piece or twist, or marks it (``Move.marked``:
+  ksolve's twist of a piece without orientation, its way of bandaging a piece to a centre).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from vecsearch.errors import PuzzleDefinitionError
 
 METRICS = ("htm", "qtm", "given")
+ROTATION = re.compile(r"[xyz][2']?|[A-Z_]+v")  # twsearch's isrotation (parsemoves.cpp)
+
+
+def is_rotation(name: str) -> bool:
+    """Whether twsearch reads a move called ``name`` as a whole-puzzle rotation: ``x``, ``y``,
+    ``z`` (with ``2`` or ``'``), or capitals and underscores followed by ``v`` (``Fv``, ``BR_v``)."""
+    return ROTATION.fullmatch(name) is not None
 
 
 @dataclass(frozen=True)
@@ -36,21 +58,28 @@ class Orbit:
 
 @dataclass(frozen=True)
 class Move:
-    """``changes[orbit name] = (permutation, twist)``; orbits not listed are left alone."""
+    """``changes[orbit name] = (permutation, twist)``; orbits not listed are left alone.
+    ``marked[orbit name]``: slots that count as moved for blocks although nothing there changes."""
 
     name: str
     changes: Mapping[str, tuple[tuple[int, ...], tuple[int, ...]]] = field(default_factory=dict)
+    marked: Mapping[str, frozenset] = field(default_factory=dict, compare=False)
 
 
 class PermutationDefinition:
     """A puzzle given by its orbits and moves (see the module conventions).
 
-    ``moves`` map a name to ``{orbit name: permutation}`` or ``{orbit name: (permutation,
-    twist)}``, or are ``Move`` objects; ``solved`` maps orbit names to ``pieces`` or
-    ``(pieces, twists)`` (orbits left out are the identity).
+    ``moves`` (and ``rotations``, ``aliases``) map a name to ``{orbit name: permutation}`` or
+    ``{orbit name: (permutation, twist)}``, or are ``Move`` objects; ``solved`` maps orbit names
+    to ``pieces`` or ``(pieces, twists)`` (orbits left out are the identity; repeated pieces are
+    identical, a twist of None is ignored); ``illegal`` maps orbit names to ``{slot: labels}``;
+    ``blocks`` is a list of ``{orbit name: labels}``; ``notes`` are what a reader wants users to
+    know about it (moves it did not take as search moves).
     """
 
-    def __init__(self, name: str, orbits: Sequence[Orbit], moves, solved: Mapping | None = None):
+    def __init__(self, name: str, orbits: Sequence[Orbit], moves, solved: Mapping | None = None, *,
+                 rotations=(), aliases=(), illegal: Mapping | None = None, blocks: Sequence = (),
+                 notes: Sequence[str] = ()):
         self.name = name
         self.orbits = tuple(orbits)
         self._orbit = {orbit.name: orbit for orbit in self.orbits}
@@ -61,14 +90,22 @@ class PermutationDefinition:
         for orbit in self.orbits:
             if orbit.size < 1 or not 1 <= orbit.orientations <= 126:
                 raise PuzzleDefinitionError(f"{name}: orbit {orbit.name} needs size >= 1 and 1 <= orientations <= 126")
-        items = moves.items() if isinstance(moves, Mapping) else [(m.name, m.changes) for m in moves]
-        self.moves = tuple(self._move(move_name, changes) for move_name, changes in items)
-        if len({m.name for m in self.moves}) != len(self.moves):
-            raise PuzzleDefinitionError(f"{name}: two moves share a name")
-        clash = {m.name for m in self.moves} & set(self._orbit)
+        self.moves = self._moves(moves)
+        self.rotations = self._moves(rotations)
+        self.aliases = self._moves(aliases)
+        names = [m.name for m in self.moves + self.rotations + self.aliases]
+        if len(set(names)) != len(names):
+            twice = sorted({n for n in names if names.count(n) > 1})[0]
+            raise PuzzleDefinitionError(f"{name}: two moves share the name {twice!r}")
+        clash = set(names) & set(self._orbit)
         if clash:
             raise PuzzleDefinitionError(f"{name}: {sorted(clash)[0]!r} names both a move and an orbit")
-        self.solved = self._state(solved or {}, "solved")
+        self.label_names, self.wild, self.solved = self._solved(solved or {})
+        self.counts = tuple(tuple(pieces.count(v) for v in range(len(self.label_names[j])))
+                            for j, (pieces, _) in enumerate(self.solved))
+        self.illegal = self._illegal(illegal or {})
+        self.blocks = tuple(self._block(block) for block in blocks)
+        self.notes = tuple(notes)
 
     # --- checking the data ------------------------------------------------------------------
     def orbit(self, name: str) -> Orbit:
@@ -76,7 +113,13 @@ class PermutationDefinition:
             raise PuzzleDefinitionError(f"{self.name}: no orbit named {name!r}; orbits: {', '.join(self._orbit)}")
         return self._orbit[name]
 
+    def _moves(self, moves) -> tuple[Move, ...]:
+        items = moves.items() if isinstance(moves, Mapping) else [(m.name, m) for m in moves]
+        return tuple(self._move(move_name, changes) for move_name, changes in items)
+
     def _move(self, name: str, changes) -> Move:
+        marked = changes.marked if isinstance(changes, Move) else {}
+        changes = changes.changes if isinstance(changes, Move) else changes
         checked = {}
         for orbit_name, change in changes.items():
             orbit = self.orbit(orbit_name)
@@ -87,45 +130,133 @@ class PermutationDefinition:
             _check_twists(twist, orbit, where)
             if permutation != tuple(range(orbit.size)) or any(twist):
                 checked[orbit_name] = (permutation, twist)
-        if not checked:
+        marked = {o: frozenset(slots) for o, slots in marked.items() if slots and self.orbit(o)}
+        if not checked and not marked:
             raise PuzzleDefinitionError(f"{self.name}: move {name} changes nothing")
-        return Move(name, checked)
+        return Move(name, checked, marked)
 
-    def _state(self, given: Mapping, what: str):
-        state = []
-        for orbit in self.orbits:
-            pieces, twists = _pair(given[orbit.name], orbit) if orbit.name in given else _identity(orbit)
-            where = f"{self.name}: {what} state, orbit {orbit.name}"
-            if sorted(pieces) != list(range(orbit.size)):
-                raise PuzzleDefinitionError(f"{where}: pieces {list(pieces)} are not distinct pieces 0..{orbit.size - 1}"
-                                            " (identical pieces are not supported)")
-            _check_twists(twists, orbit, where)
-            state.append((pieces, twists))
+    def _solved(self, given: Mapping):
+        names, wild, state = [], [], []
         for orbit_name in given:
             self.orbit(orbit_name)
-        return tuple(state)
+        for orbit in self.orbits:
+            pieces, twists = _pair(given[orbit.name], orbit, wild=True) if orbit.name in given else _identity(orbit)
+            where = f"{self.name}: solved state, orbit {orbit.name}"
+            if any(p < 0 for p in pieces):
+                raise PuzzleDefinitionError(f"{where}: piece numbers start at 0 (1 in text)")
+            written = sorted(set(pieces))
+            label = {v: i for i, v in enumerate(written)}
+            ignored = {label[p] for p, t in zip(pieces, twists) if t is None}
+            if any(label[p] in ignored and t is not None for p, t in zip(pieces, twists)):
+                raise PuzzleDefinitionError(f"{where}: identical pieces must all have their orientation ignored (?)"
+                                            " or none")
+            _check_twists([t for t in twists if t is not None], orbit, where)
+            names.append(tuple(v + 1 for v in written))
+            wild.append(frozenset(ignored))
+            state.append((tuple(label[p] for p in pieces), tuple(t or 0 for t in twists)))
+        return tuple(names), tuple(wild), tuple(state)
+
+    def _illegal(self, given: Mapping):
+        out = {}
+        for orbit_name, slots in given.items():
+            orbit, j = self.orbit(orbit_name), self.orbit_index(orbit_name)
+            for slot, labels in slots.items():
+                if not 0 <= slot < orbit.size or any(not 0 <= v < len(self.label_names[j]) for v in labels):
+                    raise PuzzleDefinitionError(f"{self.name}: illegal slot {slot} or labels {sorted(labels)} outside"
+                                                f" orbit {orbit_name}")
+                out.setdefault(orbit_name, {})[slot] = frozenset(labels) | out.get(orbit_name, {}).get(slot, frozenset())
+        return out
+
+    def _block(self, block: Mapping):
+        for orbit_name, labels in block.items():
+            j = self.orbit_index(orbit_name)
+            if any(not 0 <= v < len(self.label_names[j]) for v in labels):
+                raise PuzzleDefinitionError(f"{self.name}: block pieces {sorted(labels)} outside orbit {orbit_name}")
+        return {o: frozenset(labels) for o, labels in block.items()}
+
+    def orbit_index(self, name: str) -> int:
+        return self.orbits.index(self.orbit(name))
+
+    @property
+    def distinct(self) -> bool:
+        """Whether every piece is told apart: no identical pieces, no ignored orientations."""
+        return all(max(c) == 1 for c in self.counts) and not any(self.wild)
+
+    @property
+    def constrained(self) -> bool:
+        """Whether some moves are not played in some states (illegal states, blocks)."""
+        return bool(self.illegal or self.blocks)
+
+    def check_state(self, state, what: str = "state"):
+        """``state`` with the solved state's labels, each as often, and valid twists (0 for an
+        ignored orientation); a ``PuzzleDefinitionError`` naming the first fault otherwise."""
+        for j, (orbit, (pieces, twists)) in enumerate(zip(self.orbits, state)):
+            counts = tuple(tuple(pieces).count(v) for v in range(len(self.label_names[j])))
+            if len(pieces) != orbit.size or counts != self.counts[j]:
+                raise PuzzleDefinitionError(f"{orbit.name}: the {what} has pieces"
+                                            f" {' '.join(self.label_name(j, p) for p in pieces)}, not those of the"
+                                            f" solved state ({' '.join(self.label_name(j, p) for p in self.solved[j][0])})")
+            _check_twists(twists, orbit, f"{orbit.name}: the {what}")
+            if any(t and p in self.wild[j] for p, t in zip(pieces, twists)):
+                raise PuzzleDefinitionError(f"{orbit.name}: the {what} twists a piece whose orientation is ignored")
+        return state
+
+    def label_name(self, orbit: int, label: int) -> str:
+        return str(self.label_names[orbit][label])
+
+    def is_legal(self, state) -> bool:
+        """Whether no slot holds a label it may not hold (``illegal``)."""
+        return not any(state[self.orbit_index(o)][0][slot] in labels
+                       for o, slots in self.illegal.items() for slot, labels in slots.items())
+
+    def moved_slots(self, move: Move) -> dict:
+        """``{orbit name: slots}`` that ``move`` moves (changes, or marks)."""
+        out = {o: set(m) for o, m in move.marked.items()}
+        for orbit_name, (permutation, twist) in move.changes.items():
+            out.setdefault(orbit_name, set()).update(i for i, (p, t) in enumerate(zip(permutation, twist)) if p != i or t)
+        return out
+
+    def playable(self, state, move: Move) -> bool:
+        """Whether ``move`` keeps every block together in ``state`` and enters no illegal state."""
+        moved = self.moved_slots(move)
+        for block in self.blocks:
+            holding = {o: [s for s, v in enumerate(state[self.orbit_index(o)][0]) if v in labels]
+                       for o, labels in block.items()}
+            moving = sum(s in moved.get(o, ()) for o, slots in holding.items() for s in slots)
+            if 0 < moving < sum(map(len, holding.values())):
+                return False
+        return self.is_legal(self.apply(state, move))
 
     # --- the group ----------------------------------------------------------------------------
     def apply(self, state, move: Move):
         """The state after ``move`` (Python tuples; see the conventions)."""
         out = []
-        for orbit, (pieces, twists) in zip(self.orbits, state):
+        for j, (orbit, (pieces, twists)) in enumerate(zip(self.orbits, state)):
             if orbit.name not in move.changes:
                 out.append((pieces, twists))
                 continue
             permutation, twist = move.changes[orbit.name]
-            k = orbit.orientations
+            k, wild = orbit.orientations, self.wild[j]
             out.append((tuple(pieces[p] for p in permutation),
-                        tuple((twists[p] + t) % k for p, t in zip(permutation, twist))))
+                        tuple(0 if pieces[p] in wild else (twists[p] + t) % k for p, t in zip(permutation, twist))))
         return tuple(out)
+
+    def then(self, first: Move, second: Move, name: str | None = None) -> Move:
+        """The move ``first`` followed by ``second`` (marked slots: those of either)."""
+        changes = {}
+        for orbit in self.orbits:
+            if orbit.name not in first.changes and orbit.name not in second.changes:
+                continue
+            p1, t1 = first.changes.get(orbit.name, _identity(orbit))
+            p2, t2 = second.changes.get(orbit.name, _identity(orbit))
+            changes[orbit.name] = (tuple(p1[p] for p in p2),
+                                   tuple((t1[p] + t) % orbit.orientations for p, t in zip(p2, t2)))
+        marked = {o: first.marked.get(o, frozenset()) | second.marked.get(o, frozenset())
+                  for o in {*first.marked, *second.marked}}
+        return Move(name or f"{first.name} {second.name}", changes, marked)
 
     def identity(self):
         return tuple(_identity(orbit) for orbit in self.orbits)
-
-    def as_move(self, name: str, state) -> Move:
-        """The move that makes ``state`` from the identity (unchanged orbits left out)."""
-        identity = self.identity()
-        return Move(name, {o.name: s for o, s, i in zip(self.orbits, state, identity) if s != i})
 
     def inverse(self, move: Move, name: str | None = None) -> Move:
         """The move that undoes ``move``."""
@@ -136,13 +267,12 @@ class PermutationDefinition:
             for i, p in enumerate(permutation):
                 back[p] = i
             changes[orbit_name] = (tuple(back), tuple((-twist[back[j]]) % k for j in range(len(back))))
-        return Move(name or move.name + "'", changes)
+        return Move(name or move.name + "'", changes, move.marked)
 
     def order(self, move: Move) -> int:
-        identity = self.identity()
-        state, order = self.apply(identity, move), 1
-        while state != identity:
-            state, order = self.apply(state, move), order + 1
+        power, order = move, 1
+        while _changes(power):
+            power, order = self.then(power, move), order + 1
         return order
 
     def powers(self, move: Move, metric: str) -> list[Move]:
@@ -151,11 +281,11 @@ class PermutationDefinition:
             return [move]
         order = self.order(move)
         wanted = range(1, order) if metric == "htm" else sorted({1, order - 1} - {0})
-        out, state, power = [], self.identity(), 0
-        for p in wanted:
-            while power < p:
-                state, power = self.apply(state, move), power + 1
-            out.append(self.as_move(_power_name(move.name, p, order), state))
+        out, power, p = [], move, 1
+        for want in wanted:
+            while p < want:
+                power, p = self.then(power, move), p + 1
+            out.append(Move(_power_name(move.name, want, order), dict(_changes(power)), move.marked))
         return out
 
     def move_set(self, metric: str = "htm") -> list[Move]:
@@ -163,9 +293,16 @@ class PermutationDefinition:
             raise PuzzleDefinitionError(f"unknown metric {metric!r}; choose one of {', '.join(METRICS)}")
         return [power for move in self.moves for power in self.powers(move, metric)]
 
+    def named_moves(self) -> dict[str, Move]:
+        """Every name move text may use: the powers of the moves, rotations and aliases."""
+        return {power.name: power for move in self.moves + self.rotations + self.aliases
+                for power in self.powers(move, "htm")}
+
     def restricted(self, move_names: Sequence[str], name: str | None = None) -> PermutationDefinition:
         """The same puzzle with only the moves ``move_names``, and without the slots none of them
         touches (such a slot always holds its solved piece, so it carries no information)."""
+        if self.constrained:
+            raise PuzzleDefinitionError(f"{self.name}: a puzzle with illegal states or blocks cannot drop slots")
         chosen = [self._named(m) for m in move_names]
         keep = {}
         for orbit in self.orbits:
@@ -180,7 +317,12 @@ class PermutationDefinition:
             return (tuple(renumber[orbit_name][pieces[i]] for i in slots), tuple(twists[i] for i in slots))
 
         moves = {m.name: {o: shrink(o, *change) for o, change in m.changes.items() if o in renumber} for m in chosen}
-        solved = {o.name: shrink(o.name, *s) for o, s in zip(self.orbits, self.solved) if o.name in renumber}
+        solved = {}  # the identity stays the identity (pieces renumbered); labels keep their numbers
+        for j, (o, (pieces, twists)) in enumerate(zip(self.orbits, self.solved)):
+            if o.name in renumber and self.solved[j] != self.identity()[j]:
+                slots = keep[o.name]
+                solved[o.name] = ([self.label_names[j][pieces[i]] - 1 for i in slots],
+                                  [None if pieces[i] in self.wild[j] else twists[i] for i in slots])
         return PermutationDefinition(name or self.name, orbits, moves, solved)
 
     def _named(self, move_name: str) -> Move:
@@ -191,20 +333,28 @@ class PermutationDefinition:
 
     def __repr__(self) -> str:
         orbits = ", ".join(f"{o.name} {o.size}x{o.orientations}" for o in self.orbits)
-        return f"<PermutationDefinition {self.name!r}: {orbits}; moves {' '.join(m.name for m in self.moves)}>"
+        extra = f"; rotations {' '.join(m.name for m in self.rotations)}" if self.rotations else ""
+        return f"<PermutationDefinition {self.name!r}: {orbits}; moves {' '.join(m.name for m in self.moves)}{extra}>"
 
 
 def _identity(orbit: Orbit):
     return tuple(range(orbit.size)), (0,) * orbit.size
 
 
-def _pair(change, orbit: Orbit):
-    """``(permutation, twist)`` from a permutation alone or a pair; tuples of ints."""
+def _changes(move: Move) -> dict:
+    """``move.changes`` without the orbits it leaves as they are."""
+    return {o: (p, t) for o, (p, t) in move.changes.items() if p != tuple(range(len(p))) or any(t)}
+
+
+def _pair(change, orbit: Orbit, wild: bool = False):
+    """``(permutation, twist)`` from a permutation alone or a pair; tuples of ints (and None
+    where ``wild`` allows an ignored orientation)."""
     if len(change) == 2 and all(isinstance(part, (list, tuple)) for part in change):
         permutation, twist = change
     else:
         permutation, twist = change, (0,) * orbit.size
-    permutation, twist = tuple(int(p) for p in permutation), tuple(int(t) for t in twist)
+    permutation = tuple(int(p) for p in permutation)
+    twist = tuple(None if (t is None and wild) else int(t) for t in twist)
     if len(permutation) != orbit.size or len(twist) != orbit.size:
         raise PuzzleDefinitionError(f"orbit {orbit.name} has {orbit.size} slots, got {len(permutation)} pieces"
                                     f" and {len(twist)} orientations")

@@ -1,11 +1,15 @@
 """The rank of a permutation puzzle: its coordinates, and the order its slots are read in.
 
 - **Coordinates**: a mixed-radix number, most significant first: for each orbit in order, its
-  permutation, then (orientations > 1) its orientations. A permutation coordinate is the Lehmer
-  rank of the pieces read in the orbit's *rank order*, the first slot most significant, halved
-  when every move permutes the orbit evenly (the parity is then fixed); an orientation
-  coordinate is the base-k number of the orientations in the same order, without the last one
-  when every move keeps the orientation sum mod k (it is then implied).
+  permutation, then (orientations > 1) its orientations. A permutation coordinate of distinct
+  pieces is the Lehmer rank of the pieces read in the orbit's *rank order*, the first slot most
+  significant, halved when every move permutes the orbit evenly (the parity is then fixed). An
+  *arrangement* coordinate (identical pieces) is ``multiset_rank`` of the labels: for each label
+  but the last, the colex rank of its slots among the slots the smaller labels leave free, as a
+  mixed-radix number (the smallest label most significant): a perfect rank in ``[0,
+  multinomial)``. An orientation coordinate is the base-k number of the orientations in the same
+  order, over the slots whose label's orientation is not ignored, without the last one when every
+  move keeps the orientation sum mod k and none is ignored (the last is then implied).
 - **Component**: the fixed parities and orientation sums, packed as bit fields in coordinate
   order. The rank is perfect within a component: every rank is one state of it.
 - **Rank order** (``slot_order``): the identity, or, for the pieces form's moves in rank space,
@@ -25,7 +29,7 @@ from vecsearch.puzzles.permutation.definition import PermutationDefinition
 @dataclass(frozen=True)
 class Coordinate:
     orbit: int  # index in definition.orbits
-    kind: str  # "permutation" or "orientation"
+    kind: str  # "permutation" (distinct pieces), "arrangement" (identical pieces) or "orientation"
     size: int  # values within one class
     classes: int  # 2: parity fixed; k: orientation sum fixed; 1: neither
     weight: int  # place value in the rank
@@ -58,12 +62,17 @@ class Layout:
         raw = []
         for j, orbit in enumerate(definition.orbits):
             parts = [m.changes[orbit.name] for m in moves if orbit.name in m.changes]
-            even = orbit.size >= 2 and all(_parity(p) == 0 for p, _ in parts)
-            raw.append((j, "permutation", math.factorial(orbit.size) >> even, 2 if even else 1))
+            counts, wild = definition.counts[j], definition.wild[j]
+            if max(counts) == 1:
+                even = orbit.size >= 2 and all(_parity(p) == 0 for p, _ in parts)
+                raw.append((j, "permutation", math.factorial(orbit.size) >> even, 2 if even else 1))
+            else:
+                raw.append((j, "arrangement", multinomial(counts), 1))
             k = orbit.orientations
-            if k > 1:
-                kept = all(sum(t) % k == 0 for _, t in parts)
-                raw.append((j, "orientation", k ** (orbit.size - kept), k if kept else 1))
+            twisted = orbit.size - sum(counts[v] for v in wild)
+            if k > 1 and twisted:
+                kept = not wild and all(sum(t) % k == 0 for _, t in parts)
+                raw.append((j, "orientation", k ** (twisted - kept), k if kept else 1))
         self.rank_size = math.prod(size for _, _, size, _ in raw)
         self.coordinates, weight, shift = [], self.rank_size, 0
         for j, kind, size, classes in raw:
@@ -81,8 +90,11 @@ class Layout:
             if c.kind == "permutation":
                 full = _lehmer(pieces)
                 x, cls = full >> (c.classes == 2), _parity(pieces)
+            elif c.kind == "arrangement":
+                x, cls = multiset_rank(pieces, self.definition.counts[c.orbit]), 0
             else:
                 k = self.definition.orbits[c.orbit].orientations
+                twists = [t for p, t in zip(pieces, twists) if p not in self.definition.wild[c.orbit]]
                 digits = twists[:-1] if c.classes > 1 else twists
                 x, cls = _base(digits, k), sum(twists) % k
             rank += x * c.weight
@@ -92,8 +104,9 @@ class Layout:
     def unrank(self, rank: int, component: int):
         """The Python state of ``rank`` in ``component``."""
         state = [[tuple(range(o.size)), (0,) * o.size] for o in self.definition.orbits]
-        for c in self.coordinates:
+        for c in self.coordinates:  # the pieces come before their orientations
             n = self.definition.orbits[c.orbit].size
+            order = self.orders[c.orbit]
             x = (rank // c.weight) % c.size
             cls = (component >> c.class_shift) & ((1 << (c.classes - 1).bit_length()) - 1)
             if c.kind == "permutation":
@@ -101,17 +114,65 @@ class Layout:
                 if c.classes == 2 and _parity(values) != cls:
                     values = _unlehmer(2 * x + 1, n)
                 part = 0
+            elif c.kind == "arrangement":
+                values, part = multiset_unrank(x, self.definition.counts[c.orbit]), 0
             else:
                 k = self.definition.orbits[c.orbit].orientations
-                values = _digits(x, k, n - (c.classes > 1))
+                wild = self.definition.wild[c.orbit]
+                twisted = [i for i, slot in enumerate(order) if state[c.orbit][0][slot] not in wild]
+                digits = _digits(x, k, len(twisted) - (c.classes > 1))
                 if c.classes > 1:
-                    values.append((cls - sum(values)) % k)
+                    digits.append((cls - sum(digits)) % k)
+                values = [0] * n
+                for i, d in zip(twisted, digits):
+                    values[i] = d
                 part = 1
             placed = [0] * n
-            for i, slot in enumerate(self.orders[c.orbit]):
+            for i, slot in enumerate(order):
                 placed[slot] = values[i]
             state[c.orbit][part] = tuple(placed)
         return tuple(tuple(pair) for pair in state)
+
+
+def multinomial(counts) -> int:
+    """The number of arrangements of pieces with these multiplicities."""
+    return math.factorial(sum(counts)) // math.prod(math.factorial(c) for c in counts)
+
+
+def multiset_rank(values, counts) -> int:
+    """The rank of an arrangement of labels ``0 .. len(counts)-1`` (``counts[v]`` of label ``v``):
+    for each label but the last, the colex rank of its positions among those that the smaller
+    labels leave free (``sum C(free position, j + 1)`` over its ``j``-th position), as a
+    mixed-radix number whose digit for label ``v`` has radix ``C(free places, counts[v])``."""
+    rank, free = 0, len(values)
+    for v in range(len(counts) - 1):
+        places = [i for i, w in enumerate(w for w in values if w >= v) if w == v]
+        rank = rank * math.comb(free, counts[v]) + sum(math.comb(p, j + 1) for j, p in enumerate(places))
+        free -= counts[v]
+    return rank
+
+
+def multiset_unrank(rank: int, counts) -> tuple[int, ...]:
+    """The arrangement whose ``multiset_rank`` is ``rank``."""
+    radices, free = [], sum(counts)
+    for v in range(len(counts) - 1):
+        radices.append((free, counts[v]))
+        free -= counts[v]
+    digits = []
+    for free, count in reversed(radices):
+        rank, digit = divmod(rank, math.comb(free, count))
+        digits.append(digit)
+    values = [-1] * sum(counts)
+    for v, digit in enumerate(reversed(digits)):
+        free_slots = [i for i, w in enumerate(values) if w < 0]
+        top = len(free_slots) - 1
+        for j in range(counts[v], 0, -1):  # the colex unrank: the largest position first
+            while math.comb(top, j) > digit:
+                top -= 1
+            digit -= math.comb(top, j)
+            values[free_slots[top]] = v
+            top -= 1
+    return tuple(len(counts) - 1 if w < 0 else w for w in values)
 
 
 def _lehmer(values) -> int:

@@ -4,33 +4,37 @@ Conventions:
 
 - **Rank** and **component**: ``layout`` (coordinates, parities, orientation sums, and the
   rank order of the slots: the identity, or ``layout.slot_order`` in the pieces form).
-- **State**: ``rules`` describes the two representations (the pieces form packs each orbit's
-  slots in rank order); ``representation="auto"`` picks
-  pieces for one orbit without orientations (pancakes, TopSpin, LRX: their moves in rank space
-  are computed fast, and every size runs one compiled family), else
-  coordinates when every coordinate's move table is small (fast: a move is a table lookup per
-  coordinate), else pieces packed in one 64-bit word.
-- **Text**: per orbit, the pieces slot by slot (1-based), then ``/`` and their orientations if
-  the orbit has any; several orbits are each preceded by the orbit's name, and orbits left out
-  are solved. A text made only of move names is that sequence applied to the solved state.
+- **State**: one of three representations, each with its family of compiled kernels:
+  ``coordinates`` (``rules``: the state is its rank, a move is a table lookup per coordinate),
+  ``pieces`` (``rules``: distinct pieces packed in one 64-bit word, slots in rank order) and
+  ``labels`` (``labels``: anything the text format describes, identical pieces, ignored
+  orientations, illegal states, blocks, in as many words as it takes) and ``group`` (``group``:
+  distinct pieces; the state is its rank in the group the moves generate, from a stabilizer
+  chain). ``representation="auto"`` picks the group when its rank is at least
+  ``GROUP_GAIN`` times smaller than the arrangements' (a smaller two-bit table; the others look
+  moves up in tables, faster per state) or the only one that fits 62 bits, else pieces for one
+  orbit of distinct pieces without orientations (pancakes, TopSpin, LRX: their moves in rank
+  space are computed fast, and every size runs one compiled family), else coordinates when
+  every coordinate's move table is small and nothing forbids a move, else pieces when they
+  fit, else labels.
+- **Text**: ``statetext``.
 """
 
 from __future__ import annotations
 
-import numpy as np
-
 from vecsearch.contract import Moves, Rank, Rules
 from vecsearch.errors import InvalidPuzzleInput, PuzzleDefinitionError
-from vecsearch.kernels.ranking import factorial_table
 from vecsearch.puzzle import Puzzle, signed64, unsigned64
-from vecsearch.puzzles.permutation import rank_steps, rules
+from vecsearch.puzzles.permutation import group, labels, patterns, rank_steps, rules, statetext, tables
 from vecsearch.puzzles.permutation.definition import PermutationDefinition
 from vecsearch.puzzles.permutation.layout import Layout, slot_order
 from vecsearch.svg import Board, Cell
 
 COORDINATE_TABLE_ENTRIES = 1 << 23  # move-table entries (int32) allowed for the coordinates form
 MAX_RANK = 1 << 62
-REPRESENTATIONS = ("auto", "coordinates", "pieces")
+MAX_RANKED_SLOTS = 64  # the labels form ranks orbits of at most this many slots
+GROUP_GAIN = 16  # auto takes the group rank when it is this many times smaller than the arrangements'
+REPRESENTATIONS = ("auto", "coordinates", "pieces", "labels", "group")
 FAMILY_MOVES = 64  # move capacity of the compiled kernels: puzzles with up to this many moves share them
 SOLVED, ASTRAY = "#c8e6c9", "#ffffff"  # a slot's fill when it holds its solved piece and twist, or not
 
@@ -52,59 +56,97 @@ class PermutationPuzzle(Puzzle):
         reversible = all(definition.inverse(m).changes in changes for m in self.move_list)
         rows = self.move_list if reversible else self.move_list + [definition.inverse(m) for m in self.move_list]
         sizes = [o.size for o in definition.orbits]
-        self._starts = np.cumsum([0] + sizes[:-1]).tolist()
         self.piece_bits = max(1, max((n - 1).bit_length() for n in sizes))
         self.field_bits = self.piece_bits + max((o.orientations - 1).bit_length() for o in definition.orbits)
         self.rank_bits = max(1, (self.layout.rank_size - 1).bit_length())
-        self.representation = self._choose(representation, len(rows))
+        self.group, found, self._positions = None, None, None
+        if representation in ("auto", "group"):
+            ranks = self.layout.rank_size
+            limit = MAX_RANK - 1 if representation == "group" or ranks >= MAX_RANK else ranks // GROUP_GAIN
+            found = group.group_of(definition, self.move_list, rows, limit)
+            self.group = found[0] if found is not None else None
+            if representation == "group" and self.group is None:
+                raise PuzzleDefinitionError(f"{definition.name}: the group representation takes distinct pieces, no"
+                                            " illegal states or blocks, a group whose rank fits 62 bits and move"
+                                            " tables that fit")
+        self.representation = "group" if self.group is not None else self._choose(representation, len(rows))
         ranked = self.layout.rank_size < MAX_RANK
-        if self.representation == "coordinates":
-            tables = self._coordinate_tables(rows)
+        width = 1
+        if self.representation == "group":
+            made = found[1]
+            ranked, self.rank_bits = True, max(1, (self.group.chain.order - 1).bit_length())
+            functions = dict(expand=group.group_expand, rank=group.group_rank, unrank=group.group_unrank,
+                             expand_rank=group.group_expand_rank, near_rank=group.group_near_rank,
+                             predecessors=None if reversible else group.group_predecessors,
+                             predecessors_rank=None if reversible else group.group_predecessors_rank,
+                             near_predecessors_rank=None if reversible else group.group_near_predecessors_rank)
+        elif self.representation == "coordinates":
+            made = tables.coordinate_tables(definition, self.layout, rows, len(self.move_list), self.rank_bits)
             functions = dict(expand=rules.coord_expand, expand_ranked=rules.coord_expand_ranked,
                              rank=rules.coord_rank, component=rules.coord_component, unrank=rules.coord_unrank,
                              expand_rank=rules.coord_expand_rank,
                              predecessors=None if reversible else rules.coord_predecessors,
                              predecessors_rank=None if reversible else rules.coord_predecessors_rank)
-        else:
+        elif self.representation == "pieces":
             orbits = definition.orbits
             self.layout = Layout(definition, self.move_list, [
                 slot_order(o.size, [m.changes[o.name] for m in rows if o.name in m.changes]) for o in orbits])
-            packed_rows = [self._packed_changes(m) for m in rows]
-            tables = self._pieces_tables(packed_rows)
+            packed_rows = [tables.packed_changes(definition, self.layout, m) for m in rows]
+            made = tables.pieces_tables(definition, self.layout, packed_rows, len(self.move_list), self.field_bits,
+                                        self.piece_bits)
             functions = dict(expand=rules.pieces_expand, rank=rules.pieces_rank if ranked else None,
                              component=rules.pieces_component, unrank=rules.pieces_unrank if ranked else None,
                              predecessors=None if reversible else rules.pieces_predecessors)
             if ranked and len(orbits) == 1 and orbits[0].orientations <= 16:  # fast moves in rank space
                 parts = [changes[orbits[0].name] for changes in packed_rows]
-                tables = rank_steps.step_tables(tables, parts, len(self.move_list), orbits[0].size,
-                                                orbits[0].orientations)
+                made = rank_steps.step_tables(made, parts, len(self.move_list), orbits[0].size,
+                                              orbits[0].orientations)
                 functions.update(expand_rank=rank_steps.single_orbit_expand_rank,
                                  predecessors_rank=None if reversible else rank_steps.single_orbit_predecessors_rank,
                                  near_rank=rank_steps.single_orbit_near_rank,
                                  near_predecessors_rank=None if reversible
                                  else rank_steps.single_orbit_near_predecessors_rank)
+        else:
+            ranked = ranked and max(sizes) <= MAX_RANKED_SLOTS
+            made = tables.labels_tables(definition, self.layout, rows, len(self.move_list), ranked)
+            self._fields = made  # the field layout, for encode before the tables are the puzzle's
+            width = int(made.scalars[labels.WIDTH])
+            # wide states have a rank (bitsets) but no unrank: the rank-space kernels never allocate a state
+            functions = dict(expand=labels.labels_expand, rank=labels.labels_rank if ranked else None,
+                             component=labels.labels_component,
+                             unrank=labels.labels_unrank if ranked and width == 1 else None,
+                             predecessors=None if reversible else labels.labels_predecessors)
+        rank_size = self.group.chain.order if self.group is not None else self.layout.rank_size
         ranking = {k: functions.pop(k) for k in list(functions) if k not in ("expand", "predecessors", "component")}
         super().__init__(
-            name or definition.name, Rules(**functions, reversible=reversible),
-            Moves(len(self.move_list), [m.name for m in self.move_list]), tables=tables,
-            rank=Rank(**ranking, size=self.layout.rank_size) if ranking.get("rank") else None,
+            name or definition.name, Rules(**functions, width=width, reversible=reversible),
+            Moves(len(self.move_list), [m.name for m in self.move_list]), tables=made,
+            rank=Rank(**ranking, size=rank_size) if ranked and ranking["rank"] is not None else None,
             goal=self.encode(definition.solved),
         )
 
     def _choose(self, representation: str, rows: int) -> str:
-        entries = sum(c.classes * c.size for c in self.layout.coordinates) * rows
-        coordinates = entries <= COORDINATE_TABLE_ENTRIES and self.rank_bits + self.layout.component_bits <= 62
-        pieces = self.field_bits * sum(o.size for o in self.definition.orbits) <= 64
+        definition = self.definition
+        entries = tables.coordinate_entries(definition, self.layout, rows)
+        coordinates = (entries <= COORDINATE_TABLE_ENTRIES and self.rank_bits + self.layout.component_bits <= 62
+                       and not any(definition.wild) and not definition.constrained)
+        pieces = (self.field_bits * sum(o.size for o in definition.orbits) <= 64 and definition.distinct
+                  and not definition.constrained)
         if representation == "auto":  # pieces for plain permutations: their rank steps are fast
-            plain = len(self.definition.orbits) == 1 and self.definition.orbits[0].orientations == 1
-            representation = "coordinates" if coordinates and not (plain and pieces) else "pieces"
+            plain = len(definition.orbits) == 1 and definition.orbits[0].orientations == 1
+            if coordinates and not (plain and pieces):
+                return "coordinates"
+            return "pieces" if pieces else "labels"
         if representation == "coordinates" and not coordinates:
-            raise PuzzleDefinitionError(f"{self.definition.name}: its move tables would need {entries:,} entries,"
-                                        f" over {COORDINATE_TABLE_ENTRIES:,}; use representation='pieces'")
+            why = (f"its move tables would need {entries:,} entries, over {COORDINATE_TABLE_ENTRIES:,}"
+                   if entries > COORDINATE_TABLE_ENTRIES else "some moves are not played in some states, or some"
+                   " orientations are ignored" if definition.constrained or any(definition.wild)
+                   else "its rank needs more than 62 bits")
+            raise PuzzleDefinitionError(f"{definition.name}: the coordinates form does not fit: {why};"
+                                        " use representation='labels'")
         if representation == "pieces" and not pieces:
-            raise PuzzleDefinitionError(f"{self.definition.name}: its slots need"
-                                        f" {self.field_bits * sum(o.size for o in self.definition.orbits)} bits,"
-                                        " more than one 64-bit word holds")
+            raise PuzzleDefinitionError(f"{definition.name}: the pieces form takes distinct pieces in one 64-bit word"
+                                        " and no illegal states or blocks; use representation='labels'")
         return representation
 
     @property
@@ -116,106 +158,75 @@ class PermutationPuzzle(Puzzle):
     def move_capacity(self) -> int:
         return max(FAMILY_MOVES, super().move_capacity)
 
-    # --- tables -----------------------------------------------------------------------------
-    def _coordinate_tables(self, rows):
-        factorials = factorial_table(max(o.size for o in self.definition.orbits))
-        blocks, info, offset = [], [], 0
-        for c in self.layout.coordinates:
-            orbit = self.definition.orbits[c.orbit]
-            identity = (tuple(range(orbit.size)), (0,) * orbit.size)
-            parts = [m.changes.get(orbit.name, identity) for m in rows]
-            permutations = np.array([p for p, _ in parts], np.int64)
-            out = np.empty((c.classes * c.size, len(rows)), np.int32)
-            if c.kind == "permutation":
-                rules.permutation_table(orbit.size, int(c.classes == 2), permutations, factorials, out)
-            else:
-                twists = np.array([t for _, t in parts], np.int64)
-                rules.orientation_table(orbit.size, orbit.orientations, int(c.classes > 1), permutations, twists, out)
-            blocks.append(out.ravel())
-            info.append([c.size, c.weight, offset, c.class_shift, (1 << (c.classes - 1).bit_length()) - 1])
-            offset += out.size
-        scalars = np.array([len(info), self.rank_bits, len(self.move_list), len(rows)], np.int64)
-        return rules.CoordinateTables(np.concatenate(blocks), np.array(info, np.int64), scalars)
-
-    def _packed_changes(self, move) -> dict:
-        """``move.changes`` with the slots of each orbit in its rank order (as they are packed)."""
-        packed = {}
-        for orbit, order in zip(self.definition.orbits, self.layout.orders):
-            if orbit.name in move.changes:
-                permutation, twist = move.changes[orbit.name]
-                position = {slot: i for i, slot in enumerate(order)}
-                packed[orbit.name] = (tuple(position[permutation[s]] for s in order), tuple(twist[s] for s in order))
-        return packed
-
-    def _pieces_tables(self, rows):
-        """``rows``: each move's changes, packed (``_packed_changes``)."""
-        orbits = self.definition.orbits
-        changed = []
-        for changes in rows:
-            slots = []
-            for orbit, start in zip(orbits, self._starts):
-                if orbit.name in changes:
-                    permutation, twist = changes[orbit.name]
-                    slots += [(start + i, start + p, t) for i, (p, t) in enumerate(zip(permutation, twist))
-                              if p != i or t]
-            changed.append(slots)
-        width = max(len(slots) for slots in changed)
-        dst, src, twist = (np.zeros((len(rows), width), np.int64) for _ in range(3))
-        keep = np.empty(len(rows), np.int64)
-        field = (1 << self.field_bits) - 1
-        for row, slots in enumerate(changed):
-            for j, (d, s, t) in enumerate(slots):
-                dst[row, j], src[row, j], twist[row, j] = d, s, t
-            keep[row] = signed64(((1 << 64) - 1) ^ sum(field << (self.field_bits * d) for d, _, _ in slots))
-        orientations = np.array([o.orientations for o in orbits for _ in range(o.size)], np.int64)
-        info = np.zeros((len(orbits), 11), np.int64)
-        for c in self.layout.coordinates:
-            orbit = orbits[c.orbit]
-            row = info[c.orbit]
-            row[0:3] = self._starts[c.orbit], orbit.size, orbit.orientations
-            if c.kind == "permutation":
-                row[3], row[5], row[7] = c.weight, int(c.classes == 2), c.class_shift
-            else:
-                row[4], row[6], row[8], row[9] = c.weight, int(c.classes > 1), c.class_shift, c.size
-                row[10] = (1 << (c.classes - 1).bit_length()) - 1
-        scalars = np.array([len(orientations), self.field_bits, self.piece_bits, len(self.move_list), len(orbits)],
-                           np.int64)
-        return rules.PiecesTables(dst, src, twist, np.array([len(s) for s in changed], np.int64), keep, orientations,
-                                  info, factorial_table(max(o.size for o in orbits)), scalars)
+    @property
+    def notes(self) -> tuple[str, ...]:
+        """What the definition's reader noted (moves it did not take as search moves)."""
+        return self.definition.notes
 
     # --- states in and out ------------------------------------------------------------------
-    def encode(self, state) -> int:
+    def encode(self, state):
         """The packed state of a Python state (one ``(pieces, twists)`` pair per orbit)."""
+        if self.representation == "group":
+            rank = self.group.chain.rank(self.group.element(state))
+            if rank is None:
+                raise InvalidPuzzleInput(f"{self.name}: that state cannot be reached from the solved state (it lies"
+                                         " outside the group the moves generate)")
+            return rank
         if self.representation == "coordinates":
             rank, component = self.layout.rank(state)
             return rank | component << self.rank_bits
-        value = 0
-        for start, order, (pieces, twists) in zip(self._starts, self.layout.orders, state):
+        if self.representation == "labels":
+            made = self._fields
+            words = [0] * int(made.scalars[labels.WIDTH])
+            fields = [p | t << int(made.scalars[labels.PIECE_BITS]) for pieces, twists in state
+                      for p, t in zip(pieces, twists)]
+            for s, f in enumerate(fields):
+                words[made.slot_word[s]] |= f << int(made.slot_shift[s])
+            return signed64(words[0]) if len(words) == 1 else tuple(signed64(w) for w in words)
+        value, start = 0, 0
+        for orbit, order, (pieces, twists) in zip(self.definition.orbits, self.layout.orders, state):
             for i, slot in enumerate(order):
                 value |= (pieces[slot] | twists[slot] << self.piece_bits) << (self.field_bits * (start + i))
+            start += orbit.size
         return signed64(value)
 
     def pieces(self, state):
         """The Python state (one ``(pieces, twists)`` pair of tuples per orbit) of a packed state."""
-        state = int(state)
+        if self.representation == "group":
+            return self.group.state(self.group.chain.unrank(int(state)))
         if self.representation == "coordinates":
+            state = int(state)
             return self.layout.unrank(state & ((1 << self.rank_bits) - 1), state >> self.rank_bits)
-        value, field, out = unsigned64(state), (1 << self.field_bits) - 1, []
-        for orbit, start, order in zip(self.definition.orbits, self._starts, self.layout.orders):
-            fields = [0] * orbit.size
-            for i, slot in enumerate(order):
-                fields[slot] = (value >> (self.field_bits * (start + i))) & field
-            out.append((tuple(f & ((1 << self.piece_bits) - 1) for f in fields),
-                        tuple(f >> self.piece_bits for f in fields)))
+        if self.representation == "labels":
+            made = self._fields
+            words = [unsigned64(int(w)) for w in (state if self.width > 1 else [state])]
+            piece_bits, field_mask = int(made.scalars[labels.PIECE_BITS]), (1 << int(made.scalars[labels.FIELD_BITS])) - 1
+            fields = [(words[made.slot_word[s]] >> int(made.slot_shift[s])) & field_mask
+                      for s in range(len(made.slot_word))]
+            order = [tuple(range(o.size)) for o in self.definition.orbits]
+            piece_mask = (1 << piece_bits) - 1
+        else:
+            value = unsigned64(int(state))
+            fields = [(value >> (self.field_bits * s)) & ((1 << self.field_bits) - 1)
+                      for s in range(sum(o.size for o in self.definition.orbits))]
+            order, piece_bits, piece_mask = self.layout.orders, self.piece_bits, (1 << self.piece_bits) - 1
+        out, start = [], 0
+        for orbit, slots in zip(self.definition.orbits, order):
+            placed = [0] * orbit.size
+            for i, slot in enumerate(slots):
+                placed[slot] = fields[start + i]
+            out.append((tuple(f & piece_mask for f in placed), tuple(f >> piece_bits for f in placed)))
+            start += orbit.size
         return tuple(out)
 
     def draw(self, state) -> Board:
-        """One row per orbit, named: the piece (numbered from 1) in each slot, a prime per unit
-        of its twist, green where the slot holds its solved piece and twist."""
-        orbits = self.definition.orbits
-        width = max(orbit.size for orbit in orbits)
+        """One row per orbit, named: the piece (as the solved state numbers it) in each slot, a
+        prime per unit of its twist, green where the slot holds its solved piece and twist."""
+        definition = self.definition
+        width = max(orbit.size for orbit in definition.orbits)
         cells = []
-        for orbit, (pieces, twists), (home, untwisted) in zip(orbits, self.pieces(state), self.definition.solved):
+        for j, (orbit, (pieces, twists), (home, untwisted)) in enumerate(zip(definition.orbits, self.pieces(state),
+                                                                               definition.solved)):
             for slot in range(width):
                 if slot >= orbit.size:
                     cells.append(None)
@@ -223,78 +234,43 @@ class PermutationPuzzle(Puzzle):
                 twist = twists[slot]
                 mark = "\u2032" * twist if twist <= 2 else f"+{twist}"
                 solved = pieces[slot] == home[slot] and twist == untwisted[slot]
-                cells.append(Cell(SOLVED if solved else ASTRAY, f"{pieces[slot] + 1}{mark}"))
-        return Board(len(orbits), width, tuple(cells), tuple(orbit.name for orbit in orbits))
+                cells.append(Cell(SOLVED if solved else ASTRAY, f"{definition.label_name(j, pieces[slot])}{mark}"))
+        return Board(len(definition.orbits), width, tuple(cells), tuple(orbit.name for orbit in definition.orbits))
 
     def format_state(self, state) -> str:
-        chunks = []
-        for orbit, (pieces, twists) in zip(self.definition.orbits, self.pieces(state)):
-            text = " ".join(str(p + 1) for p in pieces)
-            if orbit.orientations > 1:
-                text += " / " + " ".join(map(str, twists))
-            chunks.append(text if len(self.definition.orbits) == 1 else f"{orbit.name} {text}")
-        return "  ".join(chunks)
+        return statetext.format_state(self.definition, self.pieces(state))
+
+    def reaches(self, state) -> bool | None:
+        """Whether the solved state reaches a Python ``state``: membership in the group the moves
+        generate (a stabilizer chain, built on first use), for puzzles of distinct pieces without
+        illegal states or blocks; None for the others (their components are what the rank knows)."""
+        if self.group is None and self._positions is None:
+            if not self.definition.distinct or self.definition.constrained:
+                return None
+            self._positions = group.Group(self.definition, self.move_list, None)
+        chain = (self.group or self._positions).chain
+        return chain.rank((self.group or self._positions).element(state)) is not None
+
+    def pattern(self, text: str) -> patterns.Pattern:
+        """The pattern ``text`` (``patterns``: the solved state with pieces made identical, ``?``)."""
+        return patterns.Pattern(self, text)
+
+    def states(self, value):
+        """``Puzzle.states``, and a pattern (a ``Pattern``, or text that is a pattern and no
+        state): the states it matches, in the solved state's component."""
+        if isinstance(value, patterns.Coarsening):
+            return value.states()
+        try:
+            return super().states(value)
+        except InvalidPuzzleInput as error:
+            if not isinstance(value, str):
+                raise
+            try:
+                pattern = self.pattern(value)
+            except InvalidPuzzleInput:
+                raise error from None
+            return pattern.states()
 
     def parse_state(self, text: str):
-        tokens = text.split()
-        names = {m.name: m for m in self.move_list}
-        if tokens and all(t in names for t in tokens):
-            state = self.definition.solved
-            for token in tokens:
-                state = self.definition.apply(state, names[token])
-            return self.encode(state)
-        if tokens and tokens[0] in names:  # moves from the solved state, one of them unknown
-            at = next(i for i, t in enumerate(tokens) if t not in names)
-            raise InvalidPuzzleInput(f"token {at + 1} is {tokens[at]!r}; expected a move name ({' '.join(names)})")
-        try:
-            return self.encode(self._read_orbits(tokens))
-        except InvalidPuzzleInput as error:
-            orbits = {o.name for o in self.definition.orbits}
-            if all(t.isdigit() or t == "/" or t in orbits for t in tokens):
-                raise
-            raise InvalidPuzzleInput(f"{error.message}, or moves from the solved state (move names:"
-                                     f" {' '.join(names)})") from None
-
-    def _read_orbits(self, tokens):
-        orbits = self.definition.orbits
-        state = list(self.definition.solved)
-        index = {o.name: j for j, o in enumerate(orbits)}
-        at, seen = 0, set()
-        if len(orbits) == 1 and (not tokens or tokens[0] not in index):
-            state[0], at = self._read_orbit(orbits[0], tokens, 0)
-            seen.add(0)
-        while at < len(tokens):
-            j = index.get(tokens[at])
-            if j is None or j in seen:
-                expected = f"orbit {tokens[at]} only once" if j is not None else f"an orbit name ({', '.join(index)})"
-                raise InvalidPuzzleInput(f"token {at + 1} is {tokens[at]!r}; expected {expected}")
-            seen.add(j)
-            state[j], at = self._read_orbit(orbits[j], tokens, at + 1)
-        if not seen:
-            raise InvalidPuzzleInput(f"empty state; expected {', '.join(index)} followed by their pieces")
-        return tuple(state)
-
-    def _read_orbit(self, orbit, tokens, at):
-        pieces = _read_numbers(tokens, at, orbit.size, 1, orbit.size, f"{orbit.name} piece")
-        if sorted(pieces) != list(range(1, orbit.size + 1)):
-            raise InvalidPuzzleInput(f"{orbit.name}: pieces {' '.join(map(str, pieces))} are not 1..{orbit.size}"
-                                     " each once")
-        at += orbit.size
-        twists = [0] * orbit.size
-        if orbit.orientations > 1 and at < len(tokens) and tokens[at] == "/":
-            twists = _read_numbers(tokens, at + 1, orbit.size, 0, orbit.orientations - 1, f"{orbit.name} orientation")
-            at += orbit.size + 1
-        return (tuple(p - 1 for p in pieces), tuple(twists)), at
-
-
-def _read_numbers(tokens, at, count, low, high, what):
-    values = []
-    for i in range(at, at + count):
-        if i >= len(tokens):
-            raise InvalidPuzzleInput(f"expected {count} {what} numbers, the text ends after {len(tokens)} tokens")
-        token = tokens[i]
-        if not token.isdigit() or not low <= int(token) <= high:
-            raise InvalidPuzzleInput(f"token {i + 1} is {token!r}; expected a {what} number {low}..{high}")
-        values.append(int(token))
-    return values
-
+        names = {m.name: m for m in self.move_list} | self.definition.named_moves()
+        return self.encode(statetext.read_state(self.definition, text, names))

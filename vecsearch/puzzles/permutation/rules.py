@@ -2,12 +2,15 @@
 
 **Coordinates** (small orbits): the state *is* the rank, with the component above it,
 ``state = rank | component << RANK_BITS``. The rank is a mixed-radix number of coordinates (one
-per orbit's permutation, one per orbit's orientations), and every move is one table lookup per
-coordinate: ``child = sum_c table_c[class_c * size_c + x_c, move] * weight_c``, where ``class_c``
-(a parity or an orientation sum that no move changes) comes from the component bits.
-Tables: ``CoordinateTables``: ``moves`` (int32, flat), ``coordinates`` (int64 (C, 5): size, weight,
-offset, class shift, class mask) and ``scalars`` (indexed by ``COORDINATE_COUNT``, ``RANK_BITS``,
-``COORDINATE_MOVES``, ``ROW_STRIDE``).
+per orbit's permutation or arrangement, one per orbit's orientations), and every move is one
+table lookup per coordinate: ``child = sum_c table_c[class_c * size_c + x_c, move] * weight_c``,
+where ``class_c`` (a parity or an orientation sum that no move changes) comes from the component
+bits; an arrangement too large for a table is stepped by bit masks instead (``arrangement``).
+Tables: ``CoordinateTables``: ``moves`` (int32, flat), ``coordinates`` (int64 (C, 6): size, weight,
+offset, class shift, class mask, the row of ``mask_info`` of an arrangement stepped by masks or
+-1), ``mask_steps``, ``mask_info``, ``binomials`` (``arrangement``) and ``scalars`` (indexed by
+``COORDINATE_COUNT``, ``RANK_BITS``, ``COORDINATE_MOVES``, ``ROW_STRIDE``, ``MASKED``: how many
+are stepped by masks).
 
 **Pieces** (any orbit that fits): ``FIELD_BITS`` per slot, slots of all orbits in order, slot
 ``s`` at bits ``[FIELD_BITS*s, FIELD_BITS*(s+1))``: the piece (its number within the orbit) in
@@ -28,14 +31,18 @@ import numpy as np
 
 from vecsearch._numba import kernel, state_function
 from vecsearch.kernels.ranking import FIRST_SIXTEEN, lehmer_digit, nth_unused, quotient, take_unused
+from vecsearch.puzzles.permutation.arrangement import arrangement_steps
 
-COORDINATE_COUNT, RANK_BITS, COORDINATE_MOVES, ROW_STRIDE = 0, 1, 2, 3  # CoordinateTables.scalars
+COORDINATE_COUNT, RANK_BITS, COORDINATE_MOVES, ROW_STRIDE, MASKED = 0, 1, 2, 3, 4  # CoordinateTables.scalars
 SLOTS, FIELD_BITS, PIECE_BITS, PIECE_MOVES, ORBIT_COUNT = 0, 1, 2, 3, 4  # PiecesTables.scalars
 
 
 class CoordinateTables(NamedTuple):
     moves: np.ndarray
     coordinates: np.ndarray
+    mask_steps: np.ndarray
+    mask_info: np.ndarray
+    binomials: np.ndarray
     scalars: np.ndarray
 
 
@@ -61,7 +68,7 @@ def coord_step(rank, component, tables, ranks, column):
     nmoves = scalars[COORDINATE_MOVES]
     stride = scalars[ROW_STRIDE]
     # (table rows are taken as slices: measured ~1.5x faster than indexing the flat table)
-    if scalars[COORDINATE_COUNT] == 2:  # the usual case, one orbit with orientations: written out
+    if scalars[COORDINATE_COUNT] == 2 and scalars[MASKED] == 0:  # the usual case, one orbit with orientations
         weight = info[0, 1]
         x = rank // weight
         base0 = info[0, 2] + (((component >> info[0, 3]) & info[0, 4]) * info[0, 0] + x) * stride + column
@@ -79,6 +86,10 @@ def coord_step(rank, component, tables, ranks, column):
         weight = info[c, 1]
         x = rest // weight
         rest -= x * weight
+        if info[c, 5] >= 0:
+            arrangement_steps(x, tables.mask_info[info[c, 5]], tables.mask_steps, tables.binomials, column, nmoves,
+                              ranks, weight)
+            continue
         base = info[c, 2] + (((component >> info[c, 3]) & info[c, 4]) * info[c, 0] + x) * stride + column
         row = table[base:base + nmoves]
         for m in range(nmoves):

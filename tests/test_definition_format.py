@@ -1,0 +1,232 @@
+"""The whole ``.tws`` / ksolve ``.def`` format and cubing.js's KPuzzle JSON: every command, what
+each means, and bad files refused with the file and the line."""
+
+import json
+import warnings
+import subprocess
+import sys
+
+import pytest
+
+import vecsearch as vs
+from vecsearch.errors import DefinitionNote
+from vecsearch.puzzles.permutation import PermutationPuzzle, format_definition, parse_definition
+from vecsearch.puzzles.permutation.definition import is_rotation
+
+SEQUENCES = """
+Name turn and flip   # a name with spaces
+Set A 4 1
+Move R
+A
+2 3 1 4
+End
+Move x
+A
+4 3 2 1
+End
+MoveSequence S x R x
+MoveAlias T R'
+"""
+
+
+def test_rotations_are_named_as_twsearch_names_them():
+    assert all(map(is_rotation, ["x", "y2", "z'", "Fv", "DFLv", "BR_v"]))
+    assert not any(map(is_rotation, ["R", "xx", "Fv2", "fv", "2F", "x3", "FDvv"]))
+
+
+def test_sequences_aliases_and_rotations():
+    with pytest.warns(DefinitionNote, match=r"turn and flip: x: whole-puzzle rotations \(twsearch's reading\), not"
+                                            r" search moves: left out"):
+        d = parse_definition(SEQUENCES)
+    assert d.name == "turn and flip"
+    assert [m.name for m in d.moves] == ["R", "S"] and [m.name for m in d.rotations] == ["x"]
+    assert [m.name for m in d.aliases] == ["T"]
+    x, r = d.rotations[0], d.moves[0]
+    assert d.moves[1].changes == d.then(d.then(x, r), x).changes  # S = x R x, applied left to right
+    puzzle = PermutationPuzzle(d)
+    assert puzzle.move_names == ("R", "R'", "S", "S'")  # no x, no T: not search moves
+    assert puzzle.parse_state("T") == puzzle.parse_state("R'") == puzzle.parse_state("R R")
+    assert puzzle.parse_state("x x") == puzzle.goal_states()[0]  # rotations may be played in move text
+    assert "x" in puzzle.notes[0] and "rotations" in repr(d)
+
+
+def test_identical_pieces_ignored_orientations_and_zero_based_blocks():
+    d = parse_definition("""
+Set A 4 3
+StartState
+A
+0 0 2 2
+? ? 0 1
+End
+MoveTransformation M
+A
+1 2 3 0
+1 0 0 2
+End
+Move N
+A
+2 3 4 1
+2 1 0 0
+End
+""")
+    assert d.solved == (((0, 0, 1, 1), (0, 0, 0, 1)),) and d.wild == (frozenset({0}),)
+    assert d.label_names == ((1, 3),)  # numbers as written (0-based in StartState: 0 and 2)
+    m, n = d.moves
+    assert m.changes == n.changes  # MoveTransformation's twist is the arriving piece's: [o[p[i]]] of Move's
+    state = d.apply(d.solved, m)
+    assert state == (((0, 1, 1, 0), (0, 0, 1, 0)),)  # the ignored pieces keep twist 0, whatever a move adds
+
+
+def test_illegal_blocks_ignore_and_ksolve_leftovers():
+    text = """
+Name ksolve file
+Set A 4 2
+Set C 1 1
+Solved
+A
+1 2 3 4
+End
+Move P
+A
+2 1 3 4
+1 1 0 0
+C
+1
+1
+End
+Move Q
+A
+1 2 4 3
+End
+Illegal A 3 1 2
+Block
+A
+1
+C
+1
+End
+Ignore
+A
+0 0 1 1
+0 0 1 1
+End
+Multiplicators
+P 2
+End
+"""
+    with pytest.warns(DefinitionNote) as notes:
+        d = parse_definition(text)
+    assert [str(n.message) for n in notes] == [
+        "ksolve file: line 28: Ignore (what a ksolve scramble may leave unsolved) does not change the puzzle: read and"
+        " left out",
+        "ksolve file: line 33: Multiplicators (deprecated in ksolve, which ignores it): left out"]
+    assert d.illegal == {"A": {2: frozenset({0, 1})}}
+    assert d.blocks == ({"A": frozenset({0}), "C": frozenset({0})},)
+    assert d.moves[0].marked == {"C": frozenset({0})}  # a twist of a piece without orientations: it moves
+    assert d.moved_slots(d.moves[0]) == {"C": {0}, "A": {0, 1}}
+    puzzle = PermutationPuzzle(d)
+    assert vs.bfs(puzzle).total_states == 4  # P moves pieces 1 and C together; Q never puts 1 or 2 in slot 3
+    assert "Block" in format_definition(d) and parse_definition(format_definition(d)).blocks == d.blocks
+
+
+def test_any_byte_in_a_comment_and_names_with_spaces(tmp_path):
+    path = tmp_path / "latin.def"
+    path.write_bytes(b"Name K\xe5re's cube\n# def-file by K\xe5re Krig\nSet A 2 1\nMove X\nA\n2 1\nEnd\n")
+    d = vs.load_definition(path)
+    assert d.name == "K\u00e5re's cube" and vs.bfs(PermutationPuzzle(d)).total_states == 2
+
+
+def test_a_last_block_cut_off_by_the_end_of_the_file_is_read_with_a_note():
+    with pytest.warns(DefinitionNote, match="line 4: the text ends without the block's End: read as if it followed"):
+        d = parse_definition("Set A 3 1\nMove X\nA\n2 3 1\n")
+    assert [m.name for m in d.moves] == ["X"]
+
+
+@pytest.mark.parametrize("text,message", [
+    ("Set A 3 1\nMove X\nA\n2 3 1\nEnd\nMoveSequence Y X Z\n", "line 6: Y: 'Z' names no move, rotation or earlier sequence"),
+    ("Set A 3 1\nMove X\nA\n2 3 1\nEnd\nMoveAlias Y X X\n", "line 6: expected `MoveAlias NAME MOVE`"),
+    ("Set A 3 1\nMove X\nA\n2 3 1\nEnd\nMoveSequence X X X\n", "line 6: move 'X' is defined twice"),
+    ("Set A 3 1\nMove X\nA\n2 3 1\nEnd\nIllegal A 4 1\n", "line 6: slot 4 is out of range 1..3"),
+    ("Set A 3 1\nMove X\nA\n2 3 1\nEnd\nIllegal B 1 1\n", "line 6: expected `Illegal ORBIT SLOT PIECE...` with an orbit"),
+    ("Set A 3 1\nMove X\nA\n2 3 1\nEnd\nIllegal A 1 5\n", "line 6: piece 5 is not a piece of orbit A"),
+    ("Set A 3 1\nMove X\nA\n2 3 1\nEnd\nIllegal A 1 1\n", "the solved state is itself illegal"),
+    ("Set A 3 1\nMove X\nA\n2 3 1\nEnd\nBlock\nA\n4\nEnd\n", "line 8: piece '4' is out of range 1..3"),
+    ("Set A 3 1\nMove X\nA\n2 3 1\nEnd\nBlock\nEnd\n", "line 7: an empty Block"),
+    ("Set A 3 2\nMove X\nA\n2 3 1\n? 0 0\nEnd\n", "line 5: token '?' is not a whole number >= 0"),
+    ("Set A 3 2\nSolved\nA\n1 1 2\n? 0 0\nEnd\nMove X\nA\n2 3 1\nEnd\n",
+     "identical pieces must all have their orientation ignored (?) or none"),
+    ("Set A 3 2\nSolved\nA\n1 2 3\n0 0 2\nEnd\n", "line 5: orientation '2' is out of range 0..1"),
+    ("Set A 3 1\nMove X\nA\n2 3 1\nEnd\nForbiddenPairs\nX X\nEnd\n", "line 6: ForbiddenPairs (ksolve's ban on some"
+                                                                      " consecutive moves) is not supported"),
+])
+def test_bad_files_are_refused_with_the_line(text, message, tmp_path):
+    path = tmp_path / "bad.tws"
+    path.write_text(text)
+    with pytest.raises(vs.InvalidPuzzleInput) as error:
+        vs.load_definition(path)
+    assert str(error.value).startswith(f"{path}") and message in str(error.value)
+
+
+KPUZZLE = {
+    "name": "tiny",
+    "orbits": [{"orbitName": "C", "numPieces": 4, "numOrientations": 3}],
+    "defaultPattern": {"C": {"pieces": [0, 0, 2, 3], "orientation": [0, 0, 0, 0], "orientationMod": [1, 1, 0, 0]}},
+    "moves": {"U": {"C": {"permutation": [1, 2, 3, 0], "orientationDelta": [0, 0, 0, 0]}},
+              "x": {"C": {"permutation": [1, 0, 2, 3], "orientationDelta": [1, 2, 0, 0]}}},
+    "derivedMoves": {"F": "[x: U]", "G": "(U F)2'", "H": "[U, F2]", "Fv": "x U'"},
+}
+
+
+def test_kpuzzle_json(tmp_path):
+    path = tmp_path / "tiny.kpuzzle.json"
+    path.write_text(json.dumps(KPUZZLE))
+    with pytest.warns(DefinitionNote, match="x, Fv: whole-puzzle rotations"):
+        d = vs.load_definition(path)
+    assert [m.name for m in d.moves] == ["U", "F", "G", "H"] and [m.name for m in d.rotations] == ["x", "Fv"]
+    u, x, f = d.moves[0], d.rotations[0], d.moves[1]
+    then, back = d.then, d.inverse
+    assert f.changes == then(then(x, u), back(x)).changes
+    assert d.moves[2].changes == back(then(then(u, f), then(u, f))).changes
+    assert d.moves[3].changes == then(then(then(u, then(f, f)), back(u)), back(then(f, f))).changes
+    assert d.wild == (frozenset({0}),) and d.solved[0][0] == (0, 0, 1, 2)
+    puzzle = PermutationPuzzle(d)
+    assert puzzle.format_state(puzzle.goal_states()[0]) == "1 1 3 4 / ? ? 0 0"
+    for change, message in [({"derivedMoves": {"F": "[x: V]"}}, "derivedMoves F: 'V' names no move"),
+                            ({"orbits": [{"orbitName": "C", "numPieces": 4, "numOrientations": 4}],
+                              "defaultPattern": {"C": {"pieces": [0, 1, 2, 3], "orientation": [0] * 4,
+                                                       "orientationMod": [2, 0, 0, 0]}}},
+                             "orientationMod 2 is not supported"),
+                            ({"moves": {"U": {"D": {"permutation": [0]}}}}, "move U, orbit D: no orbit named 'D'")]:
+        path.write_text(json.dumps({**KPUZZLE, **change}))
+        with pytest.raises(vs.InvalidPuzzleInput, match=message):
+            vs.load_definition(path)
+
+
+def test_the_command_line_reads_def_and_json_files_and_prints_the_notes(tmp_path):
+    path = tmp_path / "sequences.def"
+    path.write_text(SEQUENCES)
+    run = subprocess.run([sys.executable, "-m", "vecsearch", "bfs", str(path), "--csv"], capture_output=True, text=True)
+    assert run.returncode == 0 and sum(int(row.split(",")[2]) for row in run.stdout.splitlines()[1:]) == 12  # A4
+    assert run.stderr == ("vecsearch: note: turn and flip: x: whole-puzzle rotations (twsearch's reading), not search"
+                          " moves: left out (definition.rotations keeps them)\n")
+    json_path = tmp_path / "tiny.kpuzzle.json"
+    json_path.write_text(json.dumps(KPUZZLE))
+    run = subprocess.run([sys.executable, "-m", "vecsearch", "bfs", str(json_path)], capture_output=True, text=True)
+    assert run.returncode == 0 and "vecsearch: note: tiny: x, Fv" in run.stderr
+
+
+def test_written_definitions_read_back_the_same():
+    from pathlib import Path
+
+    here = Path(__file__).parent / "data" / "definitions"
+    with pytest.warns(DefinitionNote):
+        originals = [parse_definition(SEQUENCES), vs.load_definition(here / "bandaged.def")]
+    originals += [vs.load_definition(here / name) for name in ("wildcards.tws", "illegal.tws")]
+    for d in originals:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DefinitionNote)
+            again = parse_definition(format_definition(d))
+        assert (again.solved, again.label_names, again.wild, again.illegal, again.blocks) == \
+            (d.solved, d.label_names, d.wild, d.illegal, d.blocks)
+        assert [(m.name, m.changes) for m in again.moves + again.rotations + again.aliases] == \
+            [(m.name, m.changes) for m in d.moves + d.rotations + d.aliases]

@@ -1,0 +1,107 @@
+"""Owner-local tables: each segment's tables only on its owner's directory (and memory), children
+routed between workers unfiltered. On a LocalCluster whose workers are given separate
+directories and no shared one: the counts of the plain search, after a worker is killed, and
+after the client is killed and resumed."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+from reference import bfs_layers, pancake_neighbours
+from test_cli import HANG
+from test_partitioned import SWAP_TWS
+
+import vecsearch as vs
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory):
+    dask = pytest.importorskip("dask")
+    distributed = pytest.importorskip("distributed")
+    scratch = str(tmp_path_factory.mktemp("dask"))
+    with dask.config.set({"temporary-directory": scratch}), \
+            distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",
+                                     local_directory=scratch) as cluster:
+        yield cluster
+
+
+@pytest.fixture
+def client(cluster):
+    import distributed
+
+    with distributed.Client(cluster) as client:
+        client.wait_for_workers(2, timeout=60)
+        yield client
+
+
+def owned_files(root):
+    """{worker directory: {segment directory: table files}} under ``root``."""
+    return {d.name: {s.name: sorted(f.name for f in s.iterdir()) for s in d.iterdir()}
+            for d in sorted(root.iterdir()) if d.name.startswith("disk-")}
+
+
+def test_each_segment_lives_only_in_its_owners_directory(client, tmp_path):
+    definition = tmp_path / "swap.tws"
+    definition.write_text(SWAP_TWS)
+    for name in ("pancake-8", "sliding-2x3", str(definition)):
+        puzzle = vs.get_puzzle(name)
+        run = tmp_path / name.replace("/", "_")
+        result = vs.bfs(puzzle, client=client, owner_local=True, segments=4, spill=str(run / "disk-{worker}"),
+                        checkpoint=run / "client")
+        assert result.layer_sizes == vs.bfs(puzzle, mode="twobit").layer_sizes, name
+        assert {r.method for r in result.profile.records[1:]} == {"push"}  # a pull would read others' frontier
+        assert sum(r.routed for r in result.profile.records) > 0
+        assert sorted(p.name for p in (run / "client").iterdir()) == ["search.json"]  # the client's state only
+        depth = result.depth
+        assert owned_files(run) == {"disk-0": {"segment-0": [f"table-{depth}.bin"], "segment-2": [f"table-{depth}.bin"]},
+                                    "disk-1": {"segment-1": [f"table-{depth}.bin"], "segment-3": [f"table-{depth}.bin"]}}
+        words = (puzzle.rank_size + 31) // 32
+        for table in run.glob("disk-*/segment-*/table-*.bin"):  # sparse: its own quarter, not the whole table
+            assert table.stat().st_size == 8 * words and table.stat().st_blocks * 512 <= 2 * words + 8192
+    far = vs.bfs("pancake-8", client=client, owner_local=True, segments=2, keep_farthest=3).last_layer.states
+    assert far.tolist() == vs.bfs("pancake-8", segments=2, keep_farthest=3).last_layer.states.tolist()
+
+
+def test_owner_local_needs_a_cluster():
+    with pytest.raises(vs.VecsearchError, match="owner-local tables live on the workers of a dask cluster"):
+        vs.bfs("pancake-5", owner_local=True)
+
+
+@pytest.mark.slow  # a worker killed and restarted (about 8 s)
+def test_a_worker_killed_mid_search_costs_a_redo_not_the_counts(client, tmp_path):
+    expected = [len(layer) for layer in bfs_layers([tuple(range(1, 10))], pancake_neighbours(9))]
+    victim = min(client.run(os.getpid).values())
+    killed = []
+
+    def kill_during_the_next_layer(record):
+        if record.depth == 5 and not killed:
+            threading.Timer(0.02, lambda: (os.kill(victim, signal.SIGKILL), killed.append(victim))).start()
+
+    result = vs.bfs("pancake-9", client=client, owner_local=True, spill=str(tmp_path / "disk-{worker}"),
+                    checkpoint=tmp_path / "client", on_layer=kill_during_the_next_layer)
+    assert killed and result.layer_sizes == expected
+    client.wait_for_workers(2, timeout=60)
+    assert victim not in client.run(os.getpid).values()
+
+
+def test_a_killed_client_resumes_from_its_last_layer(cluster, client, tmp_path):
+    command = [sys.executable, "-m", "vecsearch", "bfs", "pancake-9", "--scheduler", cluster.scheduler_address,
+               "--owner-local", "--segments", "4", "--spill", str(tmp_path / "disk-{worker}"), "--csv"]
+    state = tmp_path / "client" / "search.json"
+    child = subprocess.Popen(command + ["--checkpoint", str(tmp_path / "client")], stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + HANG
+    while time.monotonic() < deadline and child.poll() is None:
+        if state.exists() and len(json.loads(state.read_text())["records"]) > 4:
+            break
+        time.sleep(0.01)
+    child.send_signal(signal.SIGKILL)
+    child.wait()
+    stopped_at = len(json.loads(state.read_text())["records"]) - 1
+    resumed = vs.bfs("pancake-9", client=client, resume=tmp_path / "client")
+    assert 4 <= stopped_at < resumed.depth and resumed.layer_sizes == vs.bfs("pancake-9", mode="twobit").layer_sizes

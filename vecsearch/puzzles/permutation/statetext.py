@@ -1,0 +1,113 @@
+"""States of a permutation puzzle as text, and back (Python states: ``definition`` conventions).
+
+Per orbit, the pieces slot by slot (as the solved state numbers them: from 1, identical pieces
+share a number), then ``/`` and their orientations if the orbit has any (``?`` where a piece's
+orientation is ignored); several orbits are each preceded by the orbit's name, and orbits left
+out are as in the solved state. A text made only of move names (the moves, their powers,
+rotations and aliases) is that sequence applied to the solved state.
+"""
+
+from __future__ import annotations
+
+from vecsearch.errors import InvalidPuzzleInput, PuzzleDefinitionError
+from vecsearch.puzzles.permutation.definition import PermutationDefinition
+
+
+def format_state(definition: PermutationDefinition, state) -> str:
+    chunks = []
+    for j, (orbit, (pieces, twists)) in enumerate(zip(definition.orbits, state)):
+        text = " ".join(definition.label_name(j, p) for p in pieces)
+        if orbit.orientations > 1:
+            text += " / " + " ".join("?" if p in definition.wild[j] else str(t) for p, t in zip(pieces, twists))
+        chunks.append(text if len(definition.orbits) == 1 else f"{orbit.name} {text}")
+    return "  ".join(chunks)
+
+
+def read_state(definition: PermutationDefinition, text: str, move_names: dict):
+    """The Python state a text describes (pieces, or moves from the solved state), checked:
+    the solved state's pieces, legal, every move playable."""
+    tokens = text.split()
+    if tokens and all(t in move_names for t in tokens):
+        state = definition.solved
+        for token in tokens:
+            if not definition.playable(state, move_names[token]):
+                raise InvalidPuzzleInput(f"move {token} cannot be played there (it would split a block of pieces, or"
+                                         " enter an illegal state)")
+            state = definition.apply(state, move_names[token])
+        return state
+    if tokens and tokens[0] in move_names:  # moves from the solved state, one of them unknown
+        at = next(i for i, t in enumerate(tokens) if t not in move_names)
+        raise InvalidPuzzleInput(f"token {at + 1} is {tokens[at]!r}; expected a move name ({' '.join(move_names)})")
+    try:
+        state = _read_orbits(definition, tokens)
+    except InvalidPuzzleInput as error:
+        orbits = {o.name for o in definition.orbits}
+        if all(t.isdigit() or t in "/?" or t in orbits for t in tokens):
+            raise
+        raise InvalidPuzzleInput(f"{error.message}, or moves from the solved state (move names:"
+                                 f" {' '.join(move_names)})") from None
+    try:
+        definition.check_state(state)
+    except PuzzleDefinitionError as error:
+        raise InvalidPuzzleInput(str(error)) from None
+    if not definition.is_legal(state):
+        raise InvalidPuzzleInput("the state is illegal: a slot holds a piece that an Illegal line forbids there")
+    return state
+
+
+def _read_orbits(definition: PermutationDefinition, tokens):
+    orbits = definition.orbits
+    state = list(definition.solved)
+    index = {o.name: j for j, o in enumerate(orbits)}
+    at, seen = 0, set()
+    if len(orbits) == 1 and (not tokens or tokens[0] not in index):
+        state[0], at = _read_orbit(definition, 0, tokens, 0)
+        seen.add(0)
+    while at < len(tokens):
+        j = index.get(tokens[at])
+        if j is None or j in seen:
+            expected = f"orbit {tokens[at]} only once" if j is not None else f"an orbit name ({', '.join(index)})"
+            raise InvalidPuzzleInput(f"token {at + 1} is {tokens[at]!r}; expected {expected}")
+        seen.add(j)
+        state[j], at = _read_orbit(definition, j, tokens, at + 1)
+    if not seen:
+        raise InvalidPuzzleInput(f"empty state; expected {', '.join(index)} followed by their pieces")
+    return tuple(state)
+
+
+def _read_orbit(definition: PermutationDefinition, j: int, tokens, at):
+    orbit = definition.orbits[j]
+    names = {str(name): label for label, name in enumerate(definition.label_names[j])}
+    pieces = []
+    for i in range(at, at + orbit.size):
+        if i >= len(tokens):
+            raise InvalidPuzzleInput(f"expected {orbit.size} {orbit.name} piece numbers, the text ends after"
+                                     f" {len(tokens)} tokens")
+        if tokens[i] not in names:
+            raise InvalidPuzzleInput(f"token {i + 1} is {tokens[i]!r}; expected a {orbit.name} piece number"
+                                     f" {_numbers(definition.label_names[j])}")
+        pieces.append(names[tokens[i]])
+    at += orbit.size
+    twists = [0] * orbit.size
+    if orbit.orientations > 1 and at < len(tokens) and tokens[at] == "/":
+        twists = []
+        for i, piece in zip(range(at + 1, at + 1 + orbit.size), pieces):
+            token = tokens[i] if i < len(tokens) else None
+            wild = piece in definition.wild[j]
+            if token == "?" and wild:
+                twists.append(0)
+            elif token is not None and token.isdigit() and int(token) < orbit.orientations and not wild:
+                twists.append(int(token))
+            else:
+                expected = "?: its orientation is ignored" if wild else \
+                    f"a {orbit.name} orientation number 0..{orbit.orientations - 1}"
+                raise InvalidPuzzleInput(f"token {i + 1} is {token!r}; expected {expected}")
+        at += orbit.size + 1
+    return (tuple(pieces), tuple(twists)), at
+
+
+def _numbers(names) -> str:
+    """``1..7`` for consecutive numbers, else the numbers separated by commas."""
+    if list(names) == list(range(names[0], names[0] + len(names))) and len(names) > 2:
+        return f"{names[0]}..{names[-1]}"
+    return ", ".join(map(str, names))
