@@ -33,6 +33,9 @@ PUZZLE_MODULES = (
     "vecsearch.puzzles.gap",
     "vecsearch.puzzles.permutation.builtins",
 )
+# The definition files a puzzle name may be (``PATH.tws[:METRIC]``: read by the permutation
+# puzzles), never taken for a user's ``module:attribute``.
+DEFINITION_SUFFIXES = (".tws", ".def", ".json")
 
 # One member of every built-in family for ``vecsearch warm-up --all``, with a second size where
 # sizes call different kernels (parallel ones, a hash set); members whose kernels an earlier one
@@ -93,7 +96,6 @@ def user_puzzle(spec: str):
     A file is imported as a module named after it, its folder first on ``sys.path`` (so the
     kernels generated for it, and worker processes, import it by that name)."""
     from vecsearch.puzzle import Puzzle
-    from vecsearch.puzzles.permutation.builtins import DEFINITION_SUFFIXES
 
     source, colon, attribute = spec.rpartition(":") if ":" in spec else (spec, "", "puzzle")
     if source.endswith(DEFINITION_SUFFIXES):

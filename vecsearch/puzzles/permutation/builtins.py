@@ -25,6 +25,7 @@ from vecsearch.errors import InvalidPuzzleInput
 from vecsearch.puzzles.permutation.definition import METRICS, Orbit, PermutationDefinition
 from vecsearch.puzzles.permutation.puzzle import PermutationPuzzle
 from vecsearch.puzzles.permutation.textformat import load_definition
+from vecsearch.registry import DEFINITION_SUFFIXES
 
 MAX_SLOTS = 16  # one orbit of N distinct pieces without orientation packs into 4N <= 64 bits
 
@@ -77,9 +78,6 @@ def _builtin(name: str) -> PermutationPuzzle | None:
     if family == "pancake":
         return PermutationPuzzle(pancake_definition(n), "given", name=name)
     return PermutationPuzzle(ring_definition(name, n, flip), "qtm", name=name)
-
-
-DEFINITION_SUFFIXES = (".tws", ".def", ".json")  # the definition files a puzzle name may be
 
 
 def from_name(name: str) -> PermutationPuzzle | None:
