@@ -60,31 +60,42 @@ def checked_ranks(role, count, rank, component, tables, ranks, room):
 
 
 @state_function
-def expand_state(state, tables, kids, moves):
+def called_children(role, user, room, state, tables, kids, moves):
+    """The children ``user`` (the function of ``role``: expand, predecessors) writes, checked."""
     count = FAILED
-    user = tables[GUARD][SLOT_EXPAND]
     try:
         count = user(state, borrowed(tables[USER_TABLES]), borrowed(kids), borrowed(moves))
     except Exception:
         count = FAILED
-    room = tables[GUARD][LIMITS][LIMIT_MOVES]
     if count == FAILED:
-        broken(tables[GUARD][LIMITS][LIMIT_PUZZLE], "expand", RULE_RAISED, shown(state), 0, 0, room)
-    return checked_children("expand", count, state, tables, kids, moves, room)
+        broken(tables[GUARD][LIMITS][LIMIT_PUZZLE], role, RULE_RAISED, shown(state), 0, 0, room)
+    return checked_children(role, count, state, tables, kids, moves, room)
+
+
+@state_function
+def called_ranks(role, user, room, rank, component, tables, ranks):
+    """The ranks ``user`` (the function of ``role``: expand_rank, near_rank...) writes, checked."""
+    count = FAILED
+    try:
+        count = user(rank, component, borrowed(tables[USER_TABLES]), borrowed(ranks))
+    except Exception:
+        count = FAILED
+    if count == FAILED:
+        broken(tables[GUARD][LIMITS][LIMIT_PUZZLE], role, RULE_RAISED, (rank, component), 0, 0, room)
+    return checked_ranks(role, count, rank, component, tables, ranks, room)
+
+
+@state_function
+def expand_state(state, tables, kids, moves):
+    guard = tables[GUARD]
+    return called_children("expand", guard[SLOT_EXPAND], guard[LIMITS][LIMIT_MOVES], state, tables, kids, moves)
 
 
 @state_function
 def predecessors_state(state, tables, kids, moves):
-    count = FAILED
-    user = tables[GUARD][SLOT_PREDECESSORS]
-    try:
-        count = user(state, borrowed(tables[USER_TABLES]), borrowed(kids), borrowed(moves))
-    except Exception:
-        count = FAILED
-    room = tables[GUARD][LIMITS][LIMIT_PREDECESSORS]
-    if count == FAILED:
-        broken(tables[GUARD][LIMITS][LIMIT_PUZZLE], "predecessors", RULE_RAISED, shown(state), 0, 0, room)
-    return checked_children("predecessors", count, state, tables, kids, moves, room)
+    guard = tables[GUARD]
+    return called_children("predecessors", guard[SLOT_PREDECESSORS], guard[LIMITS][LIMIT_PREDECESSORS], state, tables,
+                           kids, moves)
 
 
 @state_function
@@ -153,59 +164,29 @@ def unrank_state(rank, component, tables):
 
 @state_function
 def expand_rank_state(rank, component, tables, ranks):
-    count = FAILED
-    user = tables[GUARD][SLOT_EXPAND_RANK]
-    try:
-        count = user(rank, component, borrowed(tables[USER_TABLES]), borrowed(ranks))
-    except Exception:
-        count = FAILED
-    room = tables[GUARD][LIMITS][LIMIT_MOVES]
-    if count == FAILED:
-        broken(tables[GUARD][LIMITS][LIMIT_PUZZLE], "expand_rank", RULE_RAISED, (rank, component), 0, 0, room)
-    return checked_ranks("expand_rank", count, rank, component, tables, ranks, room)
+    guard = tables[GUARD]
+    return called_ranks("expand_rank", guard[SLOT_EXPAND_RANK], guard[LIMITS][LIMIT_MOVES], rank, component, tables,
+                        ranks)
 
 
 @state_function
 def predecessors_rank_state(rank, component, tables, ranks):
-    count = FAILED
-    user = tables[GUARD][SLOT_PREDECESSORS_RANK]
-    try:
-        count = user(rank, component, borrowed(tables[USER_TABLES]), borrowed(ranks))
-    except Exception:
-        count = FAILED
-    room = tables[GUARD][LIMITS][LIMIT_PREDECESSORS]
-    if count == FAILED:
-        broken(tables[GUARD][LIMITS][LIMIT_PUZZLE], "predecessors_rank", RULE_RAISED, (rank, component), 0, 0, room)
-    return checked_ranks("predecessors_rank", count, rank, component, tables, ranks, room)
+    guard = tables[GUARD]
+    return called_ranks("predecessors_rank", guard[SLOT_PREDECESSORS_RANK], guard[LIMITS][LIMIT_PREDECESSORS], rank,
+                        component, tables, ranks)
 
 
 @state_function
 def near_rank_state(rank, component, tables, ranks):
-    count = FAILED
-    user = tables[GUARD][SLOT_NEAR_RANK]
-    try:
-        count = user(rank, component, borrowed(tables[USER_TABLES]), borrowed(ranks))
-    except Exception:
-        count = FAILED
-    room = tables[GUARD][LIMITS][LIMIT_MOVES]
-    if count == FAILED:
-        broken(tables[GUARD][LIMITS][LIMIT_PUZZLE], "near_rank", RULE_RAISED, (rank, component), 0, 0, room)
-    return checked_ranks("near_rank", count, rank, component, tables, ranks, room)
+    guard = tables[GUARD]
+    return called_ranks("near_rank", guard[SLOT_NEAR_RANK], guard[LIMITS][LIMIT_MOVES], rank, component, tables, ranks)
 
 
 @state_function
 def near_predecessors_rank_state(rank, component, tables, ranks):
-    count = FAILED
-    user = tables[GUARD][SLOT_NEAR_PREDECESSORS_RANK]
-    try:
-        count = user(rank, component, borrowed(tables[USER_TABLES]), borrowed(ranks))
-    except Exception:
-        count = FAILED
-    room = tables[GUARD][LIMITS][LIMIT_PREDECESSORS]
-    if count == FAILED:
-        broken(tables[GUARD][LIMITS][LIMIT_PUZZLE], "near_predecessors_rank", RULE_RAISED, (rank, component), 0, 0,
-               room)
-    return checked_ranks("near_predecessors_rank", count, rank, component, tables, ranks, room)
+    guard = tables[GUARD]
+    return called_ranks("near_predecessors_rank", guard[SLOT_NEAR_PREDECESSORS_RANK], guard[LIMITS][LIMIT_PREDECESSORS],
+                        rank, component, tables, ranks)
 
 
 @state_function

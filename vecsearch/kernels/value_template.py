@@ -159,63 +159,46 @@ def scratch(state, tables, room):
 
 
 @state_function
-def expand_ranked_state(state, tables, kids, moves, ranks):
-    room = tables[GUARD][LIMITS][LIMIT_MOVES]
+def called_values(role, user, room, state, tables, kids, moves, ranks, with_ranks):
+    """The children ``user`` (the function of ``role``: expand, predecessors) writes over values,
+    checked and packed (with their ranks in ``ranks`` when ``with_ranks``)."""
     values, grid = scratch(state, tables, room)
     count = FAILED
-    user = tables[GUARD][SLOT_EXPAND]
     try:
         count = user(values, borrowed(tables[USER_TABLES]), grid, borrowed(moves))
     except Exception:
         count = FAILED
     if count == FAILED:
-        broken(tables[GUARD][LIMITS][LIMIT_PUZZLE], "expand", RULE_RAISED, shown(state), 0, 0, room)
-    return packed_children("expand", count, state, grid, tables, kids, moves, ranks, True)
+        broken(tables[GUARD][LIMITS][LIMIT_PUZZLE], role, RULE_RAISED, shown(state), 0, 0, room)
+    return packed_children(role, count, state, grid, tables, kids, moves, ranks, with_ranks)
+
+
+@state_function
+def expand_ranked_state(state, tables, kids, moves, ranks):
+    guard = tables[GUARD]
+    return called_values("expand", guard[SLOT_EXPAND], guard[LIMITS][LIMIT_MOVES], state, tables, kids, moves, ranks,
+                         True)
 
 
 @state_function
 def expand_state(state, tables, kids, moves):
-    room = tables[GUARD][LIMITS][LIMIT_MOVES]
-    values, grid = scratch(state, tables, room)
-    count = FAILED
-    user = tables[GUARD][SLOT_EXPAND]
-    try:
-        count = user(values, borrowed(tables[USER_TABLES]), grid, borrowed(moves))
-    except Exception:
-        count = FAILED
-    if count == FAILED:
-        broken(tables[GUARD][LIMITS][LIMIT_PUZZLE], "expand", RULE_RAISED, shown(state), 0, 0, room)
-    return packed_children("expand", count, state, grid, tables, kids, moves, moves, False)
+    guard = tables[GUARD]
+    return called_values("expand", guard[SLOT_EXPAND], guard[LIMITS][LIMIT_MOVES], state, tables, kids, moves, moves,
+                         False)
 
 
 @state_function
 def predecessors_ranked_state(state, tables, kids, moves, ranks):
-    room = tables[GUARD][LIMITS][LIMIT_PREDECESSORS]
-    values, grid = scratch(state, tables, room)
-    count = FAILED
-    user = tables[GUARD][SLOT_PREDECESSORS]
-    try:
-        count = user(values, borrowed(tables[USER_TABLES]), grid, borrowed(moves))
-    except Exception:
-        count = FAILED
-    if count == FAILED:
-        broken(tables[GUARD][LIMITS][LIMIT_PUZZLE], "predecessors", RULE_RAISED, shown(state), 0, 0, room)
-    return packed_children("predecessors", count, state, grid, tables, kids, moves, ranks, True)
+    guard = tables[GUARD]
+    return called_values("predecessors", guard[SLOT_PREDECESSORS], guard[LIMITS][LIMIT_PREDECESSORS], state, tables,
+                         kids, moves, ranks, True)
 
 
 @state_function
 def predecessors_state(state, tables, kids, moves):
-    room = tables[GUARD][LIMITS][LIMIT_PREDECESSORS]
-    values, grid = scratch(state, tables, room)
-    count = FAILED
-    user = tables[GUARD][SLOT_PREDECESSORS]
-    try:
-        count = user(values, borrowed(tables[USER_TABLES]), grid, borrowed(moves))
-    except Exception:
-        count = FAILED
-    if count == FAILED:
-        broken(tables[GUARD][LIMITS][LIMIT_PUZZLE], "predecessors", RULE_RAISED, shown(state), 0, 0, room)
-    return packed_children("predecessors", count, state, grid, tables, kids, moves, moves, False)
+    guard = tables[GUARD]
+    return called_values("predecessors", guard[SLOT_PREDECESSORS], guard[LIMITS][LIMIT_PREDECESSORS], state, tables,
+                         kids, moves, moves, False)
 
 
 @state_function
