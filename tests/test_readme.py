@@ -27,3 +27,20 @@ def test_the_readme_names_the_other_methods_paths_truly():
     for method, path in (("table", same), ("bfs", named[1]), ("idastar", named[2])):
         assert str(vs.solve("eight", "2 3 4 1 5 x 7 6 8", method=method)) == path
 
+
+
+def test_the_readme_declares_the_roles_as_the_contract_does():
+    from vecsearch.contract import role_table
+
+    assert role_table() in README  # the README's table is the one the declarations make
+
+
+def test_the_readme_puzzle_of_ones_own_is_solved_as_it_says():
+    section = README[README.index("## Your own puzzle"):]
+    block = section[section.index("```python") + len("```python"):]
+    code = block[:block.index("```")]
+    claimed = re.search(r"vs\.solve\(puzzle\) +# (\d+) pours: ([A-C>\s]+)\n", code)
+    assert claimed, "the README's first puzzle of one's own moved: update this test"
+    scope = {}
+    exec(code.replace("vs.solve(puzzle)", "solution = vs.solve(puzzle)"), scope)
+    assert len(scope["solution"]) == int(claimed[1]) and str(scope["solution"]) == claimed[2].strip()

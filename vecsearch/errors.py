@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import weakref
+
 
 class VecsearchError(Exception):
     """Base class of every error vecsearch raises on purpose.
@@ -96,6 +98,60 @@ class PuzzleDefinitionError(VecsearchError, TypeError):
     >>> issubclass(vs.PuzzleDefinitionError, vs.VecsearchError)
     True
     """
+
+
+class BrokenRule(PuzzleDefinitionError):
+    """A user's function broke the contract in compiled code (``vecsearch.kernels.guard_template``
+    checks what each returns): raised from inside a kernel with what the message needs.
+
+    ``rule`` is one of ``RULES``; ``state`` the state (an int, or a tuple of words: shown as the
+    puzzle's text, ``format_state``, when ``describing`` knows the puzzle by its name), or for the
+    roles over ranks the ``(rank, component)`` it was called with; ``value`` what broke the rule,
+    ``index`` where among the outputs, ``limit`` the room or range it must stay in, ``position``
+    the value's (a puzzle over values).
+    """
+
+    RULES = ("raised", "count", "move", "reserved", "rank", "bound", "value", "permutation", "subset")
+    describing = weakref.WeakValueDictionary()  # user puzzles by ``Puzzle.serial`` (``engine.guarded``)
+
+    def __init__(self, puzzle: int | str, role: str, rule: int, state, value: int = 0, index: int = 0, limit: int = 0,
+                 position: int = -1):
+        known = self.describing.get(puzzle)
+        if known is not None:
+            puzzle = known.name
+            if not role.endswith("_rank"):
+                try:
+                    state = known.format_state(state)
+                except Exception:  # a broken state may not format: keep its words
+                    pass
+        self.puzzle, self.role, self.rule, self.state = puzzle, role, self.RULES[rule], state
+        self.value, self.index, self.limit, self.position = value, index, limit, position
+        super().__init__(self._message())
+
+    def __reduce__(self):
+        return (type(self), (self.puzzle, self.role, self.RULES.index(self.rule), self.state, self.value, self.index,
+                             self.limit, self.position))
+
+    def _message(self) -> str:
+        rank_role = self.role.endswith("_rank")
+        called = f"{self.role}{self.state!r}" if rank_role else f"{self.role}({self.state!r})"
+        what = "ranks" if rank_role else "predecessors" if self.role.startswith("predecessors") else "children"
+        room = "max_predecessors" if self.role.startswith("predecessors") else "max_moves"
+        text = {
+            "raised": f"failed in compiled code: an index out of range (an array read or written outside its"
+                      f" bounds; the {what} array has room for {self.limit}), or an exception it raised",
+            "count": f"returned {self.value} {what}; expected 0..{room}={self.limit}",
+            "move": f"gave entry {self.index} the move {self.value}; expected 0..{self.limit - 1}",
+            "reserved": f"gave entry {self.index} a first word of -1, which is reserved (an empty slot)",
+            "rank": f"gave the rank {self.value}" + (f" (entry {self.index})" if rank_role or self.role != "rank"
+                                                    else "") + f"; expected 0..rank_size-1 = {self.limit - 1}",
+            "bound": f"is {self.value}; a heuristic is an int >= 0",
+            "value": f"gave child {self.index} the value {self.value} at position {self.position}, outside its range"
+                     f" 0..{self.limit - 1}",
+            "permutation": f"gave child {self.index} values that are not a permutation of 0..{self.limit - 1}",
+            "subset": f"gave child {self.index} a subset that does not hold {self.limit} elements",
+        }[self.rule]
+        return f"{self.puzzle}: {called} {text}"
 
 
 class NoSolution(VecsearchError):

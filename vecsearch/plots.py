@@ -9,9 +9,24 @@ nodes expanded, children generated, children per expanded node, seconds and MiB.
 
 from __future__ import annotations
 
+from functools import cache
+
 from vecsearch.optional import require
 
 _SIDE_STYLE = {"forward": "-", "backward": "--"}
+
+
+@cache
+def _figure_class():
+    """A matplotlib figure that a notebook shows once: pyplot's inline backend draws it at the end
+    of the cell, so the figure returned as the cell's value shows nothing more."""
+    from matplotlib.figure import Figure
+
+    class ProfileFigure(Figure):
+        def _ipython_display_(self):
+            pass
+
+    return ProfileFigure
 
 
 def plot_profiles(profiles, labels=None, *, axes=None, title: str | None = None):
@@ -57,7 +72,7 @@ def plot_profiles(profiles, labels=None, *, axes=None, title: str | None = None)
         raise ValueError(f"{len(labels)} labels for {len(profiles)} profiles")
     if axes is None:
         pyplot = require("matplotlib.pyplot", "Profile.plot()")
-        figure, grid = pyplot.subplots(2, 2, figsize=(11, 7), layout="constrained")
+        figure, grid = pyplot.subplots(2, 2, figsize=(11, 7), layout="constrained", FigureClass=_figure_class())
         axes = grid.ravel()
     else:
         require("matplotlib", "Profile.plot()")

@@ -109,3 +109,18 @@ class ManySolutions:
         errors = f", {len(self.errors)} malformed" if self.errors else ""
         return (f"<ManySolutions {self.puzzle.name}: {self.solved:,} of {len(self):,} solved by {self.method!r},"
                 f" longest {longest if longest >= 0 else '-'}{errors}>")
+
+    def _repr_html_(self) -> str:
+        """The summary, how many instances need each length, the first answers and errors."""
+        import html
+
+        lengths, counts = np.unique(self.lengths, return_counts=True)
+        histogram = "".join(f"<tr><td>{'none' if n < 0 else n}</td><td>{c:,}</td></tr>" for n, c in zip(lengths, counts))
+        shown = "".join(f"<tr><td>{html.escape(str(self.ids[i]))}</td><td>{self.lengths[i]}</td>"
+                        f"<td><code>{html.escape(self.formatted(i) or '')}</code></td></tr>"
+                        for i in range(min(len(self), 5)))
+        errors = "".join(f"<li>{html.escape(str(i))}: {html.escape(m)}</li>" for i, m in self.errors[:5])
+        return (f"<div><p>{html.escape(repr(self)[1:-1])}</p><details><summary>lengths</summary><table>"
+                f"<tr><th>moves</th><th>instances</th></tr>{histogram}</table></details>"
+                f"<table><tr><th>id</th><th>moves</th><th>solution</th></tr>{shown}</table>"
+                f"{'<p>malformed:</p><ul>' + errors + '</ul>' if errors else ''}</div>")

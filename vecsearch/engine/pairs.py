@@ -11,6 +11,8 @@ would not fit in memory, each pair is searched by ``bidirectional`` instead (sam
 
 from __future__ import annotations
 
+import contextlib
+
 import numba
 import numpy as np
 
@@ -18,6 +20,7 @@ from vecsearch.engine import blocks, jit
 from vecsearch.engine.caches import PAIR_DEPTH_TABLES
 from vecsearch.engine.codegen import layer_kernels
 from vecsearch.engine.endpoints import as_puzzle
+from vecsearch.engine.guarded import kernel_tables
 from vecsearch.engine.planner import physical_bytes
 from vecsearch.engine.progress import progress_bar
 from vecsearch.engine.search import bidirectional
@@ -76,17 +79,17 @@ def solve_pairs(puzzle, starts, goals, *, max_depth=None, max_forward=None, max_
         return _one_by_one(puzzle, start_states, start_offsets, goal_states, goal_offsets, limits, range(n))
     width = min(limits[2], limits[0] + limits[1], 2 * MAX_SIDE_DEPTH)
     lengths = np.empty(n, np.int64)
-    depth_f, depth_b = _depth_tables(puzzle, workers)
     kernel = layer_kernels(puzzle).pair_searches_worker
-    jit.warm(kernel, 0, 1, start_states, start_offsets[:1], goal_states, goal_offsets[:1], puzzle.tables, *limits,
-             depth_f, depth_b, lengths[:0], np.zeros((0, width), np.int64))
     chunk = max(1, CHUNK_BYTES // (8 * max(width, 1)))
     moves = np.zeros((n, 0), np.int64)  # widened to the longest path found
-    with progress_bar(progress, f"pairs {puzzle.name}", unit=" pairs", total=n) as bar:
+    with _depth_tables(puzzle, workers) as (depth_f, depth_b), \
+            progress_bar(progress, f"pairs {puzzle.name}", unit=" pairs", total=n) as bar:
+        jit.warm(kernel, 0, 1, start_states, start_offsets[:1], goal_states, goal_offsets[:1], kernel_tables(puzzle),
+                 *limits, depth_f, depth_b, lengths[:0], np.zeros((0, width), np.int64))
         for lo in range(0, n, chunk):
             hi = min(n, lo + chunk)
             block = np.zeros((hi - lo, width), np.int64)
-            fixed = (start_states, start_offsets[lo:hi + 1], goal_states, goal_offsets[lo:hi + 1], puzzle.tables,
+            fixed = (start_states, start_offsets[lo:hi + 1], goal_states, goal_offsets[lo:hi + 1], kernel_tables(puzzle),
                      *limits, depth_f, depth_b, lengths[lo:hi], block)
             blocks.map_blocks(lambda w, _: kernel(w, workers, *fixed), workers, 1)  # worker w: pairs w, w + workers...
             used = max(0, int(lengths[lo:hi].max()))
@@ -131,7 +134,7 @@ def _sets(puzzle, items, what):
 def _check_components(puzzle, states, offsets):
     if len(states) == len(offsets) - 1:
         return  # one start per pair
-    components = jit.call(layer_kernels(puzzle).components, states, puzzle.tables)
+    components = jit.call(layer_kernels(puzzle).components, states, kernel_tables(puzzle))
     first = components[offsets[:-1]]
     sizes = np.diff(offsets)
     mixed = np.flatnonzero(np.repeat(first, sizes) != components)
@@ -150,10 +153,18 @@ def _fits(puzzle, workers) -> bool:
             and 2 * workers * puzzle.rank_size <= physical_bytes() / 4)
 
 
+@contextlib.contextmanager
 def _depth_tables(puzzle, workers):
-    key = (puzzle.rank_size, workers)  # all UNSEEN between calls: any puzzle of that rank size may use them
+    """The workers' depth tables, forward and backward: all UNSEEN between calls, so any puzzle of
+    that rank size may use them. A call stopped half-way (a broken rule, Ctrl-C) leaves them
+    dirty: they are dropped."""
+    key = (puzzle.rank_size, workers)
     tables = PAIR_DEPTH_TABLES.get(key, lambda: np.full((2, workers, puzzle.rank_size), UNSEEN, np.uint8))
-    return tables[0], tables[1]
+    try:
+        yield tables[0], tables[1]
+    except BaseException:
+        PAIR_DEPTH_TABLES.discard(key)
+        raise
 
 
 def _one_by_one(puzzle, starts, start_offsets, goals, goal_offsets, limits, indices) -> ManySolutions:

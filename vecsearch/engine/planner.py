@@ -48,7 +48,7 @@ class Estimate:
         if self.bound == self.certain:
             return f"{what} {format_size(self.certain)}"
         worst = "unbounded" if self.bound is None else f"up to {format_size(self.bound)}"
-        return f"{what} {format_size(self.certain) + ', ' if self.certain else ''}{worst}"
+        return f"{what} {format_size(self.certain) + ' at the start, ' if self.certain else ''}{worst}"
 
 
 @dataclass(frozen=True)
@@ -206,10 +206,14 @@ def _refusal(puzzle, candidates, every, limit, given: bool = True) -> str:
         advice = f"mode {others[0].mode!r} would fit ({others[0].describe()})"
     elif bounded:
         smallest = min(bounded, key=lambda e: e.bound)
-        advice = f"nothing fits; the smallest, the {smallest.describe()}, needs a limit of" \
+        advice = f"nothing fits; the least that surely fits is the {smallest.describe()}, under a limit of" \
                  f" {format_size(smallest.bound)}"
     else:
         advice = "nothing fits"
+    if not others:
+        advice += ("; a search limited to a depth (--max-depth, max_depth=) needs only the layers it reaches"
+                   + ("; a two-bit table larger than this process's memory runs partitioned, on disk (--spill DIR)"
+                      " or a dask cluster (--workers N, --scheduler)" if puzzle.has_unrank else ""))
     default = "" if given else (" (the default: 80% of the available memory, at most half the machine's; a larger"
                                 " limit is asked for with max_memory= or --max-memory)")
     return (f"{puzzle.name}: the search needs more memory than its limit of {format_size(limit)}{default}"

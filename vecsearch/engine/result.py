@@ -9,7 +9,7 @@ from vecsearch.engine.profile import Profile
 from vecsearch.engine.solution import Solution
 
 
-@dataclass
+@dataclass(repr=False)
 class SearchResult:
     """What a search found: a shortest solution (or none) and the profile of every layer.
 
@@ -91,3 +91,25 @@ class SearchResult:
     def last_layer(self) -> Layer | None:
         """The last layer kept (the farthest states), or None."""
         return self.layers[-1] if self.layers else None
+
+    def summary(self) -> str:
+        """One line: what was found, in how many states and seconds."""
+        if self.length is not None:
+            found = f"a path of {self.length} moves"
+        elif self.complete:
+            found = "no path: the goal is unreachable" if self.profile.layer_sizes("backward") else "every state"
+        else:
+            found = "stopped at its depth limit"
+        compiled = f" (+ {self.profile.compile_seconds:.2f} s compile)" if self.profile.compile_seconds else ""
+        return (f"{self.puzzle.name}: {found}; {self.total_states:,} states over depths 0..{self.depth},"
+                f" {self.profile.seconds:.3f} s{compiled}")
+
+    def __repr__(self) -> str:
+        return f"<SearchResult {self.summary()}>"
+
+    def _repr_html_(self) -> str:
+        import html
+
+        solution = self.solution._repr_html_() if self.solution is not None else ""
+        return (f"<div><p>{html.escape(self.summary())}</p>{solution}<details><summary>profile:"
+                f" {len(self.profile.records)} layers</summary>{self.profile._repr_html_()}</details></div>")

@@ -15,6 +15,7 @@ from pathlib import Path
 from vecsearch.engine import jit, paths, planner
 from vecsearch.engine.blocks import thread_limit
 from vecsearch.engine.endpoints import as_puzzle, endpoints
+from vecsearch.engine.goals import least_goal
 from vecsearch.engine.profile import Profile
 from vecsearch.engine.progress import layer_progress
 from vecsearch.engine.result import SearchResult
@@ -212,6 +213,10 @@ def bidirectional(puzzle, start=None, goal=None, *, max_depth=None, max_forward=
         raise ValueError(f"unknown strategy {strategy!r}; choose one of {', '.join(STRATEGIES)}")
     if strategy == "forward":
         max_backward = 0
+    if goal is None and puzzle.has_goal_condition and max_backward == 0:
+        return _to_condition(puzzle, start, max_depth=max_depth if max_forward is None else
+                             min(max_forward, max_depth or max_forward), visited=visited, threads=threads,
+                             on_layer=on_layer, path=path, progress=progress, max_memory=max_memory)
     if not puzzle.searchable_backward and max_backward != 0:
         if max_backward is not None:
             raise VecsearchError(f"{puzzle.name} is directed and has no predecessor function:"
@@ -264,6 +269,37 @@ def bidirectional(puzzle, start=None, goal=None, *, max_depth=None, max_forward=
     back.visited.release(back.layers)
     return SearchResult(puzzle, profile, solution, complete, forward.layers, length=length,
                         backward_layers=back.layers)
+
+
+def _to_condition(puzzle, start, *, max_depth, visited, threads, on_layer, path, progress, max_memory):
+    """A forward search until a layer holds a state the goal condition accepts (the least such
+    is the goal reached), or the space within ``max_depth`` is exhausted."""
+    starts, _ = endpoints(puzzle, start, None, need_goal=False)
+    profile = Profile(visited=choose_visited(puzzle, visited, sides=1))
+    compiled = jit.compile_seconds()
+    budget = planner.MemoryBudget(planner.default_limit() if max_memory is None else planner.parse_size(max_memory),
+                                  puzzle)
+    with thread_limit(threads), layer_progress(progress, on_layer, f"bfs {puzzle.name}") as on_layer:
+        side = Side(puzzle, "forward", False, profile.visited, starts, True, max_depth, profile, on_layer, None, budget)
+        meet = least_goal(puzzle, side.frontier)
+        while meet is None and not side.exhausted and (max_depth is None or side.depth < max_depth):
+            sizes = profile.layer_sizes(side.name)
+            if len(sizes) >= 2 and sizes[-2]:
+                try:
+                    budget.check_next_layer(side.depth, sizes, side.projected_bytes, side.name)
+                except MemoryLimitError as stop:
+                    stop.result = SearchResult(puzzle, profile, None, False, side.layers)
+                    raise
+            side.step(None)
+            meet = least_goal(puzzle, side.frontier)
+        solution = None
+        if meet is not None and path:
+            states, moves = paths.join(puzzle, paths.forward_half(puzzle, side.layers, meet), [meet])
+            solution = Solution(puzzle, states, moves, profile)
+    profile.compile_seconds = jit.compile_seconds() - compiled
+    side.visited.release(side.layers)
+    return SearchResult(puzzle, profile, solution, meet is not None or side.exhausted, side.layers,
+                        length=None if meet is None else side.depth)
 
 
 def _next_side(forward, back, max_depth, strategy, turn):

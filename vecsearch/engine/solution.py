@@ -7,6 +7,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from vecsearch.engine.codegen import layer_kernels
+from vecsearch.engine.guarded import kernel_tables
 from vecsearch.errors import VecsearchError
 
 
@@ -71,7 +72,7 @@ class Solution:
         from vecsearch.engine import jit
 
         for i, move in enumerate(self.moves):
-            children, moves = jit.call(layer_kernels(self.puzzle).neighbours, self.states[i:i + 1], self.puzzle.tables, False)
+            children, moves = jit.call(layer_kernels(self.puzzle).neighbours, self.states[i:i + 1], kernel_tables(self.puzzle), False)
             if not any(m == move and np.array_equal(c, self.states[i + 1]) for c, m in zip(children, moves)):
                 name = self.puzzle.move_names[move]
                 raise VecsearchError(f"step {i}: move {name!r} does not lead from state {i} to state {i + 1}")

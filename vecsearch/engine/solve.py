@@ -5,6 +5,7 @@ from __future__ import annotations
 from vecsearch.engine import methods
 from vecsearch.engine.caches import DISTANCE_TABLES
 from vecsearch.engine.endpoints import as_puzzle
+from vecsearch.engine.goals import default_goals
 from vecsearch.engine.solution import Solution
 from vecsearch.engine.tables import DistanceTable
 from vecsearch.errors import NoSolution
@@ -39,13 +40,13 @@ def distance_table(puzzle, goal=None, *, max_depth=None, storage="bytes", thread
     31
     """
     puzzle = as_puzzle(puzzle)
-    goals = puzzle.goal_states() if goal is None else puzzle.states(goal)
+    goals = default_goals(puzzle) if goal is None else puzzle.states(goal)
     key = (puzzle, goals.tobytes(), max_depth, storage)
     return DISTANCE_TABLES.get(key, lambda: DistanceTable(puzzle, goals, max_depth=max_depth, storage=storage,
                                                           threads=threads))
 
 
-def solve(puzzle, start=None, goal=None, *, method: str = "bidirectional", max_depth=None, **options) -> Solution:
+def solve(puzzle, start=None, goal=None, *, method: str | None = None, max_depth=None, **options) -> Solution:
     """A shortest solution from ``start`` to ``goal``.
 
     Parameters
@@ -55,11 +56,13 @@ def solve(puzzle, start=None, goal=None, *, method: str = "bidirectional", max_d
     start : state or text, optional
         Where to start (default: the puzzle's start).
     goal : state, text or sequence of them, optional
-        A state or a set (default: the puzzle's goal).
-    method : str, default "bidirectional"
-        A name of `METHODS`: ``"bidirectional"`` (meet in the middle), ``"bfs"`` (forward
-        only), ``"table"`` (a distance table from the goal, built once and reused by later
-        calls), ``"idastar"`` or ``"astar"`` (heuristic search).
+        A state or a set (default: the puzzle's goal, or its goal condition).
+    method : str, optional
+        A name of `METHODS`: ``"bidirectional"`` (meet in the middle; the default for goal
+        states), ``"bfs"`` (forward only; the default for a goal condition, tested on every
+        layer), ``"table"`` (a distance table from the goal, built once and reused by later
+        calls), ``"idastar"`` or ``"astar"`` (heuristic search). Methods that start from the
+        goal list a goal condition's states first.
     max_depth : int, optional
         The longest solution looked for.
     **options
@@ -94,6 +97,8 @@ def solve(puzzle, start=None, goal=None, *, method: str = "bidirectional", max_d
     vecsearch.errors.NoSolution: sliding-3x3: no solution within 30 moves
     """
     puzzle = as_puzzle(puzzle)
+    condition = goal is None and puzzle.has_goal_condition
+    method = method or ("bfs" if condition else "bidirectional")
     methods.check(method, puzzle, options, one=True)
     if method == "table":
         table = distance_table(puzzle, goal, **options)
@@ -101,8 +106,13 @@ def solve(puzzle, start=None, goal=None, *, method: str = "bidirectional", max_d
         if solution is None or (max_depth is not None and len(solution) > max_depth):
             raise NoSolution(f"{puzzle.name}: the goal is not reachable" + _within(max_depth))
         return solution
-    result = _search(method)(puzzle, start, goal if goal is not None else puzzle.goal_states(), max_depth=max_depth,
-                             **options)
+    if condition and method == "bfs":
+        from vecsearch.engine.search import bidirectional
+
+        result = bidirectional(puzzle, start, None, strategy="forward", max_depth=max_depth, **options)
+    else:
+        goals = goal if goal is not None else None if condition else puzzle.goal_states()
+        result = _search(method)(puzzle, start, goals, max_depth=max_depth, **options)
     if result.solution is None:
         why = "the goal is not reachable" if result.complete else "no solution"
         raise NoSolution(f"{puzzle.name}: {why}" + _within(max_depth), result)

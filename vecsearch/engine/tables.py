@@ -21,6 +21,8 @@ from vecsearch.engine import blocks, jit, paths, planner
 from vecsearch.engine.blocks import thread_limit
 from vecsearch.engine.codegen import layer_kernels
 from vecsearch.engine.endpoints import as_puzzle
+from vecsearch.engine.goals import default_goals
+from vecsearch.engine.guarded import kernel_tables
 from vecsearch.engine.profile import Profile
 from vecsearch.engine.progress import layer_progress
 from vecsearch.engine.result import SearchResult
@@ -91,8 +93,8 @@ class DistanceTable:
         if not puzzle.searchable_backward:
             raise VecsearchError(f"{puzzle.name} cannot search backwards: a distance table needs predecessors")
         self.puzzle = puzzle
-        goals = puzzle.goal_states() if goal is None else puzzle.states(goal)
-        components = set(jit.call(layer_kernels(puzzle).components, goals, puzzle.tables).tolist())
+        goals = default_goals(puzzle) if goal is None else puzzle.states(goal)
+        components = set(jit.call(layer_kernels(puzzle).components, goals, kernel_tables(puzzle)).tolist())
         if len(components) != 1:
             raise InvalidPuzzleInput(f"{puzzle.name}: the goal states lie in {len(components)} components;"
                                      " build one table per component")
@@ -140,7 +142,7 @@ class DistanceTable:
                     break
                 record = search.step()
         self.mod3 = search.table
-        self.goal_ranks = np.unique(jit.call(layer_kernels(puzzle).ranks, goals, puzzle.tables))
+        self.goal_ranks = np.unique(jit.call(layer_kernels(puzzle).ranks, goals, kernel_tables(puzzle)))
         self.max_distance = search.depth - (search.counts[-1] == 0)
         self.complete = True
         self.radius = None
@@ -156,7 +158,7 @@ class DistanceTable:
             widened[self.distances == self.unknown] = np.iinfo(np.uint16).max
             self.distances = widened
         for chunk in layer.chunks:
-            jit.call(layer_kernels(self.puzzle).record_distances, chunk, self.puzzle.tables, self.distances, depth)
+            jit.call(layer_kernels(self.puzzle).record_distances, chunk, kernel_tables(self.puzzle), self.distances, depth)
 
     def solve_many(self, starts) -> tuple[np.ndarray, np.ndarray]:
         """Lengths (-1: unreachable) and moves (row ``i``, first ``lengths[i]`` entries) of
@@ -167,7 +169,7 @@ class DistanceTable:
         name, fixed = ("descend_mod3", (self.mod3, self.goal_ranks)) if self.storage == "mod3" else \
             ("descend", (self.distances, self.unknown))
         kernel = getattr(layer_kernels(self.puzzle), f"{name}_range")
-        tail = (self.puzzle.tables, self.component, moves, lengths)
+        tail = (kernel_tables(self.puzzle), self.component, moves, lengths)
         jit.warm(kernel, *fixed, starts, 0, 0, *tail)
         blocks.map_blocks(lambda lo, hi: kernel(*fixed, starts, lo, hi, *tail), len(starts), DESCEND_BLOCK)
         return lengths, moves
@@ -178,11 +180,11 @@ class DistanceTable:
         states = puzzle.states(states)
         kernels = layer_kernels(puzzle)
         out = np.full(len(states), -1, np.int64)
-        same = jit.call(kernels.components, states, puzzle.tables) == self.component
+        same = jit.call(kernels.components, states, kernel_tables(puzzle)) == self.component
         if self.storage != "bytes":
             raise VecsearchError("distances_of reads a table of one byte per rank (storage='bytes')")
         if same.any():
-            found = self.distances[jit.call(kernels.ranks, states[same], puzzle.tables)].astype(np.int64)
+            found = self.distances[jit.call(kernels.ranks, states[same], kernel_tables(puzzle))].astype(np.int64)
             found[found == self.unknown] = -1
             out[same] = found
         return out
@@ -200,7 +202,7 @@ class DistanceTable:
             return None
         path = [starts]
         for move in moves[0, :lengths[0]]:
-            children, child_moves = jit.call(layer_kernels(self.puzzle).neighbours, path[-1], self.puzzle.tables, False)
+            children, child_moves = jit.call(layer_kernels(self.puzzle).neighbours, path[-1], kernel_tables(self.puzzle), False)
             path.append(children[np.flatnonzero(child_moves == move)[:1]])
         return Solution(self.puzzle, np.concatenate(path), moves[0, :lengths[0]].tolist(), self.profile)
 
@@ -218,7 +220,7 @@ class DistanceTable:
             raise VecsearchError("search meets a ball of distances: build the table with storage='bytes'")
         puzzle = self.puzzle
         starts = puzzle.states(starts)
-        starts = starts[jit.call(layer_kernels(puzzle).components, starts, puzzle.tables) == self.component]
+        starts = starts[jit.call(layer_kernels(puzzle).components, starts, kernel_tables(puzzle)) == self.component]
         profile = Profile(visited="bitset")
         if len(starts) == 0:
             return SearchResult(puzzle, profile, None, True, [])
@@ -255,7 +257,7 @@ class DistanceTable:
         """The state of ``layer`` nearest the goal by the table, and its distance; or None."""
         best = None
         for chunk in layer.chunks:
-            i, distance = jit.call(kernel, chunk, self.puzzle.tables, self.distances, self.unknown)
+            i, distance = jit.call(kernel, chunk, kernel_tables(self.puzzle), self.distances, self.unknown)
             if i >= 0 and (best is None or (distance, state_key(chunk[i:i + 1])) < (best[1], state_key(best[0]))):
                 best = (chunk[i:i + 1].copy(), int(distance))
         return best

@@ -33,6 +33,7 @@ import numpy as np
 
 from vecsearch.engine import blocks, jit
 from vecsearch.engine.codegen import layer_kernels
+from vecsearch.engine.guarded import kernel_tables
 from vecsearch.engine.phases import PhaseClock
 from vecsearch.engine.profile import LayerRecord
 from vecsearch.kernels.segment_cells import retire_cells
@@ -112,7 +113,7 @@ class TwoBitSearch:
 
     def seed(self, starts: np.ndarray) -> LayerRecord:
         """Distance 0 for ``starts`` (one component)."""
-        ranks = np.unique(jit.call(self.kernels.ranks, starts, self.puzzle.tables))
+        ranks = np.unique(jit.call(self.kernels.ranks, starts, kernel_tables(self.puzzle)))
         np.bitwise_and.at(self.table, ranks >> 5, ~(np.int64(3 ^ self.value(0)) << ((ranks & 31) << 1)))
         self.counts = [len(ranks)]
         self.newest = ranks[:len(self.stash)]
@@ -135,7 +136,7 @@ class TwoBitSearch:
         # a push whose whole frontier is in ``newest`` takes it from there instead of scanning the table
         listed = self.newest if not (pull or self.mod3) and frontier <= len(self.newest) else NOTHING
         fixed = (pull, self.last_mask, seek if pull else PATTERNS[seek], newv, not (self.mod3 or pull), self.component,
-                 self.puzzle.tables, self.backward, self.stash, self.fill, clock.cycles, listed)
+                 kernel_tables(self.puzzle), self.backward, self.stash, self.fill, clock.cycles, listed)
         jit.warm(kernel, self.table, 0, 0, *fixed)  # compiles (or loads) outside the timing
         jit.warm(retire_cells, self.table, 0, 0, PATTERNS[seek])
         span = len(listed) or len(self.table)
@@ -166,7 +167,7 @@ class TwoBitSearch:
 
     def newest_states(self) -> np.ndarray:
         """The kept states of the newest layer (all of it if it had at most ``keep``)."""
-        return jit.call(self.kernels.unrank_many, self.newest, self.component, self.puzzle.tables)
+        return jit.call(self.kernels.unrank_many, self.newest, self.component, kernel_tables(self.puzzle))
 
     # --- checkpoints --------------------------------------------------------------------------
     def arrays(self) -> dict:

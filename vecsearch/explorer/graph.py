@@ -5,6 +5,7 @@ from __future__ import annotations
 from vecsearch.engine import jit
 from vecsearch.engine.codegen import layer_kernels
 from vecsearch.engine.endpoints import as_puzzle
+from vecsearch.engine.guarded import kernel_tables
 from vecsearch.engine.search import bfs
 from vecsearch.errors import VecsearchError
 from vecsearch.explorer.records import plain_state
@@ -67,7 +68,7 @@ def to_networkx(puzzle, start=None, *, max_depth: int | None = None, max_states:
     for layer in result.layers:
         states = layer.states
         for i in range(len(states)):
-            kids, moves = jit.call(neighbours, states[i:i + 1], puzzle.tables, False)
+            kids, moves = jit.call(neighbours, states[i:i + 1], kernel_tables(puzzle), False)
             labels = puzzle.move_labels([states[i]] * len(moves), moves.tolist())
             source = plain_state(states[i])
             for kid, label in zip(kids, labels):

@@ -30,6 +30,7 @@ import numpy as np
 
 from vecsearch.engine import jit
 from vecsearch.engine.codegen import layer_kernels
+from vecsearch.engine.guarded import kernel_tables
 from vecsearch.errors import InvalidPuzzleInput
 from vecsearch.explorer.page import PER_LAYER, document, fragment, snapshot
 from vecsearch.explorer.pictures import Pictures
@@ -199,7 +200,7 @@ class Explorer:
 
     # --- helpers --------------------------------------------------------------------------------
     def _children(self, state: np.ndarray) -> tuple[np.ndarray, list[str]]:
-        kids, moves = jit.call(layer_kernels(self.puzzle).neighbours, state, self.puzzle.tables, False)
+        kids, moves = jit.call(layer_kernels(self.puzzle).neighbours, state, kernel_tables(self.puzzle), False)
         return kids, self.puzzle.move_labels(np.repeat(state, len(moves), axis=0), moves.tolist())
 
     def _side(self, side: int):

@@ -22,6 +22,7 @@ Conventions:
 
 from __future__ import annotations
 
+from vecsearch.contract import Moves, Rank, Rules
 from vecsearch.errors import InvalidPuzzleInput, PuzzleDefinitionError
 from vecsearch.puzzle import Puzzle, signed64, unsigned64
 from vecsearch.puzzles.permutation import group, labels, patterns, rank_steps, rules, statetext, tables
@@ -142,10 +143,12 @@ class PermutationPuzzle(Puzzle):
                              unrank=labels.labels_unrank if ranked and width == 1 else None,
                              predecessors=None if reversible else labels.labels_predecessors)
         rank_size = self.group.chain.order if self.group is not None else self.layout.rank_size
+        ranking = {k: functions.pop(k) for k in list(functions) if k not in ("expand", "predecessors", "component")}
         super().__init__(
-            name or definition.name, max_moves=len(self.move_list), tables=made, width=width, reversible=reversible,
-            rank_size=rank_size if ranked else None, move_names=[m.name for m in self.move_list],
-            goal=self.encode(definition.solved), **functions,
+            name or definition.name, Rules(**functions, width=width, reversible=reversible),
+            Moves(len(self.move_list), [m.name for m in self.move_list]), tables=made,
+            rank=Rank(**ranking, size=rank_size) if ranked and ranking["rank"] is not None else None,
+            goal=self.encode(definition.solved),
         )
 
     def _choose(self, representation: str, rows: int) -> str:
