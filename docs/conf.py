@@ -72,14 +72,18 @@ ENGINE_MEMBERS = {
     "Heuristic": {"nbytes"},
 }
 ENGINE_MEMBERS["PermutationPuzzle"] = ENGINE_MEMBERS["Puzzle"] | {"reaches"}
+ENGINE_MEMBERS["ValuePuzzle"] = ENGINE_MEMBERS["Puzzle"]
+ENGINE_MEMBERS["Values"] = {"fields", "ranking", "subset_size", "describe", "problem", "kind"}
+for values in ("Vector", "Permutation", "Subset"):
+    ENGINE_MEMBERS[values] = ENGINE_MEMBERS["Values"]
 
 
 def _skip_member(app, what, name, obj, skip, options):
     """Leave the engine's members out of the class pages (and everything private, as autodoc does)."""
-    owner = getattr(obj, "__qualname__", "").split(".")[0]
-    for cls, names in ENGINE_MEMBERS.items():
-        if name in names:
-            return True
+    function = getattr(obj, "fget", obj)
+    owner = getattr(function, "__qualname__", "").rpartition(".")[0]
+    if name in ENGINE_MEMBERS.get(owner, ()) or (not owner and any(name in names for names in ENGINE_MEMBERS.values())):
+        return True
     return skip
 
 

@@ -77,6 +77,7 @@ class Trait:
     summary: str
     required: bool = False
     positional: bool = False  # may be given by position, after the record's required roles
+    kind: str = "int"  # its type, as the documentation names it
 
 
 _CHILDREN = ("state", "tables", "children", "moves")
@@ -124,12 +125,14 @@ ROLES_BY_NAME = {role.name: role for role in ROLES}
 
 TRAITS = (
     Trait("width", "rules", 1, "64-bit words per state (1: a narrow state, an int)"),
-    Trait("reversible", "rules", True, "every move is undone by a move: the predecessors are the children"),
+    Trait("reversible", "rules", True, "every move is undone by a move: the predecessors are the children",
+          kind="bool"),
     Trait("max_predecessors", "rules", None, "room `predecessors` may fill (default: the number of moves)"),
     Trait("count", "moves", None, "the number of moves, numbered 0 .. count-1 (`max_moves`)", required=True),
-    Trait("names", "moves", None, "what users see of each move (default: their numbers)", positional=True),
+    Trait("names", "moves", None, "what users see of each move (default: their numbers)", positional=True,
+          kind="sequence of str"),
     Trait("inverses", "moves", None, "`inverses[m]` undoes move m (-1: none); IDA* never undoes a move",
-          positional=True),
+          positional=True, kind="sequence of int"),
     Trait("size", "rank", None, "the number of ranks (`rank_size`; a family's class attribute may leave it to"
           " each member: `dataclasses.replace(rank, size=n)`)", positional=True),
 )
@@ -148,28 +151,58 @@ class Guard:
     constants: tuple[tuple[str, object], ...] = ()  # (name, value) pairs
 
 
-def _record(class_name: str, record: str, doc: str):
+def _record(class_name: str, record: str, summary: str, examples: str):
     """A frozen dataclass with the roles of ``record`` and its traits as fields: the required ones
-    first, then the positional traits, then the rest by keyword only."""
+    first, then the positional traits, then the rest by keyword only. Its docstring's Parameters
+    are the declarations (numpydoc), followed by ``examples``."""
     roles = [r for r in ROLES if r.record == record]
     traits = [t for t in TRAITS if t.record == record]
-    required = [(r.name, object) for r in roles if r.required] + [(t.name, object) for t in traits if t.required]
-    optional = [(t.name, object, dataclasses.field(default=t.default)) for t in traits if t.positional]
-    optional += [(r.name, object, dataclasses.field(default=None, kw_only=True)) for r in roles if not r.required]
-    optional += [(t.name, object, dataclasses.field(default=t.default, kw_only=True)) for t in traits
-                 if not t.required and not t.positional]
-    lines = [f"    {r.signature}{'' if r.required else ', optional'}: {r.summary}"
-             + (f" (without it: {r.default})" if r.default else "") for r in roles]
-    lines += [f"    {t.name}{'' if t.required else f' = {t.default!r}'}: {t.summary}" for t in traits]
-    made = dataclasses.make_dataclass(class_name, required + optional, frozen=True)
-    made.__doc__ = f"{doc}\n\nFields (declared in ``vecsearch.contract``):\n\n" + "\n".join(lines)
+    order = ([r for r in roles if r.required] + [t for t in traits if t.required] + [t for t in traits if t.positional]
+             + [r for r in roles if not r.required] + [t for t in traits if not t.required and not t.positional])
+    fields = []
+    for item in order:
+        if item.required:
+            fields.append((item.name, object))
+        else:
+            default = None if isinstance(item, Role) else item.default
+            fields.append((item.name, object, dataclasses.field(default=default, kw_only=not getattr(item, "positional",
+                                                                                                     False))))
+    lines = []
+    for item in order:
+        if isinstance(item, Role):
+            lines.append(f"{item.name} : function{'' if item.required else ', optional'}")
+            lines.append(f"    ``{item.signature}``: {item.summary}" + (f" (without it: {item.default})." if item.default
+                                                                        else "."))
+        else:
+            lines.append(f"{item.name} : {item.kind}" + ("" if item.required else f", default {item.default!r}"))
+            lines.append(f"    {item.summary[0].upper()}{item.summary[1:]}.")
+    made = dataclasses.make_dataclass(class_name, fields, frozen=True)
+    parameters = "\n".join("    " + line for line in lines)
+    made.__doc__ = (f"{summary}\n\n    The fields are declared once, in ``vecsearch.contract``.\n\n    Parameters\n"
+                    f"    ----------\n{parameters}\n\n    Examples\n    --------\n{examples}\n    ")
     made.__module__ = __name__
     return made
 
 
-Rules = _record("Rules", "rules", "How states change, and what never does: ``Rules(expand, component=...)``.")
-Moves = _record("Moves", "moves", "The moves' number, names and inverses: ``Moves(9)``, ``Moves(4, names='udlr')``.")
-Rank = _record("Rank", "rank", "A perfect rank of the states: ``Rank(rank, size, unrank=...)``.")
+Rules = _record("Rules", "rules", "How states change, and what never does: the functions over states of a puzzle.", """\
+    >>> def flip(state, tables, children, moves):       # three switches, each toggled by a move
+    ...     for m in range(3):
+    ...         children[m] = state ^ (1 << m)
+    ...         moves[m] = m
+    ...     return 3
+    >>> puzzle = vs.Puzzle("switches", vs.Rules(flip), vs.Moves(3, "abc"), rank=vs.Rank(lambda s, t: s, 8),
+    ...                    start=0, goal=7)
+    >>> len(vs.solve(puzzle)), vs.bfs(puzzle).layer_sizes
+    (3, [1, 3, 3, 1])""")
+Moves = _record("Moves", "moves", "The moves of a puzzle: their number, names and inverses.", """\
+    >>> moves = vs.Moves(4, "udlr", [1, 0, 3, 2])
+    >>> moves.count, list(moves.names), moves.inverses
+    (4, ['u', 'd', 'l', 'r'], [1, 0, 3, 2])""")
+Rank = _record("Rank", "rank", "A perfect rank of the states: bitsets, two-bit searches and distance tables need one.",
+               """\
+    >>> rank = vs.Rank(lambda state, tables: state, 512)
+    >>> rank.size, rank.unrank is None
+    (512, True)""")
 RECORDS = {"rules": Rules, "moves": Moves, "rank": Rank}
 
 

@@ -46,7 +46,7 @@ import numba
 import numpy as np
 
 from vecsearch._numba import state_function
-from vecsearch.contract import ROLES, Guard, Moves, Rank, Rules, as_record, role_table
+from vecsearch.contract import ROLES, Guard, Moves, Rank, Rules, as_record
 from vecsearch.errors import InvalidPuzzleInput, PuzzleDefinitionError
 from vecsearch.fingerprint import puzzle_digest
 from vecsearch.heuristics import Heuristic
@@ -71,30 +71,59 @@ def move_capacity(max_moves: int) -> int:
 
 
 class Puzzle:
-    """A state space: rules as numba functions, plus text encoding for users.
+    """A state space: its rules as numba functions over packed states, plus text for users.
 
-    ``Puzzle(name, rules, moves, *, rank=None, tables=(), start=None, goal=None, heuristic=None,
-    heuristic_tables=None, check=True)``:
+    The expert's way to define a puzzle (`ValuePuzzle` packs states for you): states are 64-bit
+    words (``Rules(width=)`` of them), and the functions the records hold (`Rules`, `Rank`) run
+    compiled in the engine's kernels. A family of built-in puzzles sets ``rules``, ``rank`` and
+    ``moves`` as class attributes (what every member shares) and parses and formats its own
+    notation.
 
-    - ``rules``: a ``Rules`` (``expand``, ``predecessors``, the width and direction of states),
-      or the ``expand`` function alone;
-    - ``moves``: a ``Moves`` (count, names, inverses), or the number of moves;
-    - ``rank``: a ``Rank`` (``rank`` and its size, ``unrank``, ``component``, rank steps);
-    - ``tables``: a tuple (or ``NamedTuple``) of arrays handed to every function;
-    - ``start``, ``goal``: states (a goal may be a set of states), or for ``goal`` a function
-      ``is_goal(state, tables) -> bool``: a goal as a condition;
-    - ``heuristic``: ``h(state, htables)``, an admissible bound for A* and IDA*
-      (``htables``: ``heuristic_tables(goals)`` if given, else the tables and the goal layer);
-    - ``check``: probe the functions on their first use in this process (``vecsearch.validate``);
-      False skips it (the kernels check what they return all the same: ``PuzzleDefinitionError``).
+    Parameters
+    ----------
+    name : str
+        The puzzle's name.
+    rules : Rules or function
+        The functions over states (``expand``, ``predecessors``, ``component``), the width and
+        direction of states; or the ``expand`` function alone.
+    moves : Moves or int
+        The moves' number, names and inverses; or their number.
+    rank : Rank, optional
+        A perfect rank and its size, ``unrank``, rank steps (bitsets, two-bit searches and
+        distance tables need it; without it, visited states go in a hash set).
+    tables : tuple of numpy.ndarray, optional
+        Arrays handed to every function (a ``NamedTuple`` of them too).
+    start : state, optional
+        The default start.
+    goal : state, sequence of states, or function, optional
+        The default goal: a state, a set, or a condition ``is_goal(state, tables) -> bool``.
+    heuristic : function, optional
+        ``heuristic(state, htables) -> bound``: an admissible lower bound for A* and IDA*.
+    heuristic_tables : function, optional
+        ``heuristic_tables(goals)``: the heuristic's tables (default: the tables, then the goal
+        layer).
+    check : bool, default True
+        Probe the functions on their first use in this process (`validate`); False skips it
+        (the kernels check what they return all the same).
 
-    A family of built-in puzzles sets ``rules``, ``rank`` and ``moves`` as class attributes: what
-    every member shares. A user puzzle can be an instance made directly::
+    See Also
+    --------
+    ValuePuzzle : States as values, packed and ranked by vecsearch.
+    validate : Probe a puzzle's functions now.
 
-        puzzle = Puzzle("lights-out-3", Rules(expand), 9, rank=Rank(rank, 512), goal=0, start=511)
-
-    The roles (``vecsearch.contract``):
-
+    Examples
+    --------
+    >>> import numpy as np
+    >>> masks = np.array([0b11, 0b111, 0b110], dtype=np.int64)   # three lights, each press toggles its neighbours
+    >>> def press(state, tables, children, moves):
+    ...     for m in range(3):
+    ...         children[m] = state ^ tables[0][m]
+    ...         moves[m] = m
+    ...     return 3
+    >>> lights = vs.Puzzle("lights-3", press, 3, rank=vs.Rank(lambda s, t: s, 8), tables=(masks,),
+    ...                    start=0, goal=0b111)
+    >>> len(vs.solve(lights)), vs.bfs(lights).total_states
+    (1, 8)
     """
 
     rules: Rules | None = None  # a family's rules (class attribute), when its members share them
@@ -362,7 +391,6 @@ class Puzzle:
         return f"<{type(self).__name__} {self.name!r}>"
 
 
-Puzzle.__doc__ += "\n".join("    " + line for line in role_table().splitlines()) + "\n"
 
 
 def python_function(function):

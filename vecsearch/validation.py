@@ -31,9 +31,41 @@ from vecsearch.errors import InvalidPuzzleInput, PuzzleDefinitionError
 
 
 def validate(puzzle, states=None, *, limit: int = 64) -> int:
-    """Check ``puzzle`` on up to ``limit`` states near ``states`` (one state or many; by default
-    the puzzle's start and goal); returns how many. A puzzle that passes is not probed again on
-    its first use."""
+    """Probe a puzzle's functions and name the first rule one breaks.
+
+    The functions run as plain Python on states near ``states``, then compiled; a puzzle that
+    passes is not probed again on its first use in this process.
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+        The puzzle.
+    states : state or sequence of states, optional
+        Where to probe (default: the puzzle's start and goal).
+    limit : int, default 64
+        The most states probed.
+
+    Returns
+    -------
+    int
+        How many states were probed.
+
+    Raises
+    ------
+    PuzzleDefinitionError
+        A function breaks the contract; the message names it, the state and the rule.
+
+    Examples
+    --------
+    >>> def broken(state, tables, children, moves):
+    ...     children[0] = state + 1
+    ...     moves[0] = 0
+    ...     return 1
+    >>> vs.validate(vs.Puzzle("counter", broken, 1, rank=vs.Rank(lambda s, t: s, 4), start=0, goal=3))
+    Traceback (most recent call last):
+    ...
+    vecsearch.errors.PuzzleDefinitionError: counter: ...
+    """
     samples = _defaults(puzzle) if states is None else _given(puzzle, states)
     probed = _walk(puzzle, list(samples), limit)
     _check_compiled(puzzle, samples)

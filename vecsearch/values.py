@@ -118,11 +118,36 @@ class Values:
 
 
 class Vector(Values):
-    """A vector of ``len(ranges)`` values, value ``i`` in ``0 .. ranges[i]-1``."""
+    """A vector of values, value ``i`` from 0 to ``ranges[i] - 1``; ranked as a mixed-radix number.
+
+    Parameters
+    ----------
+    ranges : sequence of int
+        How many values each position can hold.
+    bits : sequence of int, optional
+        Bits each value takes in the packed state (default: as few as its range needs).
+
+    Examples
+    --------
+    >>> jugs = vs.Vector([9, 6, 4])            # 0-8, 0-5 and 0-3 litres
+    >>> jugs.rank_size, jugs.unpack(jugs.pack([8, 0, 0]))
+    (216, [8, 0, 0])
+    """
 
 
 class Permutation(Values):
-    """The values ``0 .. n-1`` in some order (n <= 16); ranked by their Lehmer code."""
+    """The values 0 to ``n - 1`` in some order (n <= 16); ranked by their Lehmer code.
+
+    Parameters
+    ----------
+    n : int
+        How many values.
+
+    Examples
+    --------
+    >>> vs.Permutation(5).rank_size
+    120
+    """
 
     kind = PERMUTATION
 
@@ -148,7 +173,22 @@ class Permutation(Values):
 
 
 class Subset(Values):
-    """A subset of ``n`` elements as 0 or 1 per element (n <= 62): of any size, or of ``k``."""
+    """A subset of ``n`` elements as 0 or 1 per element (n <= 62): of any size, or of ``k``.
+
+    Ranked by its bits, or with ``k`` by its colex rank among the subsets of ``k`` elements.
+
+    Parameters
+    ----------
+    n : int
+        How many elements.
+    k : int, optional
+        How many of them every state holds.
+
+    Examples
+    --------
+    >>> vs.Subset(9).rank_size, vs.Subset(16, 8).rank_size
+    (512, 12870)
+    """
 
     kind = SUBSET
 
@@ -180,15 +220,61 @@ class Subset(Values):
 
 
 class ValuePuzzle(Puzzle):
-    """A puzzle whose states are values: ``ValuePuzzle(name, values, rules, moves, *, tables=(),
-    start=None, goal=None, heuristic=None, heuristic_tables=None, check=True)``.
+    """A puzzle whose states are values: written without shifts or masks.
 
-    ``values``: a ``Vector``, ``Permutation`` or ``Subset``; ``rules``: a ``Rules`` whose
-    functions (``expand``, and ``predecessors``, ``component`` if any) work on value vectors,
-    or ``expand`` alone; ``moves``, ``tables``, ``check`` as for ``Puzzle``; ``start`` and
-    ``goal`` as values (a goal may be a list of vectors, or a condition ``is_goal(values,
-    tables) -> bool``). Each row of the children (and predecessors) starts as a copy of the
-    state's values. The rank and its size, ``unrank`` and the packing are vecsearch's.
+    The rules are written over a state's values; vecsearch packs them into words, ranks them
+    (mixed radix, Lehmer code, combinations) and unpacks them. Each row of the children (and
+    predecessors) starts as a copy of the state's values: a move writes only what it changes.
+
+    Parameters
+    ----------
+    name : str
+        The puzzle's name.
+    values : Vector, Permutation or Subset
+        What a state holds.
+    rules : Rules or function
+        ``expand(values, tables, children, moves) -> count`` (and ``predecessors``,
+        ``component`` if any) over value vectors: ``children[k]`` is a row of values.
+    moves : Moves or int
+        The moves' number, names and inverses; or their number.
+    tables : tuple of numpy.ndarray, optional
+        Arrays handed to every function.
+    start : sequence of int, optional
+        The default start, as values.
+    goal : values, list of them, or function, optional
+        The default goal: values, a list of them, or a condition
+        ``is_goal(values, tables) -> bool``.
+    heuristic : function, optional
+        ``heuristic(values, htables) -> bound`` (``htables``: the tables, then the goal vectors).
+    heuristic_tables : function, optional
+        ``heuristic_tables(goals)``: the heuristic's tables.
+    check : bool, default True
+        Probe the functions on their first use in this process (`validate`).
+
+    See Also
+    --------
+    Puzzle : The same over packed words (the fastest rules).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> CAPACITY = np.array([8, 5, 3])
+    >>> def pour(jugs, tables, after, moves):      # from jug i into jug j, until i is empty or j full
+    ...     k = 0
+    ...     for i in range(3):
+    ...         for j in range(3):
+    ...             amount = min(jugs[i], CAPACITY[j] - jugs[j])
+    ...             if i != j and amount > 0:
+    ...                 after[k, i] -= amount
+    ...                 after[k, j] += amount
+    ...                 moves[k] = 3 * i + j
+    ...                 k += 1
+    ...     return k
+    >>> jugs = vs.ValuePuzzle("jugs", vs.Vector(CAPACITY + 1), vs.Rules(pour, reversible=False),
+    ...                       vs.Moves(9, [f"{a}>{b}" for a in "ABC" for b in "ABC"]),
+    ...                       start=[8, 0, 0], goal=[4, 4, 0])
+    >>> str(vs.solve(jugs))
+    'A>B B>C C>A B>C A>B B>C C>A'
     """
 
     def __init__(self, name: str, values: Values, rules, moves, *, tables: tuple = (), start=None, goal=None,
