@@ -61,6 +61,7 @@ def _solve_instance(args) -> int:
 
 def _enumerate(args, **options):
     """The puzzle and the ``bfs`` the options of ``_add_search_arguments`` (and ``options``) ask for."""
+    from vecsearch.engine import planner
     from vecsearch.engine.planner import format_size
     from vecsearch.engine.search import bfs
     from vecsearch.engine.segments import is_partitioned
@@ -72,7 +73,7 @@ def _enumerate(args, **options):
         _note(f"note: --start is a pattern: the search starts from the {len(start):,} states it matches")
     with _cluster(args) as client:
         if args.spill is not None and not args.owner_local and not is_partitioned(options.get("resume")):
-            need = 2 * 8 * ((puzzle.rank_size + 31) // 32) if puzzle.has_rank else 0
+            need = 2 * planner.two_bit_bytes(puzzle.rank_size) if puzzle.has_rank else 0
             _note(f"{puzzle.name}: spilling to {args.spill}: two tables of {format_size(need // 2)} on disk, plus"
                   " 8 bytes per child routed between segments, freed after each layer")
         return puzzle, bfs(puzzle, start, max_depth=args.max_depth, threads=args.threads, mode=args.mode,

@@ -67,11 +67,6 @@ BITSETS = Cache("bitsets", "zeroed visited bitsets kept for reuse, by size")
 GOAL_LAYERS = Cache("goal_layers", "the states a goal condition accepts, per puzzle and component")
 
 
-def caches() -> dict[str, Cache]:
-    """Every cache by name."""
-    return dict(_registry)
-
-
 def clear_caches(*names: str) -> None:
     """Empty the caches named (all of them by default).
 

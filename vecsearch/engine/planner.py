@@ -146,6 +146,16 @@ def reachable_bound(puzzle, max_depth) -> tuple[int | None, bool]:
     return reach, True
 
 
+def two_bit_words(rank_size: int) -> int:
+    """64-bit words of a two-bit table over ``rank_size`` ranks (32 cells a word)."""
+    return (rank_size + 31) // 32
+
+
+def two_bit_bytes(rank_size: int) -> int:
+    """Bytes of a two-bit table over ``rank_size`` ranks."""
+    return 8 * two_bit_words(rank_size)
+
+
 def estimates(puzzle, *, max_depth=None, keep=0, sides=1) -> list[Estimate]:
     """Every mode the puzzle can use, with its estimate."""
     state_bytes = 8 * puzzle.width
@@ -153,7 +163,7 @@ def estimates(puzzle, *, max_depth=None, keep=0, sides=1) -> list[Estimate]:
     out = []
     if puzzle.has_rank:
         if puzzle.has_unrank:
-            table = sides * 8 * ((puzzle.rank_size + 31) // 32) + 8 * keep
+            table = sides * two_bit_bytes(puzzle.rank_size) + 8 * keep
             out.append(Estimate("twobit", "twobit", table, table))
         bits = sides * (puzzle.rank_size + 63) // 64 * 8
         out.append(Estimate("layers", "bitset", bits, bits + state_bytes * reach + SCRATCH_BYTES, loose))

@@ -27,7 +27,7 @@ from pathlib import Path
 
 import numpy as np
 
-from vecsearch.engine import jit
+from vecsearch.engine import jit, planner
 from vecsearch.engine.codegen import layer_kernels
 from vecsearch.engine.endpoints import as_puzzle
 from vecsearch.engine.guarded import kernel_tables
@@ -49,7 +49,7 @@ class Layout:
 
     @property
     def words(self) -> int:
-        return (self.rank_size + 31) // 32
+        return planner.two_bit_words(self.rank_size)
 
     @property
     def segment_words(self) -> int:

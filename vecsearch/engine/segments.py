@@ -184,7 +184,7 @@ def plan_disk(puzzle, root: Path | None, max_memory) -> int:
     """The bytes of files a partitioned search of ``puzzle`` holds between layers and during one
     (two tables); refused when they do not fit: in the memory limit for a temporary directory
     (``root`` None: its files live in the page cache), on the disk of a spill directory."""
-    need = 2 * 8 * ((puzzle.rank_size + 31) // 32)
+    need = 2 * planner.two_bit_bytes(puzzle.rank_size)
     if root is None:
         limit = planner.default_limit() if max_memory is None else planner.parse_size(max_memory)
         if need > limit:

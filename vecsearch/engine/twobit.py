@@ -31,7 +31,7 @@ import time
 
 import numpy as np
 
-from vecsearch.engine import blocks, jit
+from vecsearch.engine import blocks, jit, planner
 from vecsearch.engine.codegen import layer_kernels
 from vecsearch.engine.guarded import kernel_tables
 from vecsearch.engine.phases import PhaseClock
@@ -44,10 +44,6 @@ PATTERNS = tuple(signed64((3 - v) * LOW_BITS & ((1 << 64) - 1)) for v in range(3
 ROUND_WORDS = 1 << 18  # table words per kernel call (8 Mi ranks): Ctrl-C is noticed between calls
 BLOCK_WORDS = 1 << 12  # words (or listed ranks) per block a thread takes; one block: no thread is woken
 NOTHING = np.empty(0, np.int64)  # no list: the kernel scans the table
-
-
-def table_bytes(rank_size: int) -> int:
-    return 8 * ((rank_size + 31) // 32)
 
 
 class MethodCosts:
@@ -81,7 +77,7 @@ class TwoBitSearch:
         self.component = int(component)
         self.backward = bool(backward)
         self.side = side
-        self.table = np.full((puzzle.rank_size + 31) // 32, -1, np.int64)
+        self.table = np.full(planner.two_bit_words(puzzle.rank_size), -1, np.int64)
         tail = puzzle.rank_size - 32 * (len(self.table) - 1)
         self.last_mask = signed64(LOW_BITS & ((1 << (2 * tail)) - 1))
         self.can_pull = backward or puzzle.searchable_backward

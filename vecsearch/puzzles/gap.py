@@ -49,12 +49,6 @@ _CELL_MASK = np.int64((1 << CELLS) - 1)
 
 
 @state_function
-def card_cell(state, card):
-    """Cell of movable card ``card``."""
-    return (state[card // PER_WORD] >> (5 * (card % PER_WORD))) & 31
-
-
-@state_function
 def field_index(word, cell):
     """Index of the 5-bit field of ``word`` equal to ``cell``, or -1 (SWAR zero-field test on
     ``word ^ cell * 0b00001..``: the lowest flagged field is exact)."""
