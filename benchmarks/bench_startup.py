@@ -131,8 +131,7 @@ LIGHTS_OUT = textwrap.dedent('''
     def rank(state, tables):
         return state
 
-    puzzle = vs.Puzzle("lights-out-3", expand=expand, max_moves=9, tables=(PRESS,), rank=rank, rank_size=512,
-                       goal=0, start=511)
+    puzzle = vs.Puzzle("lights-out-3", expand, 9, rank=vs.Rank(rank, 512), tables=(PRESS,), goal=0, start=511)
     vs.validate(puzzle)
     vs.warm_up(puzzle)
     assert len(vs.solve(puzzle, 511)) == 5

@@ -6,7 +6,8 @@ signal is sent. ``python held.py WHERE N ARGS...`` runs ``vecsearch ARGS`` and, 
 reaches the point, says so on standard error (``HELD``) and sleeps until a signal arrives:
 
 - ``chunks N``: after the N-th chunk of a ``vecsearch batch`` is written;
-- ``depth N``: after the checkpoint of depth N of a ``vecsearch bfs --checkpoint`` is written.
+- ``depth N``: after the checkpoint of depth N of a ``vecsearch bfs --checkpoint`` is written;
+- ``layers N``: after the N-th layer of a search is recorded in its profile (no checkpoint needed).
 """
 
 import signal
@@ -14,7 +15,7 @@ import sys
 import time
 
 from vecsearch import batch_io, cli
-from vecsearch.engine import checkpoint
+from vecsearch.engine import checkpoint, profile
 
 
 HELD = "held.py: held"  # the line on standard error that says the run is held
@@ -45,6 +46,15 @@ def after_depth(limit, save):
     return save_then_hold
 
 
+def after_layers(limit, add):
+    def add_then_hold(self, record):
+        add(self, record)
+        if len(self.records) >= limit:
+            hold()
+
+    return add_then_hold
+
+
 def main(where, limit, *args):
     # A shell's background job ignores SIGINT, and its children inherit that: the test's Ctrl-C
     # must reach this run whatever launched the test suite.
@@ -53,8 +63,10 @@ def main(where, limit, *args):
         batch_io.iter_many = after_chunks(int(limit), batch_io.iter_many)
     elif where == "depth":
         checkpoint.save = after_depth(int(limit), checkpoint.save)
+    elif where == "layers":
+        profile.Profile.add = after_layers(int(limit), profile.Profile.add)
     else:
-        raise SystemExit(f"held.py: hold after 'chunks' or 'depth', not {where!r}")
+        raise SystemExit(f"held.py: hold after 'chunks', 'depth' or 'layers', not {where!r}")
     return cli.main(list(args))
 
 

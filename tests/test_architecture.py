@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "vecsearch"
-MAX_LINES = 400
+MAX_LINES = 400  # lines of code (docstrings, comments and blank lines aside)
 
 
 def modules() -> dict[str, Path]:
@@ -120,7 +120,28 @@ def test_the_engine_does_not_import_puzzles_files_or_the_command_line():
     assert {m: t for m, t in reach.items() if t} == {}
 
 
+def code_lines(source: str) -> int:
+    """Lines holding code: docstrings, comments and blank lines do not count (documenting a module
+    never pushes it over the limit)."""
+    import ast
+    import io
+    import tokenize
+
+    documented = set()
+    for node in ast.walk(ast.parse(source)):
+        body = getattr(node, "body", None)
+        if isinstance(body, list) and body and isinstance(body[0], ast.Expr) \
+                and isinstance(getattr(body[0], "value", None), ast.Constant) and isinstance(body[0].value.value, str):
+            documented.update(range(body[0].lineno, body[0].end_lineno + 1))
+    code = set()
+    for token in tokenize.generate_tokens(io.StringIO(source).readline):
+        if token.type not in (tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT,
+                              tokenize.ENDMARKER):
+            code.update(line for line in range(token.start[0], token.end[0] + 1) if line not in documented)
+    return len(code)
+
+
 @pytest.mark.parametrize("name", sorted(modules()))
 def test_modules_stay_small(name):
-    lines = len(modules()[name].read_text().splitlines())
-    assert lines <= MAX_LINES, f"{name} has {lines} lines; split it by what its parts do"
+    lines = code_lines(modules()[name].read_text())
+    assert lines <= MAX_LINES, f"{name} has {lines} lines of code; split it by what its parts do"

@@ -36,8 +36,8 @@ def batch(problem_name, text, **options):
 
 
 def single(problem_name, text):
-    answers, error = vs.get_problem(problem_name).solve_text(text)
-    assert error is None
+    answers, errors = vs.get_problem(problem_name).solve_text(text)
+    assert errors == []
     return [a.output for a in answers]
 
 

@@ -78,8 +78,9 @@ def test_exit_codes_and_messages(tmp_path):
     source = tmp_path / "in.txt"
     source.write_text("1 2 3 4 5 6 7 x 8\n1 2 3 q 5 6 7 8 x\n1 2 3 4 5 6 x 7 8\n")
     code, out, err = run("batch", "eight", str(source), "--format", "judge")
-    assert (code, out) == (2, "r\nrr\n")
-    assert err == "vecsearch: eight: case 2, line 2: token 4 is 'q'; expected a tile 1..8 or x\n"  # located once
+    assert (code, out) == (2, "r\nerror\nrr\n")  # the bad case keeps its place: answers stay aligned
+    assert err == f"vecsearch: {source}: case 2, line 2: token 4 is 'q'; expected a tile 1..8 or x\n"  # located once
+    assert run("solve", "eight", str(source))[:2] == (code, out)  # solve and batch agree on bad cases
     code, out, err = run("batch", "sliding-3x3", str(source), "--format", "judge")
     assert code == 2 and "no judge format" not in err
     code, out, err = run("batch", "eight", "-", "--format", "judge", stdin='{"id": 1, "start": "1 2 3 4 5 6 7 8 x"}\n')
@@ -88,10 +89,10 @@ def test_exit_codes_and_messages(tmp_path):
     assert code == 0 and json.loads(out)["moves"] == "r"
     jsonl = '{"id": 1, "start": "1 2 3 4 5 6 7 x 8"}\n{"id": 2\n{"start": "1 2 3 4 5 6 7 8 8"}\n{"id": "b"}\n'
     code, out, err = run("batch", "eight", "-", stdin=jsonl)
-    assert code == 2 and err.splitlines() == [
-        "vecsearch: eight: line 2: not JSON (Expecting ',' delimiter at column 9)",
-        'vecsearch: eight: instance "b": line 4: expected an object with "start" (and "id", "goal")',
-        "vecsearch: eight: instance 3: tile 8 appears twice (tokens 8 and 9)",
+    assert code == 2 and err.splitlines() == [  # the input named, not the puzzle
+        "vecsearch: standard input: line 2: not JSON (Expecting ',' delimiter at column 9)",
+        'vecsearch: standard input: instance "b": line 4: expected an object with "start" (and "id", "goal")',
+        "vecsearch: standard input: instance 3: tile 8 appears twice (tokens 8 and 9)",
     ]
     code, out, err = run("batch", "eight", "-", "--method", "magic", stdin="1 2 3 4 5 6 7 8 x\n")
     assert code == 2 and "invalid choice: 'magic'" in err

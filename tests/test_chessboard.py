@@ -23,8 +23,8 @@ def mask_of(position: str) -> int:
 
 
 def judge(text):
-    answers, error = vs.get_problem("chessboard").solve_text(text)
-    return answers, error
+    answers, errors = vs.get_problem("chessboard").solve_text(text)
+    return answers, (errors[0] if errors else None)
 
 
 def case_text(start: str, final: str) -> str:
@@ -74,7 +74,7 @@ def test_component_is_the_stone_count_and_rank_is_colex_within_it():
         assert (components[in_order] == k).all()
         assert ranks[in_order].tolist() == list(range(math.comb(16, k)))
         for r in range(0, len(in_order), 97):
-            assert puzzle.unrank(r, k, puzzle.tables) == in_order[r]
+            assert puzzle.functions["unrank_state"](r, k, puzzle.tables) == in_order[r]
 
 
 # --- the judge -------------------------------------------------------------------------------
@@ -215,7 +215,7 @@ def test_diameter_of_eight_and_eight_is_20():
 ])
 def test_bad_input_is_located_and_earlier_cases_answered(second_case, line, message):
     answers, error = judge(SAMPLE + "\n" + second_case)
-    assert len(answers) == 1 and answers[0].output.startswith("4\n")
+    assert len(answers) == 2 and answers[0].output.startswith("4\n") and answers[1].output == "error"
     assert (error.case, error.line) == (2, line)
     assert str(error) == f"case 2, line {line}: {message}"
 

@@ -33,11 +33,11 @@ def test_solve_eight_from_stdin_and_file(tmp_path):
     assert run("solve", "eight", str(path)) == (0, "\nunsolvable\n", "")
 
 
-def test_bad_input_exits_2_with_one_line_and_earlier_answers():
-    code, out, err = run("solve", "eight", stdin="1 2 3 4 5 6 7 8 x\n1 2 3 4 5 6 7 8 q\n")
+def test_bad_input_exits_2_with_one_line_and_a_marker_in_its_place():
+    code, out, err = run("solve", "eight", stdin="1 2 3 4 5 6 7 8 x\n1 2 3 4 5 6 7 8 q\n1 2 3 4 5 6 7 x 8\n")
     assert code == 2
-    assert out == "\n"
-    assert err == "vecsearch: eight: case 2, line 2: token 9 is 'q'; expected a tile 1..8 or x\n"
+    assert out == "\nerror\nr\n"
+    assert err == "vecsearch: standard input: case 2, line 2: token 9 is 'q'; expected a tile 1..8 or x\n"
 
 
 @pytest.mark.parametrize("args,message", [

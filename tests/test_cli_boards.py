@@ -23,8 +23,8 @@ def test_solve_solitaire_sample_and_pairs_until_end_of_file(tmp_path):
 
 def test_solitaire_bad_input_exits_2_after_answering_earlier_pairs():
     code, out, err = run("solve", "solitaire", stdin="4 4 4 5 5 4 6 5\n2 4 3 3 3 6 4 6\n1 1 1 2 1 3 1 4\n1 1 9 9 1 2 1 3\n")
-    assert (code, out) == (2, "YES\n")
-    assert err == "vecsearch: solitaire: case 2, line 4: token 3 is '9'; expected a row 1..8\n"
+    assert (code, out) == (2, "YES\nerror\n")
+    assert err == "vecsearch: standard input: case 2, line 4: token 3 is '9'; expected a row 1..8\n"
 
 
 def test_solve_chessboard_sample_and_unreachable_case():
@@ -40,8 +40,9 @@ def test_solve_chessboard_sample_and_unreachable_case():
 
 def test_chessboard_bad_input_exits_2_after_answering_earlier_cases():
     code, out, err = run("solve", "chessboard", stdin=CHESS_SAMPLE + "\n1111\n0000\n1102\n0010\n")
-    assert code == 2 and out.splitlines()[0] == "4" and len(out.splitlines()) == 5
-    assert err == "vecsearch: chessboard: case 2, line 13: start position, row 3: '1102' has '2' at column 4; expected 0 or 1\n"
+    assert code == 2 and out.splitlines()[0] == "4" and len(out.splitlines()) == 6 and out.endswith("\nerror\n")
+    assert err == ("vecsearch: standard input: case 2, line 13: start position, row 3: '1102' has '2' at column 4;"
+                   " expected 0 or 1\n")
 
 
 def test_bfs_solitaire_from_the_sample_start_as_csv():

@@ -25,14 +25,14 @@ def test_solve_cubes_sample_stdin_and_file(tmp_path):
 
 def test_solve_cubes_bad_input():
     code, out, err = run("solve", "cubes", stdin=CUBES_BAD)
-    assert (code, out) == (2, "0\n")
-    assert err == "vecsearch: cubes: case 2, line 7: token 'Q' is not a colour; expected W, B, R or E\n"
+    assert (code, out) == (2, "0\nerror\n")
+    assert err == "vecsearch: standard input: case 2, line 7: token 'Q' is not a colour; expected W, B, R or E\n"
 
 
 def test_solve_cubes_missing_terminator():
     code, out, err = run("solve", "cubes", stdin=CUBES_BAD.split("2 1")[0])
-    assert (code, out) == (2, "0\n")
-    assert err == ("vecsearch: cubes: case 2, line 5: reached the end of the input;"
+    assert (code, out) == (2, "0\nerror\n")
+    assert err == ("vecsearch: standard input: case 2, line 5: reached the end of the input;"
                    " expected a dataset's 'x y' (1..3) or the terminating '0 0'\n")
 
 
@@ -49,8 +49,8 @@ def test_bfs_cubes_default_and_start():
 def test_solve_gap_sample_and_bad_input():
     assert run("solve", "gap", "--sample") == (0, "0\n33\n60\n-1\n", "")
     code, out, err = run("solve", "gap", stdin=GAP_SAMPLE_HEAD + "\n12 13\n")
-    assert (code, out) == (2, "0\n")
-    assert err == "vecsearch: gap: case 2, line 8: row 1 has 2 cards; expected 7\n"
+    assert (code, out) == (2, "0\nerror\n")
+    assert err == "vecsearch: standard input: case 2, line 8: row 1 has 2 cards; expected 7\n"
 
 
 def test_bfs_gap_default_start_and_text_start():

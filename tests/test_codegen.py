@@ -76,6 +76,17 @@ def test_plain_functions_in_a_module_load_from_the_disk_cache_in_the_next_proces
     assert second_compile < first_compile / 3  # loaded, not compiled again
 
 
+def test_other_sources_write_another_module(monkeypatch, tmp_path):
+    """Two versions of vecsearch sharing a cache directory keep apart (numba unpickles a cache
+    index before it compares its stamp, and fails on a type the other version lacks)."""
+    monkeypatch.setenv("VECSEARCH_CACHE_DIR", str(tmp_path))
+    made = []
+    for stamp in ("one version", "another"):
+        monkeypatch.setattr(codegen, "_stamp", lambda functions, stamp=stamp: stamp)
+        made.append(codegen._cached_module({}, {"WIDTH": 1}, "stamped", "", True).__file__)
+    assert made[0] != made[1] and all(Path(path).parent == tmp_path for path in made)
+
+
 def test_a_puzzle_sent_to_another_process_binds_the_same_cached_module(tmp_path):
     """A dask worker receives a puzzle pickled: its functions arrive as new dispatchers made from
     the originals' code. They still bind the family's module on disk (not an in-memory module

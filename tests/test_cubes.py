@@ -33,8 +33,8 @@ def random_walk(state, rng, moves):
 
 
 def judge(text):
-    answers, error = vs.get_problem("cubes").solve_text(text)
-    return [a.output for a in answers], error
+    answers, errors = vs.get_problem("cubes").solve_text(text)
+    return [a.output for a in answers], (errors[0] if errors else None)
 
 
 def dataset_text(datasets):
@@ -203,7 +203,7 @@ GOOD = "1 2\nW W W\nE W W\nW W W\n"
 ])
 def test_bad_input_names_case_line_and_token(bad, line, message):
     out, error = judge(GOOD + bad)
-    assert out == ["0"]  # the dataset before the bad one is answered
+    assert out == ["0", "error"]  # the dataset before the bad one is answered, the bad one marked
     assert error.case == 2 and error.line == line
     assert str(error).startswith(f"case 2, line {line}: {message}")
 

@@ -57,7 +57,7 @@ def test_a_table_pages_the_same_states_in_rank_order_whatever_its_blocks(referen
     table = vs.DistanceTable(PUZZLE, PUZZLE.start_states())
     whole = TableSide(table, name="from start", label="moves")
     blocks = TableSide(table, name="from start", label="moves", block=64)  # 20,160 ranks: 315 blocks
-    ranks = PUZZLE.rank_function
+    ranks = PUZZLE.functions["rank_state"]
     for depth, layer in enumerate(reference_layers):
         positions = np.arange(len(layer))
         states = blocks.states_at(depth, positions)
@@ -239,7 +239,7 @@ def test_explore_refuses_what_it_cannot_page():
         moves[0], moves[1] = 0, 1
         return 2
 
-    ring = vs.Puzzle("ring", expand=expand, max_moves=2, rank=lambda s, t: s, rank_size=7, start=0, goal=3)
+    ring = vs.Puzzle("ring", expand, 2, rank=vs.Rank(lambda s, t: s, 7), start=0, goal=3)
     with pytest.raises(vs.VecsearchError, match="ring has no unrank"):
         explore(vs.DistanceTable(ring))
     explorer = explore(ring)  # no unrank: stored layers instead

@@ -32,8 +32,8 @@ def engine_state(layout):
 
 
 def judge(text):
-    answers, error = vs.get_problem("gap").solve_text(text)
-    return [a.output for a in answers], error
+    answers, errors = vs.get_problem("gap").solve_text(text)
+    return [a.output for a in answers], (errors[0] if errors else None)
 
 
 def judge_text(layouts, count=None):
@@ -157,7 +157,7 @@ GOOD = "12 13 14 15 16 17 21\n22 23 24 25 26 27 31\n32 33 34 35 36 37 41\n42 43 
 ])
 def test_bad_input_names_layout_line_and_token(second, count, line, message):
     out, error = judge(f"{count}\n\n{GOOD}\n{second}")  # the second layout starts on line 8
-    assert out == ["0"]  # the layout before the bad one is answered
+    assert out == ["0", "error"]  # the layout before the bad one is answered, the bad one marked
     assert error.case == 2 and error.line == line
     assert str(error).startswith(f"case 2, line {line}: {message}")
 
@@ -169,7 +169,7 @@ def test_bad_input_names_layout_line_and_token(second, count, line, message):
 ])
 def test_bad_count_line(text, message):
     out, error = judge(text)
-    assert out == [] and error.case == 1 and error.line == 1
+    assert out == ["error"] and error.case == 1 and error.line == 1
     assert message in str(error)
 
 

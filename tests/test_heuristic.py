@@ -116,9 +116,8 @@ def test_user_puzzle_with_heuristic_and_inverse_moves():
 
     from vecsearch.puzzles.sliding.rules import expand
 
-    puzzle = vs.Puzzle("user-2x3", expand=expand, max_moves=4, tables=base.tables, heuristic=manhattan,
-                       inverse_moves=(1, 0, 3, 2), move_names="udlr", goal=base.goal_states()[0],
-                       start=base.goal_states()[0])
+    puzzle = vs.Puzzle("user-2x3", expand, vs.Moves(4, "udlr", (1, 0, 3, 2)), tables=base.tables, heuristic=manhattan,
+                       goal=base.goal_states()[0], start=base.goal_states()[0])
     goal = sliding_goal(2, 3)
     dist = distances([goal], sliding_neighbours(2, 3))
     starts = [s for s in random_arrangements(2, 3, 60, seed=3) if s in dist][:10]
@@ -126,7 +125,7 @@ def test_user_puzzle_with_heuristic_and_inverse_moves():
         solution = vs.solve(puzzle, pack_sliding(start), method="idastar")
         assert len(solution) == dist[start] and replay(start, solution.move_names, sliding_neighbours(2, 3)) == goal
     with pytest.raises(vs.PuzzleDefinitionError):
-        vs.Puzzle("bad", expand=expand, max_moves=4, inverse_moves=(1, 0))
+        vs.Puzzle("bad", expand, vs.Moves(4, inverses=(1, 0)))
 
 
 # --- pattern databases against a plain-Python 0-1 BFS of the abstract space ------------------
@@ -347,8 +346,8 @@ def walled_neighbours(state):
 
 @pytest.mark.parametrize("method", ["idastar", "astar"])
 def test_wide_user_puzzle(method):
-    puzzle = vs.Puzzle("walled-grid", width=2, expand=walled_expand, max_moves=4, move_names="EWNS",
-                       heuristic=grid_manhattan, inverse_moves=(1, 0, 3, 2), start=(1, 1), goal=(10, 2))
+    puzzle = vs.Puzzle("walled-grid", vs.Rules(walled_expand, width=2), vs.Moves(4, "EWNS", (1, 0, 3, 2)),
+                       heuristic=grid_manhattan, start=(1, 1), goal=(10, 2))
     dist = distances([(10, 2)], walled_neighbours)
     for start in [(1, 1), (0, 11), (5, 0), (10, 2), (7, 9)]:
         solution = vs.solve(puzzle, start, method=method)

@@ -104,8 +104,8 @@ def test_directed_puzzles_with_and_without_predecessors():
     cases = [(1, 199), (5, 6), (7, 3), (0, 128), (3, 197), (150, 150)]
     expected = [next((d for d, layer in enumerate(bfs_layers([s], climb_neighbours)) if g in layer), None)
                 for s, g in cases]
-    ranked = vs.Puzzle("climb-ranked", expand=climb_expand, predecessors=climb_predecessors, reversible=False,
-                       max_moves=2, rank=line_rank, rank_size=LIMIT, move_names=("+1", "*2"))
+    ranked = vs.Puzzle("climb-ranked", vs.Rules(climb_expand, predecessors=climb_predecessors, reversible=False),
+                       vs.Moves(2, ("+1", "*2")), rank=vs.Rank(line_rank, LIMIT))
     for puzzle, method in ((ranked, "pairs"), (climb(predecessors=climb_predecessors), "bidirectional"),
                            (climb(), "bidirectional")):
         result = vs.solve_pairs(puzzle, [s for s, _ in cases], [g for _, g in cases])
@@ -141,8 +141,7 @@ def line_neighbours(state):
 
 
 def test_paths_longer_than_the_depth_tables_are_searched_one_by_one():
-    puzzle = vs.Puzzle("line", expand=line_expand, max_moves=2, rank=line_rank, rank_size=LINE,
-                       move_names="+-")
+    puzzle = vs.Puzzle("line", line_expand, vs.Moves(2, "+-"), rank=vs.Rank(line_rank, LINE))
     starts, goals = [0, 10, LINE - 1, 600], [LINE - 1, 20, 0, 100]
     result = vs.solve_pairs(puzzle, starts, goals)
     check(result, starts, goals, line_neighbours, [abs(s - g) for s, g in zip(starts, goals)])
@@ -154,8 +153,8 @@ def grid_rank(state, tables):
 
 
 def test_wide_states_with_a_rank(threads):
-    puzzle = vs.Puzzle("grid-ranked", width=2, expand=grid_expand, max_moves=4, rank=grid_rank, rank_size=SIDE * SIDE,
-                       move_names="EWNS")
+    puzzle = vs.Puzzle("grid-ranked", vs.Rules(grid_expand, width=2), vs.Moves(4, "EWNS"),
+                       rank=vs.Rank(grid_rank, SIDE * SIDE))
     rng = random.Random(6)
     starts = [(rng.randrange(SIDE), rng.randrange(SIDE)) for _ in range(40)]
     goals = [(rng.randrange(SIDE), rng.randrange(SIDE)) for _ in range(40)]

@@ -64,4 +64,5 @@ def _counter_rank(state, tables):
 
 
 def _counter():
-    return vs.Puzzle("counter", expand=_counter_expand, max_moves=2, rank=_counter_rank, rank_size=SIZE, start=1)
+    return vs.Puzzle("counter", vs.Rules(_counter_expand, reversible=False), 2, rank=vs.Rank(_counter_rank, SIZE),
+                     start=1)

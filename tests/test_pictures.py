@@ -97,7 +97,7 @@ def test_puzzle_without_pictures_shows_text():
         moves[0] = 0
         return 1
 
-    puzzle = vs.Puzzle("ring", expand=expand, max_moves=1, reversible=False, start=0, goal=3)
+    puzzle = vs.Puzzle("ring", vs.Rules(expand, reversible=False), 1, start=0, goal=3)
     view = puzzle.show(2)
     assert view._repr_svg_() is None and view._repr_html_() == "<pre>2</pre>"
     solution = vs.solve(puzzle, method="bfs")

@@ -46,9 +46,10 @@ def test_an_oversized_search_is_refused_before_it_starts_with_the_estimates():
     n = vs.get_puzzle("sliding-3x4").rank_size
     table = planner.format_size(8 * ((n + 31) // 32) + 8 * KEEP_FARTHEST)  # the table and the farthest states
     assert table == "57.6 MiB" and "limit of 10.0 MiB" in message
-    assert f"two-bit table {table}" in message and "bitset + layers 28.6 MiB, up to" in message
-    assert f"nothing fits; the smallest, the two-bit table {table}, needs a limit of {table}" in message
-    with pytest.raises(vs.MemoryLimitError, match=r"limit of 20.0 MiB \(bitset \+ layers 28.6 MiB, up to"):
+    assert f"two-bit table {table}" in message and "bitset + layers 28.6 MiB at the start, up to" in message
+    assert f"nothing fits; the least that surely fits is the two-bit table {table}, under a limit of {table}" in message
+    assert "--max-depth" in message and "--spill DIR" in message  # the ways beyond: a depth limit, partitioned
+    with pytest.raises(vs.MemoryLimitError, match=r"limit of 20.0 MiB \(bitset \+ layers 28.6 MiB at the start, up to"):
         vs.bfs("sliding-3x4", mode="layers", visited="bitset", max_memory="20M")
 
 
@@ -83,7 +84,7 @@ def _grid_expand(state, tables, children, moves):
 
 
 def test_a_hash_set_search_is_guarded_as_it_grows():
-    grid = vs.Puzzle("grid-400", width=2, expand=_grid_expand, max_moves=4, start=(0, 0))
+    grid = vs.Puzzle("grid-400", vs.Rules(_grid_expand, width=2), 4, start=(0, 0))
     assert vs.bfs(grid, max_depth=20, max_memory="64M").total_states == 231
     with pytest.raises(vs.MemoryLimitError, match="over its memory limit of 1.0 MiB"):
         vs.bfs(grid, max_memory="1M")

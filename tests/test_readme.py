@@ -1,4 +1,4 @@
-"""What the README promises a new user is what the library and the command line do."""
+"""What the README and the user guide (``docs/``) promise a new user is what the library and the command line do."""
 
 import re
 import subprocess
@@ -7,7 +7,9 @@ from pathlib import Path
 
 import vecsearch as vs
 
-README = (Path(__file__).parent.parent / "README.md").read_text()
+ROOT = Path(__file__).parent.parent
+# the README and the guide's pages: the promises, wherever a page keeps them
+README = "\n".join(path.read_text() for path in [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))])
 
 
 def test_the_readme_solution_string_is_the_one_python_and_the_cli_give():
@@ -27,3 +29,20 @@ def test_the_readme_names_the_other_methods_paths_truly():
     for method, path in (("table", same), ("bfs", named[1]), ("idastar", named[2])):
         assert str(vs.solve("eight", "2 3 4 1 5 x 7 6 8", method=method)) == path
 
+
+
+def test_the_readme_declares_the_roles_as_the_contract_does():
+    from vecsearch.contract import role_table
+
+    assert role_table() in README  # the README's table is the one the declarations make
+
+
+def test_the_readme_puzzle_of_ones_own_is_solved_as_it_says():
+    section = (ROOT / "docs" / "guide" / "own-puzzle.md").read_text()
+    block = section[section.index("```python") + len("```python"):]
+    code = block[:block.index("```")]
+    claimed = re.search(r"vs\.solve\(puzzle\) +# (\d+) pours: ([A-C>\s]+)\n", code)
+    assert claimed, "the guide's first puzzle of one's own moved: update this test"
+    scope = {}
+    exec(code.replace("vs.solve(puzzle)", "solution = vs.solve(puzzle)"), scope)
+    assert len(scope["solution"]) == int(claimed[1]) and str(scope["solution"]) == claimed[2].strip()

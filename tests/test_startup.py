@@ -34,8 +34,9 @@ def cli(*args, stdin="", **env):
 def test_import_loads_the_contract_errors_and_registry_only():
     loaded = python("import sys, vecsearch\n"
                     "print(' '.join(sorted(m for m in sys.modules if m.split('.')[0] == 'vecsearch')))")
-    assert loaded.split() == ["vecsearch", "vecsearch._numba", "vecsearch.errors", "vecsearch.heuristics",
-                              "vecsearch.puzzle", "vecsearch.registry"]
+    assert loaded.split() == ["vecsearch", "vecsearch._numba", "vecsearch.contract", "vecsearch.errors",
+                              "vecsearch.fingerprint", "vecsearch.heuristics", "vecsearch.puzzle",
+                              "vecsearch.registry"]
 
 
 def test_every_public_name_loads_on_first_use():
@@ -70,8 +71,8 @@ def test_one_line_builds_no_table_and_a_large_batch_does(monkeypatch):
     monkeypatch.setattr(solve_module, "distance_table", counting)
     monkeypatch.setattr(strategies, "distance_table", counting)
     problem = vs.get_problem("eight")
-    answers, error = problem.solve_text("2 3 4 1 5 x 7 6 8\n")
-    assert error is None and len(answers[0].output) == 19 and built == []
+    answers, errors = problem.solve_text("2 3 4 1 5 x 7 6 8\n")
+    assert errors == [] and len(answers[0].output) == 19 and built == []
     found = vs.solve_many("sliding-3x3", ["2 3 4 1 5 x 7 6 8"] * 2000, problem.goal_state())
     assert found.method == "table" and len(built) == 1 and (found.lengths == 19).all()
 

@@ -67,7 +67,8 @@ def test_farthest_states_are_kept_up_to_a_limit():
 
 
 def test_twobit_needs_unrank():
-    puzzle = vs.Puzzle("counter", expand=_counter_expand, max_moves=2, rank=_identity_rank, rank_size=64, start=0)
+    puzzle = vs.Puzzle("counter", vs.Rules(_counter_expand, reversible=False), 2, rank=vs.Rank(_identity_rank, SIZE),
+                       start=0)
     with pytest.raises(vs.VecsearchError, match="needs rank, rank_size and unrank"):
         vs.bfs(puzzle, mode="twobit")
     with pytest.raises(vs.VecsearchError, match="keeps no layers"):
@@ -117,8 +118,8 @@ def counter_neighbours(state):
 
 @pytest.mark.parametrize("predecessors", [None, _counter_predecessors], ids=["push-only", "with-predecessors"])
 def test_directed_puzzles(predecessors):
-    puzzle = vs.Puzzle("counter", expand=_counter_expand, max_moves=2, reversible=False, predecessors=predecessors,
-                       rank=_identity_rank, unrank=_identity_unrank, rank_size=SIZE, start=7)
+    puzzle = vs.Puzzle("counter", vs.Rules(_counter_expand, reversible=False, predecessors=predecessors), 2,
+                       rank=vs.Rank(_identity_rank, SIZE, unrank=_identity_unrank), start=7)
     result = vs.bfs(puzzle, mode="twobit")
     expected = bfs_layers([7], counter_neighbours)
     assert result.layer_sizes == [len(layer) for layer in expected]

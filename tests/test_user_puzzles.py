@@ -1,11 +1,14 @@
 """Puzzles users define themselves: narrow and wide, reversible and directed, cached or not."""
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 from numba import njit
 from reference import bfs_layers, replay
 
 import vecsearch as vs
+from vecsearch.engine import codegen
 from vecsearch.engine.codegen import layer_kernels
 
 # --- a directed puzzle defined at module level (its kernels are generated and cached) -------
@@ -51,8 +54,8 @@ def climb_neighbours(state):
 
 
 def climb(predecessors=None):
-    return vs.Puzzle("climb", expand=climb_expand, max_moves=2, reversible=False, predecessors=predecessors,
-                     move_names=("+1", "*2"), start=1, goal=LIMIT - 1)
+    return vs.Puzzle("climb", vs.Rules(climb_expand, reversible=False, predecessors=predecessors),
+                     vs.Moves(2, ("+1", "*2")), start=1, goal=LIMIT - 1)
 
 
 def test_directed_forward_bfs_matches_reference():
@@ -76,8 +79,8 @@ def test_directed_puzzle_refuses_backward_work_without_predecessors():
     with pytest.raises(vs.VecsearchError, match="can only search forwards"):
         vs.bfs(puzzle, 197, backward=True)
     with pytest.raises(vs.VecsearchError, match="needs predecessors"):
-        vs.DistanceTable(vs.Puzzle("climb-ranked", expand=climb_expand, max_moves=2, reversible=False,
-                                   rank=lambda s, t: s, rank_size=LIMIT, goal=LIMIT - 1))
+        vs.DistanceTable(vs.Puzzle("climb-ranked", vs.Rules(climb_expand, reversible=False), 2,
+                                   rank=vs.Rank(lambda s, t: s, LIMIT), goal=LIMIT - 1))
 
 
 def test_directed_bidirectional_with_predecessors():
@@ -119,7 +122,7 @@ def grid_neighbours(state):
 
 
 def test_wide_states_use_a_hash_set_and_match_reference(threads):
-    puzzle = vs.Puzzle("grid", width=2, expand=grid_expand, max_moves=4, move_names="EWNS", start=(3, 4),
+    puzzle = vs.Puzzle("grid", vs.Rules(grid_expand, width=2), vs.Moves(4, "EWNS"), start=(3, 4),
                        goal=(20, 1))
     result = vs.bfs(puzzle, keep_layers=True, threads=threads)
     assert result.profile.visited == "hash"
@@ -131,8 +134,8 @@ def test_wide_states_use_a_hash_set_and_match_reference(threads):
     assert puzzle.format_state(solution.states[-1]) == "20 1"
 
 
-# --- a puzzle written in a notebook cell: plain functions, compiled in memory ---------------
-def test_puzzle_defined_in_a_function_compiles_in_memory_and_warms_up():
+# --- a puzzle written in a notebook cell: plain functions, the kernels from the disk cache ----
+def test_puzzle_defined_in_a_function_runs_on_cached_kernels_and_warms_up():
     masks = np.array([sum(1 << c for c in (i, i - 3, i + 3) if 0 <= c < 9)
                       | (1 << (i - 1) if i % 3 else 0) | (1 << (i + 1) if i % 3 < 2 else 0)
                       for i in range(9)], dtype=np.int64)
@@ -146,9 +149,9 @@ def test_puzzle_defined_in_a_function_compiles_in_memory_and_warms_up():
     def lights_rank(state, tables):
         return state
 
-    puzzle = vs.Puzzle("lights-out-3x3", expand=lights_expand, max_moves=9, tables=(masks,), rank=lights_rank,
-                       rank_size=512, start=0, goal=511)
-    assert layer_kernels(puzzle).__name__.startswith("vecsearch_kernels_user_")
+    puzzle = vs.Puzzle("lights-out-3x3", lights_expand, 9, rank=vs.Rank(lights_rank, 512), tables=(masks,), start=0,
+                       goal=511)
+    assert Path(layer_kernels(puzzle).__file__).parent == codegen.cache_dir()  # no code of the puzzle in them
     assert vs.warm_up(puzzle) > 0
     result = vs.bfs(puzzle, keep_layers=True)
     expected = bfs_layers([0], lambda s: [(m, s ^ int(masks[m])) for m in range(9)])
@@ -164,5 +167,114 @@ def test_user_state_text_round_trip_and_errors():
         puzzle.parse_state("forty")
     with pytest.raises(vs.InvalidPuzzleInput, match="expected 1 integer"):
         puzzle.parse_state("1 2")
-    with pytest.raises(vs.PuzzleDefinitionError, match="give both rank and rank_size"):
-        vs.Puzzle("broken", expand=climb_expand, max_moves=2, rank=climb_expand)
+    with pytest.raises(vs.PuzzleDefinitionError, match="the Rank needs its size"):
+        vs.Puzzle("broken", climb_expand, 2, rank=vs.Rank(climb_expand))
+
+
+# --- three jugs 8-5-3, hand-packed (4 bits each): more predecessors than moves ---------------
+CAPACITY = (8, 5, 3)
+POURS = np.array([(i, j) for i in range(3) for j in range(3) if i != j], np.int64)
+
+
+@njit
+def jug(state, i):
+    return (state >> (4 * i)) & 15
+
+
+@njit
+def with_jugs(state, i, a, j, b):
+    return state & ~((15 << (4 * i)) | (15 << (4 * j))) | (a << (4 * i)) | (b << (4 * j))
+
+
+@njit
+def pour_expand(state, tables, children, moves):
+    k = 0
+    for m in range(6):
+        i, j = tables[0][m, 0], tables[0][m, 1]
+        x = min(jug(state, i), tables[1][j] - jug(state, j))
+        if x > 0:
+            children[k] = with_jugs(state, i, jug(state, i) - x, j, jug(state, j) + x)
+            moves[k] = m
+            k += 1
+    return k
+
+
+@njit
+def pour_predecessors(state, tables, parents, moves):
+    """The states a pour i -> j leads here from: pouring x emptied i, or filled j."""
+    k = 0
+    for m in range(6):
+        i, j = tables[0][m, 0], tables[0][m, 1]
+        a, b = jug(state, i), jug(state, j)
+        for x in range(1, b + 1):
+            if a + x <= tables[1][i] and (a == 0 or b == tables[1][j]):
+                parents[k] = with_jugs(state, i, a + x, j, b - x)
+                moves[k] = m
+                k += 1
+    return k
+
+
+def jugs(max_predecessors=None):
+    return vs.Puzzle("jugs", vs.Rules(pour_expand, reversible=False, predecessors=pour_predecessors,
+                                      max_predecessors=max_predecessors),
+                     6, tables=(POURS, np.array(CAPACITY, np.int64)), start=8, goal=4 + (4 << 4))
+
+
+def jug_neighbours(state):
+    out = []
+    for m, (i, j) in enumerate(POURS.tolist()):
+        x = min(state[i], CAPACITY[j] - state[j])
+        if x > 0:
+            after = list(state)
+            after[i] -= x
+            after[j] += x
+            out.append((str(m), tuple(after)))
+    return out
+
+
+def test_predecessors_have_a_capacity_of_their_own():
+    """The jugs have more predecessors than moves: ``validate`` refused a correct function when
+    predecessors could only fill ``max_moves`` entries; with ``max_predecessors`` it passes, and
+    searches over predecessors agree with a plain-Python forward BFS."""
+    with pytest.raises(vs.PuzzleDefinitionError, match=r"predecessors\('\d+'\) writes outside the children array"
+                                                       r" .* k < max_predecessors=6"):
+        vs.validate(jugs())
+    puzzle = jugs(max_predecessors=24)
+    assert vs.validate(puzzle) > 1 and puzzle.max_children == 24
+    layers = bfs_layers([(8, 0, 0)], jug_neighbours)
+    packed = {(a, b, c): a | b << 4 | c << 8 for a in range(9) for b in range(6) for c in range(4)}
+    depth = next(d for d, layer in enumerate(layers) if (4, 4, 0) in layer)
+    assert len(vs.bidirectional(puzzle).solution) == depth == 7
+    backward = vs.bfs(puzzle, packed[(4, 4, 0)], backward=True, keep_layers=True)
+    assert any(packed[(8, 0, 0)] in set(layer.states.tolist()) for layer in backward.layers[depth:depth + 1])
+
+
+# --- the contract is checked on first use -----------------------------------------------------
+def test_a_broken_puzzle_is_probed_on_first_use_once_and_the_probe_can_be_skipped():
+    def rank(state, tables):
+        return state + 1  # one past rank_size at 511
+
+    def lights(check=True):
+        masks = np.array([1 << i for i in range(9)], np.int64)
+        return vs.Puzzle("lights", lambda s, t, c, m: _toggles(s, t, c, m), 9, rank=vs.Rank(rank, 512),
+                         tables=(masks,), start=511, check=check)
+
+    puzzle = lights()
+    with pytest.raises(vs.PuzzleDefinitionError, match=r"lights: rank\('511'\) is 512; expected an int in"
+                                                       r" 0\.\.rank_size-1 = 511"):
+        vs.bfs(puzzle)  # the probe, in Python, before any kernel runs
+    assert not puzzle.checked
+    unprobed = lights(check=False)
+    with pytest.raises(vs.PuzzleDefinitionError, match=r"lights: rank\('511'\) gave the rank 512"):
+        vs.bfs(unprobed)  # the compiled guard
+    fine = vs.Puzzle("fine", _toggles, 9, rank=vs.Rank(lambda s, t: s, 512),
+                     tables=(np.array([1 << i for i in range(9)], np.int64),), start=0)
+    assert not fine.checked and vs.bfs(fine).total_states == 512 and fine.checked
+
+
+@njit
+def _toggles(state, tables, children, moves):
+    for m in range(9):
+        children[m] = state ^ tables[0][m]
+        moves[m] = m
+    return 9

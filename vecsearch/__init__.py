@@ -13,6 +13,8 @@ Module map:
   judge              contest input/output formats on top of puzzles
   errors             the exceptions users meet
   cli                the ``vecsearch`` command
+  contract           the roles a puzzle supplies, declared once; the records Rules, Moves, Rank
+  values             puzzles whose states are values (Vector, Permutation, Subset): packed for you
   validation         ``validate(puzzle)``: probes a puzzle's functions, precise errors
   svg                pictures of states and solutions (puzzles supply ``draw(state)``)
   plots              matplotlib pictures of one or several profiles (lazy import)
@@ -48,12 +50,16 @@ Module map:
   engine/progress    the one tqdm progress-bar helper (layers, pairs, IDA* iterations, instances)
   engine/solution    ``Solution``: states and moves
   engine/codegen     kernel modules per puzzle family, the templates' roles bound (cached by numba)
+  engine/guarded     a user's functions compiled with bounds checks, handed to the kernels in their tables
+  engine/goals       goals given as conditions: tested on layers, or listed by a scan of the rank space
+  fingerprint        digests of what a puzzle computes (its functions' code, tables, moves): resumes
   engine/blocks      serial range kernels run over blocks of their input on several threads
   engine/jit         compile time kept apart from search time; long compiles announced
   engine/warmup      ``warm_up(puzzle)`` / ``vecsearch warm-up``: miniature runs of what solve and bfs call
   kernels/*          numba building blocks: layer / rank-space / pair / heuristic / pdb templates
-                     (their roles declared in kernels/roles), intrinsics, ranks, state words,
-                     nibbles, text (batch lines read and written in bulk)
+                     (their roles declared in kernels/roles), the guards around a user's functions
+                     and the adapters of puzzles over values (guard / value templates), intrinsics,
+                     ranks, state words, nibbles, text (batch lines read and written in bulk)
   puzzles/*          one module per puzzle family (rules, encoding, judge format)
   puzzles/permutation  puzzles as data: orbits and moves (Python, .tws / ksolve .def text, KPuzzle
                      JSON), identical pieces, group ranks, patterns and ``phases``; pocket cube,
@@ -73,6 +79,7 @@ from vecsearch.errors import (
     UnknownPuzzle,
     VecsearchError,
 )
+from vecsearch.contract import Moves, Rank, Rules
 from vecsearch.puzzle import Puzzle
 from vecsearch.registry import get_problem, get_puzzle
 
@@ -95,12 +102,15 @@ _LAZY = {
     "PermutationPuzzle": "vecsearch.puzzles.permutation", "load_definition": "vecsearch.puzzles.permutation",
     "Pattern": "vecsearch.puzzles.permutation", "phases": "vecsearch.puzzles.permutation",
     "distances_between": "vecsearch.engine.between",
+    "ValuePuzzle": "vecsearch.values", "Vector": "vecsearch.values", "Permutation": "vecsearch.values",
+    "Subset": "vecsearch.values",
 }
 
 __all__ = [
     "BoundRecord", "DistanceTable", "Explorer", "Heuristic", "InvalidPuzzleInput", "LayerRecord", "METHODS", "ManySolutions", "MemoryLimitError", "NoSolution",
-    "Orbit", "Pattern", "PermutationDefinition", "PermutationPuzzle", "Profile", "Puzzle", "PuzzleDefinitionError",
-    "SearchInterrupted", "SearchResult", "Solution", "UnknownPuzzle", "VecsearchError",
+    "Moves", "Orbit", "Pattern", "Permutation", "PermutationDefinition", "PermutationPuzzle", "Profile", "Puzzle",
+    "PuzzleDefinitionError", "Rank", "Rules",
+    "SearchInterrupted", "SearchResult", "Solution", "Subset", "UnknownPuzzle", "ValuePuzzle", "VecsearchError", "Vector",
     "bfs", "bidirectional", "clear_caches", "distance_table", "distances_between", "explore", "get_problem", "get_puzzle", "load_definition",
     "phases", "plot_profiles", "solve", "solve_many",
     "solve_pairs", "to_networkx", "validate", "warm_up",

@@ -14,9 +14,17 @@
 - ``state_function``: per-state puzzle rules (expand one state, rank one state). They are not
   cached on their own because they are compiled into the layer kernels that call them, where
   they are inlined.
-- ``user_kernel`` / ``user_parallel_kernel``: uncached variants for kernels built around a puzzle
-  defined in a notebook (its functions live in no importable file, so numba cannot cache them);
-  such puzzles pay one compile per process, done by ``vecsearch.warm_up(puzzle)``.
+- ``called``: a function compiled once and called by the kernels (not inlined into each by
+  numba, which costs compile time per kernel): the one that raises a guard's ``BrokenRule``.
+- ``checked_function(function, argument_types, cache)``: a user's per-state function, compiled
+  for the argument types its role is called with (``engine.guarded.argument_types``), with bounds checks:
+  an index out of range raises ``IndexError``, which its guard (``kernels/guard_template``) turns
+  into a ``BrokenRule``, instead of writing outside an array. The kernels take it as a first-class
+  function, so they serve every user puzzle of the same types and load from the cache even when
+  the function was defined in a notebook; the function itself is cached when it lives in a file
+  (``cache``). An indirect call: never inlined, as bounds checks need.
+- ``user_kernel`` / ``user_parallel_kernel``: uncached variants, for kernel modules that cannot be
+  written to the cache directory.
 
 ``error_model="numpy"`` removes the division-by-zero checks from integer ``//`` and ``%`` in hot
 loops; our kernels never divide by zero by construction.
@@ -45,9 +53,16 @@ _COMMON = dict(error_model="numpy", nogil=True)
 kernel = njit(cache=True, **_COMMON)
 parallel_kernel = njit(cache=True, parallel=True, **_COMMON)
 state_function = njit(inline="always", **_COMMON)
+called = njit(_nrt=True, **_COMMON)
 loop = njit(cache=True, _nrt=False, **_COMMON)
 user_kernel = njit(cache=False, **_COMMON)
 user_parallel_kernel = njit(cache=False, parallel=True, **_COMMON)
+
+
+def checked_function(function, argument_types: tuple, cache: bool):
+    """``function`` (plain, or a numba dispatcher: its Python function is used) compiled with
+    bounds checks for ``argument_types`` (numba types)."""
+    return njit(argument_types, boundscheck=True, cache=cache, **_COMMON)(getattr(function, "py_func", function))
 
 
 class _ScopeSharingCopy:

@@ -9,9 +9,10 @@ in input order.
 
 Resuming: re-running with the same output file skips what it already holds, and says how much
 that is. A JSON-lines file is cut back to its last complete line; every record carries the
-``digest`` of its instance (start and goal, ``Instances.digests``), so ids already answered are
-skipped only when they still ask the same thing: an output written for other instances is
-refused, never silently kept. A judge-format file keeps a sidecar ``OUT.done`` (cases answered,
+``digest`` of its instance (start, goal and the puzzle's identity: its functions, tables and
+metric, ``Instances.digests``), so ids already answered are skipped only when they still ask the
+same thing of the same puzzle: an output written for other instances, or by another puzzle or
+metric, is refused (nothing is written to it), never silently kept. A judge-format file keeps a sidecar ``OUT.done`` (cases answered,
 bytes written and the digest of the whole input, updated after each chunk) and is cut back to
 that point. Ids must be unique in an input: duplicates are refused.
 """
@@ -93,8 +94,9 @@ def _check_resume(out: str, done: dict, keys: list[str], digests: np.ndarray, er
                or (k not in current and k not in error_keys)]
     if changed:
         raise InvalidPuzzleInput(
-            f"{out} holds answers to other instances than this input's ({len(changed):,} id(s) differ or are"
-            f" missing, first id {changed[0]}): give another output file, or remove it to start afresh")
+            f"{out} holds answers to other instances than this input's, or from another puzzle or metric"
+            f" ({len(changed):,} id(s) differ or are missing, first id {changed[0]}): give another output file, or"
+            " remove it to start afresh")
 
 
 def _refuse_duplicates(ids) -> None:
@@ -117,8 +119,9 @@ def _judge_progress(path: str, digests: np.ndarray) -> tuple[int, int]:
     except (OSError, ValueError, KeyError, TypeError):
         cases, size, written_for = 0, 0, None
     if cases and (cases > len(digests) or written_for != _prefix_digest(digests[:cases]).hexdigest()):
-        raise InvalidPuzzleInput(f"{path} holds the answers to another input's {cases:,} cases: give another output"
-                                 " file, or remove it (and its .done marker) to start afresh")
+        raise InvalidPuzzleInput(f"{path} holds the answers to another input's {cases:,} cases, or another puzzle's or"
+                                 " metric's: give another output file, or remove it (and its .done marker) to start"
+                                 " afresh")
     with open(path, "rb+") as handle:
         handle.truncate(size)
     return cases, size
@@ -172,7 +175,7 @@ def run_jsonl(puzzle, instances, errors, out, *, stream=None, report=None, **sol
     instances answered now."""
     ids = instances.ids.tolist() if isinstance(instances.ids, np.ndarray) else list(instances.ids)
     _refuse_duplicates(ids + [i for i, _ in errors])
-    digests = instances.digests()
+    digests = instances.digests(puzzle.identity)
     done = answered_records(out) if out is not None else {}
     if done:
         keys = [_key(i) for i in ids]
@@ -198,36 +201,72 @@ def run_jsonl(puzzle, instances, errors, out, *, stream=None, report=None, **sol
     return answered
 
 
-def run_judge(problem, instances, out, *, stream=None, report=None, max_depth=None, **solve_options) -> int:
+def run_judge(problem, instances, out, *, errors=(), stream=None, report=None, max_depth=None,
+              **solve_options) -> int:
     """Answer in the judge's output format, in input order, into ``out`` (resuming) or
-    ``stream``; ``max_depth``: longer answers count as none (default: the problem's limit)."""
-    cases = size = 0
-    digests = instances.digests()
+    ``stream``; a malformed case of ``errors`` (``(case number, message)``) gets its own line,
+    ``problem.marker``, where its answer would be. ``max_depth``: longer answers count as none
+    (default: the problem's limit). Returns the number of instances answered now."""
+    numbers = np.asarray(instances.ids, np.int64)
+    bad = sorted((int(case), message) for case, message in errors)
+    # Every case in input order: instance i as (number, i), a malformed one as (number, -1).
+    order = sorted([(int(n), i) for i, n in enumerate(numbers)] + [(case, -1) for case, _ in bad])
+    instance_digests = instances.digests(problem.puzzle.identity)
+    marker_digests = {case: _bytes_digest(f"{case}:{message}") for case, message in bad}
+    digests = np.array([instance_digests[i] if i >= 0 else marker_digests[n] for n, i in order], np.int64)
+    done = size = 0
     if out is not None:
-        cases, size = _judge_progress(out, digests)
-        if cases and report is not None:
-            report(f"resuming {out}: {cases:,} of {len(instances):,} cases already answered")
-        instances = instances.take(cases, len(instances))
-    answered_so_far = _prefix_digest(digests[:cases])
+        done, size = _judge_progress(out, digests)
+        if done and report is not None:
+            report(f"resuming {out}: {done:,} of {len(order):,} cases already answered")
+    left = order[done:]
+    instances = instances.select(np.array([i for _, i in left if i >= 0], np.int64))
+    markers = [n for n, i in left if i < 0]  # cases still to mark, in order
+    written_so_far = _prefix_digest(digests[:done])
     handle = open(out, "ab") if out is not None else stream
     answered = 0
     limit = problem.max_depth if max_depth is None else max_depth
+    marker = (problem.marker + "\n").encode()
+
+    def write(pieces: list[bytes]) -> None:
+        nonlocal done, size
+        data = b"".join(pieces)
+        handle.write(data)
+        handle.flush()
+        written_so_far.update(np.ascontiguousarray(digests[done:done + len(pieces)]).tobytes())
+        done += len(pieces)
+        if out is not None:
+            size += len(data)
+            _mark(out, done, size, written_so_far.hexdigest())
+
     try:
         for chunk in iter_many(problem.puzzle, instances, max_depth=limit, ordered=True, **solve_options):
-            text = problem.batch_output(chunk.lengths, chunk.moves)
-            data = text if isinstance(text, bytes) else "".join(t + "\n" for t in text).encode()
-            handle.write(data)
-            handle.flush()
+            pieces = []
+            for number, answer in zip(np.asarray(chunk.ids).tolist(), _answer_lines(problem, chunk)):
+                while markers and markers[0] < number:
+                    pieces.append(marker)
+                    markers.pop(0)
+                pieces.append(answer)
+            write(pieces)
             answered += len(chunk.lengths)
-            answered_so_far.update(np.ascontiguousarray(digests[cases + answered - len(chunk.lengths):
-                                                                 cases + answered]).tobytes())
-            if out is not None:
-                size += len(data)
-                _mark(out, cases + answered, size, answered_so_far.hexdigest())
+        if markers:
+            write([marker] * len(markers))
     finally:
         if out is not None:
             handle.close()
     return answered
+
+
+def _answer_lines(problem, chunk) -> list[bytes]:
+    """The judge output of each instance of a finished chunk."""
+    text = problem.batch_output(chunk.lengths, chunk.moves)
+    if isinstance(text, bytes):  # one line per instance
+        return [line + b"\n" for line in text.split(b"\n")[:-1]]
+    return [(t + "\n").encode() for t in text]
+
+
+def _bytes_digest(text: str) -> int:
+    return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=6).digest(), "little")
 
 
 def report_errors(name: str, errors) -> None:

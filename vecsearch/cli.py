@@ -8,49 +8,60 @@ from __future__ import annotations
 
 import contextlib
 import importlib.util
-import os
-import shlex
 import sys
 from pathlib import Path
 
 from vecsearch.cli_arguments import build_parser
+from vecsearch.cli_input import InputError, input_name, read_input, refuse_typed_instance
+
 
 def run_solve(args) -> int:
     from vecsearch.registry import get_problem
 
+    if args.start is not None:
+        return _solve_instance(args)
     problem = get_problem(args.problem)
     if args.goal is not None:
         problem = problem.with_goal(args.goal)
     if args.sample:
-        text = problem.sample()
+        text, source = problem.sample(), f"{problem.name}'s sample"
     elif args.text is not None:
-        text = args.text
+        text, source = args.text, "--text"
     else:
-        _refuse_typed_instance(args.file, f"vecsearch solve {args.problem}")
-        text = _read_input(args.file)
-    answers, error = problem.solve_text(text)
+        refuse_typed_instance(args.file, f"vecsearch solve {args.problem}")
+        text, source = read_input(args.file), input_name(args.file)
+    answers, errors = problem.solve_text(text)
     out = sys.stdout
     for answer in answers:
         out.write(answer.output + "\n")
-        if answer.note:
-            print(f"vecsearch: {problem.name}: {answer.note}", file=sys.stderr)
+        if answer.note:  # a malformed case's error, located in the input; else a remark on the answer
+            where = source if answer.output == problem.marker and errors else problem.name
+            print(f"vecsearch: {where}: {answer.note}", file=sys.stderr)
     out.flush()
-    if error is not None:
-        print(f"vecsearch: {problem.name}: {error}", file=sys.stderr)
-        return 2
+    return 2 if errors else 0
+
+
+def _solve_instance(args) -> int:
+    """``vecsearch solve PUZZLE --start STATE [--goal STATE]``: one shortest move string."""
+    from vecsearch.engine.solve import solve
+    from vecsearch.errors import NoSolution
+    from vecsearch.registry import get_puzzle
+
+    puzzle = get_puzzle(args.problem)
+    start = puzzle.state(args.start)
+    goal = None if args.goal is None else puzzle.states(args.goal)
+    try:
+        solution = solve(puzzle, start, goal, method=args.method, max_depth=args.max_depth)
+    except NoSolution as none:
+        print(f"vecsearch: {puzzle.name}: {str(none).removeprefix(f'{puzzle.name}: ')}", file=sys.stderr)
+        return 1
+    print(solution, flush=True)
     return 0
-
-
-def _refuse_typed_instance(path: str | None, command: str) -> None:
-    """An instance typed where a file name goes: say where instances go instead."""
-    if path is not None and path != "-" and any(c.isspace() for c in path) and not os.path.exists(path):
-        typed = shlex.quote(path)
-        raise InputError(f"no file {typed}: FILE names a file of instances; give one instance as"
-                         f" `{command} --text {typed}`, or on standard input: `echo {typed} | {command}`")
 
 
 def _enumerate(args, **options):
     """The puzzle and the ``bfs`` the options of ``_add_search_arguments`` (and ``options``) ask for."""
+    from vecsearch.engine import planner
     from vecsearch.engine.planner import format_size
     from vecsearch.engine.search import bfs
     from vecsearch.engine.segments import is_partitioned
@@ -62,7 +73,7 @@ def _enumerate(args, **options):
         _note(f"note: --start is a pattern: the search starts from the {len(start):,} states it matches")
     with _cluster(args) as client:
         if args.spill is not None and not args.owner_local and not is_partitioned(options.get("resume")):
-            need = 2 * 8 * ((puzzle.rank_size + 31) // 32) if puzzle.has_rank else 0
+            need = 2 * planner.two_bit_bytes(puzzle.rank_size) if puzzle.has_rank else 0
             _note(f"{puzzle.name}: spilling to {args.spill}: two tables of {format_size(need // 2)} on disk, plus"
                   " 8 bytes per child routed between segments, freed after each layer")
         return puzzle, bfs(puzzle, start, max_depth=args.max_depth, threads=args.threads, mode=args.mode,
@@ -112,7 +123,8 @@ def run_bfs(args) -> int:
         raise
     except SearchInterrupted as stop:
         _print_profile(stop.result.profile, args.csv)
-        again = f"; continue with --resume {stop.checkpoint}" if stop.checkpoint else ""
+        again = f"; continue with --resume {stop.checkpoint}" if stop.checkpoint else \
+            "; run it with --checkpoint DIR to be able to continue after an interruption"
         print(f"vecsearch: interrupted after depth {stop.result.depth}{again}", file=sys.stderr)
         return 130
     _print_profile(result.profile, args.csv)
@@ -126,7 +138,7 @@ def run_batch(args) -> int:
     from vecsearch.errors import InvalidPuzzleInput, UnknownPuzzle
     from vecsearch.registry import get_problem, get_puzzle
 
-    data = _read_input(args.file, binary=True)
+    data = read_input(args.file, binary=True)
     jsonl = args.input == "jsonl" or (args.input == "auto" and looks_like_jsonl(data))
     try:
         problem = get_problem(args.puzzle)
@@ -144,13 +156,13 @@ def run_batch(args) -> int:
         puzzle = problem.puzzle
         instances, errors = problem.batch_instances(data)
         max_depth = args.max_depth if args.max_depth is not None else problem.max_depth
-    report_errors(args.puzzle, errors)
+    report_errors(input_name(args.file), errors)
     client = _dask_client(args.scheduler)
     options = dict(method=args.method, max_depth=max_depth, chunk_size=args.chunk_size, client=client,
                    progress=args.progress, stream=sys.stdout.buffer, report=_note)
     try:
         if args.format == "judge":
-            run_judge(problem, instances, args.output, **options)
+            run_judge(problem, instances, args.output, errors=errors, **options)
         else:
             run_jsonl(puzzle, instances, errors, args.output, **options)
     finally:
@@ -309,36 +321,21 @@ def run_list(args) -> int:
     return 0
 
 
-class InputError(Exception):
-    """An input file that cannot be read, or an output file that cannot be written."""
-
-
-def _read_input(path: str | None, binary: bool = False) -> str | bytes:
-    """The file at ``path`` (standard input for None or ``-``)."""
-    if path is None or path == "-":
-        return sys.stdin.buffer.read() if binary else sys.stdin.read()
-    try:
-        if binary:
-            with open(path, "rb") as handle:
-                return handle.read()
-        with open(path, encoding="utf-8") as handle:
-            return handle.read()
-    except OSError as error:
-        raise InputError(f"cannot read {path}: {error.strerror}") from None
-    except UnicodeDecodeError:
-        raise InputError(f"{path} is not a UTF-8 text file") from None
-
-
 def _parse(parser, argv):
     """The arguments, with ``solve``'s optional FILE also taken after options (``solve
     sliding-4x4 --goal korf korf100.txt``), which argparse alone does not do."""
     args, extra = parser.parse_known_args(argv)
     if len(extra) == 1 and not extra[0].startswith("-") and getattr(args, "file", "") is None:
-        if args.sample or args.text is not None:
-            parser.error(f"argument FILE: not allowed with {'--sample' if args.sample else '--text'}")
+        given = "--sample" if args.sample else "--text" if args.text is not None else \
+            "--start" if args.start is not None else None
+        if given:
+            parser.error(f"argument FILE: not allowed with {given}")
         args.file = extra[0]
     elif extra:
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    if args.run == "run_solve" and args.start is None and (args.method is not None or args.max_depth is not None):
+        parser.error("--method and --max-depth go with --start (one instance); a problem's input is answered as its"
+                     " judge asks")
     return args
 
 
@@ -366,11 +363,6 @@ def main(argv=None) -> int:
     args = _parse(build_parser(), argv)
     _print_notes()
     run = COMMANDS[args.run]
-    subject = getattr(args, "problem", None) or getattr(args, "puzzle", None)
-    if subject is not None:  # a command that searches: say so when it compiles for long
-        from vecsearch.engine import jit
-
-        jit.announce_compiles(subject)
     try:
         return run(args)
     except (VecsearchError, InputError, MissingDependency) as error:

@@ -11,6 +11,9 @@ examples:
   vecsearch solve sliding-4x4 --goal korf korf100.txt
                                             15-puzzles (0 = blank, goal blank first), IDA* + pattern databases
   vecsearch solve cubes --sample            Cubic Eight-Puzzle (POJ 3131); also: solitaire, chessboard, gap
+  vecsearch solve 2x2x2.tws --start "R U R' F"   one instance of any puzzle: a shortest move string
+  vecsearch solve examples/jugs.py --start "8 0 0" --goal "4 4 0"
+                                            a puzzle of your own: path/to/file.py[:attribute] or module:attribute
   vecsearch bfs sliding-3x4 --csv           layer sizes of the whole 3x4 space, as CSV
   vecsearch bfs eight --start "1 2 3 4 x 5 6 7 8" --max-depth 10
   vecsearch bfs pocket-full --mode twobit --antipodes 3     2 bits per state; three farthest states
@@ -47,16 +50,26 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"vecsearch {_version()}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    solve = commands.add_parser("solve", help="answer a contest problem's input in its judge format",
+    solve = commands.add_parser("solve", help="answer a contest problem's input in its judge format, or one instance"
+                                " of any puzzle (--start)",
                                 epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
-    solve.add_argument("problem", metavar="PROBLEM", help="problem name (see `vecsearch list`)")
+    solve.add_argument("problem", metavar="PROBLEM", help="problem name (see `vecsearch list`); with --start, any"
+                       " puzzle: a name, FILE.tws[:METRIC], module:attribute or path/to/file.py[:attribute]")
     source = solve.add_mutually_exclusive_group()
     source.add_argument("file", nargs="?", metavar="FILE", help="input file (default: standard input)")
     source.add_argument("--sample", action="store_true", help="use the problem statement's bundled sample input")
     source.add_argument("--text", metavar="INPUT", help="the input itself, in the judge format, e.g."
                         " --text \"2 3 4 1 5 x 7 6 8\"")
-    solve.add_argument("--goal", metavar="NAME", help="goal convention, for problems with several (sliding-RxC:"
-                       " default = tiles 1..N-1 then the blank; korf = the blank, then 1..N-1)")
+    source.add_argument("--start", metavar="STATE", help="one instance of the puzzle from this state (its text"
+                        " format); prints a shortest move string, exit 1 when there is none")
+    solve.add_argument("--goal", metavar="GOAL", help="with --start: the goal state (default: the puzzle's goal);"
+                       " else the goal convention of problems with several (sliding-RxC: default = tiles 1..N-1 then"
+                       " the blank; korf = the blank, then 1..N-1)")
+    solve.add_argument("--method", default=None, choices=methods.names(one=True), metavar="M",
+                       help=f"with --start: {', '.join(methods.names(one=True))} (default: bidirectional, or bfs"
+                       " for a goal given as a condition)")
+    solve.add_argument("--max-depth", type=_non_negative, metavar="D", help="with --start: longer answers count as"
+                       " none")
     solve.set_defaults(run="run_solve")
 
     bfs = commands.add_parser("bfs", help="enumerate the states reachable from a start and print the profile",
@@ -91,8 +104,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     batch = commands.add_parser("batch", help="solve a file of many instances (streamed, resumable, parallel)",
                                 epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
-    batch.add_argument("puzzle", metavar="PUZZLE", help="puzzle or problem name (see `vecsearch list`), or a"
-                       " definition file FILE.tws[:METRIC]")
+    batch.add_argument("puzzle", metavar="PUZZLE", help="puzzle or problem name (see `vecsearch list`), a"
+                       " definition file FILE.tws[:METRIC], or a puzzle of yours: module:attribute or"
+                       " path/to/file.py[:attribute]")
     batch.add_argument("file", metavar="FILE", help="instances: JSON lines {\"id\", \"start\", \"goal\"} or the"
                        " problem's judge format (- for standard input)")
     batch.add_argument("-o", "--output", metavar="OUT", help="write here as chunks finish; re-running with the same"
@@ -114,7 +128,8 @@ def build_parser() -> argparse.ArgumentParser:
     warm = commands.add_parser("warm-up", help="compile (or load) the kernels that solve and bfs will call, ahead of"
                                " time; prints seconds per kernel",
                                epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
-    warm.add_argument("puzzles", nargs="*", metavar="PUZZLE", help="puzzle or problem names (see `vecsearch list`)")
+    warm.add_argument("puzzles", nargs="*", metavar="PUZZLE", help="puzzle or problem names (see `vecsearch list`),"
+                      " FILE.tws, module:attribute or path/to/file.py[:attribute]")
     warm.add_argument("--all", action="store_true", help="every built-in puzzle family (one member per set of kernels)")
     warm.add_argument("--databases", metavar="HEURISTIC", help="also build (once) the pattern databases of this"
                       " heuristic of the puzzles named, e.g. pdb78 for sliding-4x4 (2-4 minutes, 288 MB)")
@@ -145,9 +160,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _add_search_arguments(parser) -> None:
     """The instance options of the enumerating commands (``bfs``, ``profile``)."""
-    parser.add_argument("puzzle", metavar="PUZZLE", help="puzzle name (see `vecsearch list`), or a definition file"
+    parser.add_argument("puzzle", metavar="PUZZLE", help="puzzle name (see `vecsearch list`), a definition file"
                         " FILE.tws in the half-turn metric (FILE.tws:qtm for quarter turns, FILE.tws:given for"
-                        " the moves as written)")
+                        " the moves as written), or a puzzle of yours: module:attribute or"
+                        " path/to/file.py[:attribute] (a Puzzle, or a function returning one)")
     parser.add_argument("--start", metavar="TEXT", help="start state in the puzzle's text format, or (permutation"
                         " puzzles) moves from the solved state, e.g. \"R U2 F'\", or a pattern (? for what does"
                         " not matter: every state it matches) (default: its goal)")

@@ -13,7 +13,43 @@ import numpy as np
 
 @dataclass(eq=False)
 class Heuristic:
-    """``function(state, tables)``: a lower bound on the moves from ``state`` to ``goals``."""
+    """An admissible heuristic: a lower bound on the moves from a state to the goals.
+
+    Made by a puzzle (``puzzle.make_heuristic(goals, name)``, ``name`` one of
+    ``puzzle.heuristic_names``) and passed to ``solve(..., method="idastar", heuristic=)``; the
+    engine evaluates it in bulk and inlines it into its search kernels.
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+        The puzzle.
+    name : str
+        Its name (``"manhattan"``, ``"pdb"``...).
+    function : numba function
+        ``function(state, tables) -> int``: the bound of one packed state.
+    tables : tuple of numpy.ndarray
+        What ``function`` reads (pattern databases, the goal layer...).
+    goals : numpy.ndarray
+        The goal states the bound is towards.
+    description : str, optional
+        What it is, in words.
+    build_seconds : float, optional
+        Seconds spent building or loading its tables (pattern databases).
+    details : dict, optional
+        Facts about its tables (for pattern databases: their sizes and files).
+    update : numba function, optional
+        ``update(parent, info, child, tables) -> (bound, info)``: a child's bound from its
+        parent's ``info`` (< 0: none, compute whole), for searches that walk from parent to child.
+
+    Examples
+    --------
+    >>> puzzle = vs.get_puzzle("sliding-3x3")
+    >>> manhattan = puzzle.make_heuristic(puzzle.goal_states(), "manhattan")
+    >>> manhattan.function(puzzle.states("8 6 7 2 5 4 3 x 1")[0], manhattan.tables)
+    21
+    >>> len(vs.solve(puzzle, "8 6 7 2 5 4 3 x 1", method="idastar", heuristic=manhattan))
+    31
+    """
 
     puzzle: object
     name: str
@@ -21,10 +57,9 @@ class Heuristic:
     tables: tuple
     goals: np.ndarray
     description: str = ""
-    build_seconds: float = 0.0  # building or loading its tables (pattern databases)
+    build_seconds: float = 0.0
     details: dict = field(default_factory=dict)
-    update: object = None  # optional ``update(parent, info, child, tables) -> (bound, info)``: the bound of a
-    # child from its parent's ``info`` (< 0: none, compute whole), for searches that walk from parent to child
+    update: object = None
 
     @property
     def nbytes(self) -> int:

@@ -1,8 +1,10 @@
 """Contest problems: a judge's input and output format on top of a puzzle.
 
-A ``JudgeProblem`` reads a whole input into cases, stopping at the first malformed one (the
-cases before it are still answered), and answers the cases in one batch so shared work (a
-distance table, a warmed kernel) is done once. ``vecsearch solve NAME`` is this, on a file.
+A ``JudgeProblem`` reads a whole input into cases and answers them in one batch so shared work (a
+distance table, a warmed kernel) is done once. ``vecsearch solve NAME`` is this, on a file. A
+malformed case gets its own output line, ``marker``, and a message on standard error, so the
+answers keep their places: formats of one case per line go on after it; formats whose cases span
+several lines stop there (what follows cannot be told apart). ``vecsearch batch`` writes the same.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ class JudgeProblem:
     name = ""
     title = ""
     goal_conventions: dict[str, str] = {}  # --goal names the problem accepts: {name: description}
+    marker = "error"  # the output line of a malformed case
 
     def with_goal(self, name: str) -> "JudgeProblem":
         """The same problem towards another goal convention (``vecsearch solve --goal NAME``)."""
@@ -40,15 +43,26 @@ class JudgeProblem:
         raise InvalidPuzzleInput(f"{self.name}: unknown goal {name!r}; choose one of {', '.join(self.goal_conventions)}")
 
     def read(self, text: str) -> tuple[list[Case], InvalidPuzzleInput | None]:
-        """The cases of ``text`` up to the first malformed one, and the error there (or None)."""
+        """The cases of ``text`` up to the first malformed one, and the error there (or None).
+        Formats of one case per line override ``read_all`` instead, to go on after it."""
         raise NotImplementedError
+
+    def read_all(self, text: str) -> tuple[list[Case], list[InvalidPuzzleInput]]:
+        """The cases of ``text`` and the errors of the malformed ones, each located by its case
+        number (by default: up to the first malformed case)."""
+        cases, error = self.read(text)
+        return cases, [] if error is None else [error]
 
     def answer(self, cases: list[Case]) -> list[Answer]:
         raise NotImplementedError
 
-    def solve_text(self, text: str) -> tuple[list[Answer], InvalidPuzzleInput | None]:
-        cases, error = self.read(text)
-        return self.answer(cases), error
+    def solve_text(self, text: str) -> tuple[list[Answer], list[InvalidPuzzleInput]]:
+        """An answer per case, in input order (a malformed one: ``marker``, its error as the
+        note), and the errors."""
+        cases, errors = self.read_all(text)
+        answers = dict(zip((case.number for case in cases), self.answer(cases)))
+        answers.update({error.case: Answer(self.marker, str(error)) for error in errors})
+        return [answers[number] for number in sorted(answers)], errors
 
     # --- batch solving (``vecsearch batch``): cases as instances of the puzzle ----------------
     max_depth: int | None = None  # the judge's limit: longer answers count as none
@@ -67,12 +81,13 @@ class JudgeProblem:
         report several and go on)."""
         from vecsearch.engine.instances import instances_from
 
-        cases, error = self.read(data.decode("utf-8"))
-        instances, errors = instances_from(self.puzzle, [(case.number, *self.instance(case.data)) for case in cases])
-        return instances, errors + ([] if error is None else [(error.case, str(error))])
+        cases, errors = self.read_all(data.decode("utf-8"))
+        instances, bad = instances_from(self.puzzle, [(case.number, *self.instance(case.data)) for case in cases])
+        return instances, bad + [(error.case, str(error)) for error in errors]
 
     def batch_output(self, lengths, moves) -> list[str] | bytes:
-        """The judge output of answered instances, in order (a list of texts, or bytes)."""
+        """The judge output of answered instances, in order (a list of texts, or bytes: one line
+        per instance)."""
         return [self.output(int(length), row[:max(0, length)].tolist()) for length, row in zip(lengths, moves)]
 
     def sample(self) -> str:
@@ -83,17 +98,20 @@ class JudgeProblem:
             raise InvalidPuzzleInput(f"{self.name} has no bundled sample input") from None
 
 
-def line_cases(text: str, parse) -> tuple[list[Case], InvalidPuzzleInput | None]:
-    """One case per non-blank line, ``parse(line) -> data``; stops at the first error."""
+def line_cases(text: str, parse) -> tuple[list[Case], list[InvalidPuzzleInput]]:
+    """One case per non-blank line (case ``k``: the ``k``-th), ``parse(line) -> data``; a
+    malformed line's error, located, and on to the next."""
     cases: list[Case] = []
+    errors: list[InvalidPuzzleInput] = []
     for number, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
+        case = len(cases) + len(errors) + 1
         try:
-            cases.append(Case(len(cases) + 1, number, parse(line)))
+            cases.append(Case(case, number, parse(line)))
         except InvalidPuzzleInput as error:
-            return cases, error.located(line=number, case=len(cases) + 1)
-    return cases, None
+            errors.append(error.located(line=number, case=case))
+    return cases, errors
 
 
 class Lines:

@@ -9,16 +9,59 @@ nodes expanded, children generated, children per expanded node, seconds and MiB.
 
 from __future__ import annotations
 
+from functools import cache
+
 from vecsearch.optional import require
 
 _SIDE_STYLE = {"forward": "-", "backward": "--"}
 
 
+@cache
+def _figure_class():
+    """A matplotlib figure that a notebook shows once: pyplot's inline backend draws it at the end
+    of the cell, so the figure returned as the cell's value shows nothing more."""
+    from matplotlib.figure import Figure
+
+    class ProfileFigure(Figure):
+        def _ipython_display_(self):
+            pass
+
+    return ProfileFigure
+
+
 def plot_profiles(profiles, labels=None, *, axes=None, title: str | None = None):
-    """Draw ``profiles`` (a list of ``Profile``s, or a dict ``{label: profile}``) on the same four
-    panels and return the figure. ``axes``: four matplotlib axes to use (else a new 2x2 figure).
-    ``title``: the figure's (default: each label with its total states; ``""``: none). Log panels
-    leave zeros out; amounts (branching, seconds, MiB) are drawn from zero."""
+    """Draw several profiles on the same four panels, to compare how searches grow.
+
+    The panels: layer sizes per side (log), new against duplicate children, the effective
+    branching factor, and seconds and MiB per layer. Needs ``pip install 'vecsearch[plot]'``.
+
+    Parameters
+    ----------
+    profiles : list of Profile, or dict
+        The profiles, or ``{label: profile}``.
+    labels : list of str, optional
+        One per profile (with a list).
+    axes : sequence of matplotlib.axes.Axes, optional
+        Four axes to draw on (default: a new 2x2 figure).
+    title : str, optional
+        The figure's (default: each label with its total states; ``""``: none).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure drawn.
+
+    See Also
+    --------
+    Profile.plot : One profile.
+
+    Examples
+    --------
+    >>> figure = vs.plot_profiles({"2x3": vs.bfs("sliding-2x3").profile,
+    ...                            "3x3": vs.bfs("sliding-3x3").profile})
+    >>> len(figure.axes) >= 4
+    True
+    """
     if isinstance(profiles, dict):
         labels, profiles = list(profiles), list(profiles.values())
     profiles = list(profiles)
@@ -29,7 +72,7 @@ def plot_profiles(profiles, labels=None, *, axes=None, title: str | None = None)
         raise ValueError(f"{len(labels)} labels for {len(profiles)} profiles")
     if axes is None:
         pyplot = require("matplotlib.pyplot", "Profile.plot()")
-        figure, grid = pyplot.subplots(2, 2, figsize=(11, 7), layout="constrained")
+        figure, grid = pyplot.subplots(2, 2, figsize=(11, 7), layout="constrained", FigureClass=_figure_class())
         axes = grid.ravel()
     else:
         require("matplotlib", "Profile.plot()")

@@ -8,52 +8,39 @@ Conventions (every built-in puzzle states its own instance of these at the top o
   valid state is never -1 (hash tables mark empty slots with it). In Python a narrow state is an
   ``int`` in the signed 64-bit range, a wide state a tuple of such ints.
 - **Moves.** Numbered ``0 .. max_moves-1``; ``move_names[m]`` is what users see.
-- **expand(state, tables, children, moves) -> count.** Writes the states one move after
-  ``state`` to ``children[0:count]`` and the index of the move that produced each to
-  ``moves[0:count]``; ``count <= max_moves``. Children need not be distinct.
-- **predecessors(...)**, same signature: the states one move *before* ``state``. Reversible
-  puzzles (every move undone by one move) need none: their predecessors are their children.
-  Directed puzzles without it can only search forwards.
-- **rank(state, tables) -> int** in ``[0, rank_size)``, optional: a perfect rank of the states of
-  one *component* (below). With it the engine deduplicates with a bitset of ``rank_size`` bits
-  per search side; without it, with a hash set.
-- **component(state, tables) -> int**, optional: an invariant (a parity, a stone count) that no
-  move changes. States in different components are never connected, so a search between them
-  answers "unreachable" at once, and ``rank`` need only be perfect within one component.
-- **unrank(rank, component, tables) -> state**, optional, inverts ``rank``. With it the engine
-  can search in rank space with two bits per rank (``bfs(mode="twobit")``).
-- **expand_rank(rank, component, tables, ranks) -> count**, optional, and **predecessors_rank**
-  likewise: the ranks of the children (predecessors) of the state ``unrank(rank, component)``,
-  for puzzles that step in rank space directly (move tables over coordinates). The two-bit
-  search uses them instead of ``unrank`` followed by ``expand_ranked``.
-- **near_rank(rank, component, tables, ranks) -> count**, optional, and
-  **near_predecessors_rank**: the ranks of *some* of those children (predecessors), the ones
-  found without unranking (table lookups, an offset), written first. A two-bit search's pull
-  looks among them before it asks ``expand_rank`` for all, and most unreached states are settled
-  there.
-- **expand_ranked(state, tables, children, moves, ranks) -> count**, optional: ``expand`` that
-  also writes each child's ``rank`` to ``ranks`` (same values as ``rank``), for puzzles whose
-  children's ranks follow cheaply from the parent's. The engine uses it when deduplicating with
-  a bitset; without it, it calls ``rank`` on every child.
-- **tables**: a tuple of numpy arrays handed to every function (neighbour tables, factorials).
-- **heuristic(state, tables) -> int**, optional: an *admissible* lower bound on the number of
-  moves from ``state`` to the goal (never more than the true distance, 0 on a goal), for A* and
-  IDA*. Its ``tables`` carry the goal-specific data: ``heuristic_tables(goals)`` when the puzzle
-  gives that function (``goals``: the goal layer), else the puzzle's ``tables`` followed by the
-  goal layer. Puzzles with several built-in heuristics (sliding: Manhattan distance, pattern
-  databases) override ``heuristic_names`` and ``make_heuristic``.
-- **inverse_moves**, optional: ``inverse_moves[m]`` is the move that undoes move ``m`` (-1: none).
-  IDA* never plays a move right after its inverse, which removes most duplicate paths. A puzzle
-  may instead give ``move_sequences`` (``engine.sequences``: an automaton of the sequences IDA*
-  plays, e.g. the permutation puzzles' canonical sequences).
+- **Children.** ``expand(state, tables, children, moves) -> count`` writes the states one move
+  after ``state`` to ``children[0:count]`` and the index of the move that produced each to
+  ``moves[0:count]``; ``count <= max_moves``. Children need not be distinct. ``predecessors``
+  (same signature, ``count <= max_predecessors``) gives the states one move *before*; reversible
+  puzzles need none (their predecessors are their children), directed puzzles without it only
+  search forwards.
+- **Rank.** ``rank(state, tables)`` in ``[0, rank_size)``: a perfect rank of the states of one
+  *component* (``component(state, tables)``, an invariant no move changes, such as a parity:
+  states in different components are never connected, and ``rank`` need only be perfect within
+  one). With a rank the engine deduplicates with a bitset; without, with a hash set. ``unrank``
+  inverts it (two bits per rank: ``bfs(mode="twobit")``); ``expand_rank`` and ``near_rank`` step
+  in rank space directly, for puzzles whose moves are table lookups.
+- **Goal.** States (a set), or a condition ``is_goal(state, tables) -> bool``.
+- **Roles.** Every per-state function (those above, ``heuristic(state, htables)``: an
+  admissible bound for A* and IDA*, ...), its signature, whether it is required and what the
+  engine does without it is declared once in ``vecsearch.contract.ROLES`` (listed in ``Puzzle``'s
+  docstring); ``Rules``, ``Moves`` (count, names, ``inverses[m]``: the move undoing ``m``, which IDA* never plays right
+  after ``m``; a puzzle may instead give ``move_sequences``, an automaton of the sequences IDA*
+  plays, ``engine.sequences``: the permutation puzzles' canonical sequences) and
+  ``Rank`` group them with the traits they go with. ``tables`` (a tuple of numpy arrays) is
+  handed to every function; a heuristic's tables are ``heuristic_tables(goals)`` when the puzzle
+  gives that function, else the tables followed by the goal layer.
 
-The functions are numba ``@njit`` functions (plain functions are compiled for you). Defined in an
-importable module they are compiled once and cached on disk; defined in a notebook they compile
-once per process (``warm_up()``).
+The functions are numba ``@njit`` functions (plain functions are compiled for you). A built-in
+family's are compiled into its kernels; a user's are compiled apart, with bounds checks, and
+handed to kernels shared by every user's puzzle of the same types (``engine.guarded``): defined
+in an importable module they are cached on disk, defined in a notebook they compile once per
+process (a fraction of a second), and the kernels load from the cache either way.
 """
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 
@@ -61,7 +48,9 @@ import numba
 import numpy as np
 
 from vecsearch._numba import state_function
+from vecsearch.contract import ROLES, Guard, Moves, Rank, Rules, as_record
 from vecsearch.errors import InvalidPuzzleInput, PuzzleDefinitionError
+from vecsearch.fingerprint import puzzle_digest
 from vecsearch.heuristics import Heuristic
 
 INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
@@ -83,106 +72,119 @@ def move_capacity(max_moves: int) -> int:
     return max(4, 1 << (max_moves - 1).bit_length())
 
 
-@state_function
-def no_rank(state, tables):
-    """Placeholder rank for puzzles without one (never called by the engine)."""
-    return 0
-
-
-@state_function
-def single_component(state, tables):
-    """Component function of puzzles without an invariant."""
-    return 0
-
-
 class Puzzle:
-    """A state space: rules as numba functions, plus text encoding for users.
+    """A state space: its rules as numba functions over packed states, plus text for users.
 
-    Built-in puzzles subclass this to parse and format their own notation; a user puzzle can be
-    an instance made directly::
+    The expert's way to define a puzzle (`ValuePuzzle` packs states for you): states are 64-bit
+    words (``Rules(width=)`` of them), and the functions the records hold (`Rules`, `Rank`) run
+    compiled in the engine's kernels. A family of built-in puzzles sets ``rules``, ``rank`` and
+    ``moves`` as class attributes (what every member shares) and parses and formats its own
+    notation.
 
-        puzzle = Puzzle("lights-out-3", expand=expand, max_moves=9, rank=rank, rank_size=512,
-                        goal=0, start=511)
+    Parameters
+    ----------
+    name : str
+        The puzzle's name.
+    rules : Rules or function
+        The functions over states (``expand``, ``predecessors``, ``component``), the width and
+        direction of states; or the ``expand`` function alone.
+    moves : Moves or int
+        The moves' number, names and inverses; or their number.
+    rank : Rank, optional
+        A perfect rank and its size, ``unrank``, rank steps (bitsets, two-bit searches and
+        distance tables need it; without it, visited states go in a hash set).
+    tables : tuple of numpy.ndarray, optional
+        Arrays handed to every function (a ``NamedTuple`` of them too).
+    start : state, optional
+        The default start.
+    goal : state, sequence of states, or function, optional
+        The default goal: a state, a set, or a condition ``is_goal(state, tables) -> bool``.
+    heuristic : function, optional
+        ``heuristic(state, htables) -> bound``: an admissible lower bound for A* and IDA*.
+    heuristic_tables : function, optional
+        ``heuristic_tables(goals)``: the heuristic's tables (default: the tables, then the goal
+        layer).
+    check : bool, default True
+        Probe the functions on their first use in this process (`validate`); False skips it
+        (the kernels check what they return all the same).
+
+    See Also
+    --------
+    ValuePuzzle : States as values, packed and ranked by vecsearch.
+    validate : Probe a puzzle's functions now.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> masks = np.array([0b11, 0b111, 0b110], dtype=np.int64)   # three lights, each press toggles its neighbours
+    >>> def press(state, tables, children, moves):
+    ...     for m in range(3):
+    ...         children[m] = state ^ tables[0][m]
+    ...         moves[m] = m
+    ...     return 3
+    >>> lights = vs.Puzzle("lights-3", press, 3, rank=vs.Rank(lambda s, t: s, 8), tables=(masks,),
+    ...                    start=0, goal=0b111)
+    >>> len(vs.solve(lights)), vs.bfs(lights).total_states
+    (1, 8)
     """
 
-    def __init__(
-        self,
-        name: str,
-        *,
-        expand,
-        max_moves: int,
-        tables: tuple = (),
-        width: int = 1,
-        predecessors=None,
-        reversible: bool = True,
-        rank=None,
-        rank_size: int | None = None,
-        component=None,
-        unrank=None,
-        expand_ranked=None,
-        expand_rank=None,
-        predecessors_rank=None,
-        near_rank=None,
-        near_predecessors_rank=None,
-        move_names: Sequence[str] | None = None,
-        goal=None,
-        start=None,
-        heuristic=None,
-        heuristic_tables=None,
-        inverse_moves: Sequence[int] | None = None,
-    ):
-        if (rank is None) != (rank_size is None):
-            raise PuzzleDefinitionError(f"{name}: give both rank and rank_size, or neither")
-        if width < 1 or max_moves < 1:
-            raise PuzzleDefinitionError(f"{name}: width and max_moves must be >= 1")
+    rules: Rules | None = None  # a family's rules (class attribute), when its members share them
+    moves: Moves | None = None
+    rank: Rank | None = None
+
+    def __init__(self, name: str, rules=None, moves=None, *, rank=None, tables: tuple = (), start=None, goal=None,
+                 heuristic=None, heuristic_tables=None, check: bool = True):
         self.name = name
-        self.width = int(width)
-        self.max_moves = int(max_moves)
+        self.rules = as_record(rules if rules is not None else type(self).rules, Rules, "expand", name, "rules")
+        self.moves = as_record(moves if moves is not None else type(self).moves, Moves, "count", name, "moves")
+        rank = rank if rank is not None else type(self).rank
+        self.rank = None if rank is None else as_record(rank, Rank, None, name, "rank")
+        if self.rank is not None and self.rank.size is None:
+            raise PuzzleDefinitionError(f"{name}: the Rank needs its size (the number of ranks)")
+        self.width = int(self.rules.width)
+        self.max_moves = int(self.moves.count)
+        if self.width < 1 or self.max_moves < 1:
+            raise PuzzleDefinitionError(f"{name}: the width and the number of moves must be >= 1")
+        self.max_predecessors = int(self.rules.max_predecessors or self.max_moves)
         self.tables = _contiguous(tables)
-        self.reversible = bool(reversible)
-        self.rank_size = None if rank_size is None else int(rank_size)
-        self.move_names = tuple(move_names) if move_names else tuple(str(m) for m in range(max_moves))
+        self.reversible = bool(self.rules.reversible)
+        self.rank_size = None if self.rank is None else int(self.rank.size)
+        names = self.moves.names
+        self.move_names = tuple(names) if names else tuple(str(m) for m in range(self.max_moves))
         if len(self.move_names) != self.max_moves:
-            raise PuzzleDefinitionError(f"{name}: {len(self.move_names)} move names for {max_moves} moves")
-        self._functions = {
-            "expand_state": _jitted(expand),
-            "predecessors_state": _jitted(predecessors) if predecessors is not None else None,
-            "rank_state": _jitted(rank) if rank is not None else None,
-            "component_state": _jitted(component) if component is not None else None,
-            "expand_ranked_state": _jitted(expand_ranked) if expand_ranked is not None else None,
-            "predecessors_ranked_state": None,
-            "unrank_state": _jitted(unrank) if unrank is not None else None,
-            "expand_rank_state": _jitted(expand_rank) if expand_rank is not None else None,
-            "predecessors_rank_state": _jitted(predecessors_rank) if predecessors_rank is not None else None,
-            "near_rank_state": _jitted(near_rank) if near_rank is not None else None,
-            "near_predecessors_rank_state": _jitted(near_predecessors_rank) if near_predecessors_rank is not None
-            else None,
-        }
-        if (expand_rank is not None or predecessors_rank is not None) and unrank is None:
-            raise PuzzleDefinitionError(f"{name}: expand_rank and predecessors_rank need unrank too")
-        if near_rank is not None and expand_rank is None:
-            raise PuzzleDefinitionError(f"{name}: near_rank needs expand_rank too")
-        if near_predecessors_rank is not None and predecessors_rank is None:
-            raise PuzzleDefinitionError(f"{name}: near_predecessors_rank needs predecessors_rank too")
-        if expand_ranked is not None and rank is None:
-            raise PuzzleDefinitionError(f"{name}: expand_ranked needs rank and rank_size too")
-        self._heuristic = _jitted(heuristic) if heuristic is not None else None
-        self._heuristic_tables = heuristic_tables
-        self.inverse_moves = None if inverse_moves is None else tuple(int(m) for m in inverse_moves)
+            raise PuzzleDefinitionError(f"{name}: {len(self.move_names)} move names for {self.max_moves} moves")
+        inverses = self.moves.inverses
+        self.inverse_moves = None if inverses is None else tuple(int(m) for m in inverses)
         if self.inverse_moves is not None and (
             len(self.inverse_moves) != self.max_moves or not all(-1 <= m < self.max_moves for m in self.inverse_moves)
         ):
-            raise PuzzleDefinitionError(f"{name}: inverse_moves needs one move index (or -1) per move")
-        if unrank is not None and rank is None:
-            raise PuzzleDefinitionError(f"{name}: unrank needs rank and rank_size too")
-        self.unrank = self._functions["unrank_state"]
-        self._goal = goal
+            raise PuzzleDefinitionError(f"{name}: the inverses need one move index (or -1) per move")
+        given = {"rules": self.rules, "rank": self.rank}
+        self._functions = {role.kernel_name: _jitted(getattr(given[role.record], role.name))
+                           if given.get(role.record) is not None and getattr(given[role.record], role.name) is not None
+                           else None for role in ROLES if role.record in given or role.record is None}
+        self._functions.pop("heuristic_update_state")
+        self._functions["is_goal_state"] = _jitted(goal) if callable(goal) else None
+        for role in ROLES:
+            missing = [n for n in role.needs if self._functions.get(f"{n}_state") is None]
+            if self._functions.get(role.kernel_name) is not None and missing:
+                raise PuzzleDefinitionError(f"{name}: {role.name} needs {' and '.join(missing)} too")
+        self._heuristic = _jitted(heuristic) if heuristic is not None else None
+        self._heuristic_tables = heuristic_tables
+        self._goal = None if callable(goal) else goal
         self._start = start
+        self.checked = not check  # validated (or trusted): no probe on first use
+        self.serial = secrets.randbits(62)  # names the puzzle in a BrokenRule (``BrokenRule.describing``)
+        # Whether every function is vecsearch's own (built-in families): their kernels run them
+        # unchecked, and no probe runs on first use. A user's functions are checked.
+        self.trusted = all(f is None or (getattr(f, "py_func", f).__module__ or "").startswith("vecsearch.")
+                           for f in [*self._functions.values(), self._heuristic])
 
     # --- what the engine asks -------------------------------------------------------------
     @property
     def has_rank(self) -> bool:
-        return self._functions["rank_state"] is not None
+        """Whether the puzzle has a perfect rank (bitsets, two-bit search, distance tables need one)."""
+        return self.rank_size is not None
 
     @property
     def has_unrank(self) -> bool:
@@ -204,6 +206,7 @@ class Puzzle:
 
     @property
     def searchable_backward(self) -> bool:
+        """Whether the engine can search backwards (the puzzle is reversible or has predecessors)."""
         return self.reversible or self._functions["predecessors_state"] is not None
 
     @property
@@ -213,33 +216,61 @@ class Puzzle:
 
     @property
     def has_default_goal(self) -> bool:
-        """Whether the puzzle names a goal of its own (``goal_states()`` without arguments)."""
+        """Whether the puzzle names goal states of its own (``goal_states()`` without arguments)."""
         return self._goal is not None
 
     @property
+    def has_goal_condition(self) -> bool:
+        """Whether the goal is a condition (``Puzzle(goal=is_goal)``) rather than states."""
+        return self._functions["is_goal_state"] is not None
+
+    @property
     def functions(self) -> Mapping[str, object]:
-        """The compiled per-state functions by role (``expand_state``, ``predecessors_state``,
-        ``rank_state``, ``component_state``, ``expand_ranked_state``, ``unrank_state``,
-        ``expand_rank_state``, ``predecessors_rank_state``, ``near_rank_state``,
-        ``near_predecessors_rank_state``; None: not given), read-only. The
+        """The compiled per-state functions by the kernel name of their role (``expand_state``,
+        ``rank_state``, ...: ``vecsearch.contract.ROLES``; None: not given), read-only. The
         engine binds them into its kernels (``vecsearch.engine.codegen.layer_kernels``)."""
         return MappingProxyType(self._functions)
 
     @property
+    def guard(self) -> Guard | None:
+        """How compiled kernels check this puzzle's functions: None for a trusted puzzle, else
+        the guards of ``vecsearch/kernels/guard_template.py`` around each function given."""
+        return None if self.trusted else Guard("guard_template", "puzzles of your own")
+
+    def limits(self) -> np.ndarray:
+        """What the guards check outputs against (``vecsearch.kernels.guards``): the puzzle's
+        ``serial``, ``max_moves``, ``max_predecessors``, ``rank_size`` (0 without a rank), -1."""
+        return np.array([self.serial, self.max_moves, self.max_predecessors, self.rank_size or 0, -1], np.int64)
+
+    def layout_arrays(self) -> tuple:
+        """Arrays the guards need beyond ``limits`` (a puzzle over values: how they are packed)."""
+        return ()
+
+    def state_types(self) -> tuple:
+        """The numba types of one state and of an array of states, as the user's functions see
+        them (``engine.guarded`` compiles them for these)."""
+        vector = numba.types.Array(numba.types.int64, 1, "C")
+        if self.width == 1:
+            return numba.types.int64, vector
+        return vector, numba.types.Array(numba.types.int64, 2, "C")
+
+    def probe_function(self, kernel_name: str):
+        """The function of a role (``expand_state``, ...) as plain Python over packed states, for
+        ``validate`` (None: not given)."""
+        function = self._functions.get(kernel_name)
+        return None if function is None else python_function(function)
+
+    @property
+    def max_children(self) -> int:
+        """Room for the children (or predecessors) of one state: ``max_moves``, or
+        ``max_predecessors`` when that is larger."""
+        return max(self.max_moves, self.max_predecessors if self._functions["predecessors_state"] else 0)
+
+    @property
     def move_capacity(self) -> int:
-        """Room for children per state in the compiled kernels: at least ``max_moves``, and the
-        same for every member of a family (it is compiled into the kernels)."""
-        return move_capacity(self.max_moves)
-
-    @property
-    def expand_function(self):
-        """The compiled per-state ``expand`` (what heuristic-search kernels call)."""
-        return self._functions["expand_state"]
-
-    @property
-    def rank_function(self):
-        """The compiled per-state ``rank`` (None without one)."""
-        return self._functions["rank_state"]
+        """Room for children per state in the compiled kernels: at least ``max_children``, and
+        the same for every member of a family (it is compiled into the kernels)."""
+        return move_capacity(self.max_children)
 
     @property
     def heuristic_names(self) -> tuple[str, ...]:
@@ -258,6 +289,15 @@ class Puzzle:
             raise TypeError(f"{self.name}: heuristic {name!r} takes no options, got {sorted(options)}")
         tables = _contiguous(self._heuristic_tables(goals)) if self._heuristic_tables else (*self.tables, goals)
         return Heuristic(self, name, self._heuristic, tables, goals, "given with the puzzle")
+
+    @property
+    def identity(self) -> str:
+        """A digest of what the puzzle computes: its functions (their code, and what it reads),
+        tables, moves and sizes (``vecsearch.fingerprint``). A resumed batch's answers must come
+        from a puzzle of the same identity."""
+        if getattr(self, "_identity", None) is None:
+            self._identity = puzzle_digest(self)
+        return self._identity
 
     @property
     def kernel_label(self) -> str:
@@ -339,7 +379,10 @@ class Puzzle:
         return self.states(self._start if self._start is not None else self._goal)
 
     def goal_states(self) -> np.ndarray:
-        """The goal set (a layer)."""
+        """The goal set (a layer). A goal given as a condition has none here: the engine turns
+        it into states when a method needs them (``vecsearch.engine.goals``)."""
+        if self.has_goal_condition:
+            raise InvalidPuzzleInput(f"{self.name}'s goal is a condition, not states")
         if self._goal is None:
             raise InvalidPuzzleInput(f"{self.name} has no default goal: give one")
         return self.states(self._goal)
@@ -354,6 +397,24 @@ class Puzzle:
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name!r}>"
+
+
+
+
+def python_function(function):
+    """``function`` as plain Python (bounds-checked, readable errors), or compiled when it uses
+    numba intrinsics that have no Python implementation."""
+    plain = getattr(function, "py_func", function)
+
+    def run(*args):
+        try:
+            return plain(*args)
+        except NotImplementedError as error:
+            if "pure-python" not in str(error) or plain is function:
+                raise
+            return function(*args)
+
+    return run
 
 
 def _contiguous(tables):

@@ -7,6 +7,10 @@ Each module in ``PUZZLE_MODULES`` provides:
 - optionally ``problem_from_name(name) -> JudgeProblem | None`` for families of problems named
   by pattern (``sliding-4x4``).
 A problem name also names its puzzle (``vecsearch bfs eight`` enumerates ``sliding-3x3``).
+
+A user's puzzle is named by where it lives (``user_puzzle``): ``module:attribute`` (an importable
+module) or ``path/to/file.py:attribute`` (``path/to/file.py`` alone: its ``puzzle``), the
+attribute a ``Puzzle`` or a function of no arguments returning one.
 The modules are imported one at a time, in order, until one knows the name: a lookup loads only
 the families before it (and the engine modules they import), not every built-in.
 """
@@ -14,7 +18,10 @@ the families before it (and the engine modules they import), not every built-in.
 from __future__ import annotations
 
 import importlib
+import inspect
+import sys
 from functools import cache
+from pathlib import Path
 
 from vecsearch.errors import UnknownPuzzle
 
@@ -26,6 +33,9 @@ PUZZLE_MODULES = (
     "vecsearch.puzzles.gap",
     "vecsearch.puzzles.permutation.builtins",
 )
+# The definition files a puzzle name may be (``PATH.tws[:METRIC]``: read by the permutation
+# puzzles), never taken for a user's ``module:attribute``.
+DEFINITION_SUFFIXES = (".tws", ".def", ".json")
 
 # One member of every built-in family for ``vecsearch warm-up --all``, with a second size where
 # sizes call different kernels (parallel ones, a hash set); members whose kernels an earlier one
@@ -51,7 +61,30 @@ def problem_catalogue() -> dict[str, str]:
 
 @cache
 def get_problem(name: str):
-    """The contest problem called ``name`` (``"eight"``, ...)."""
+    """The contest problem called ``name``: its judge format and its puzzle.
+
+    Parameters
+    ----------
+    name : str
+        ``"eight"``, ``"solitaire"``, ``"chessboard"``, ``"cubes"`` or ``"gap"``
+        (``vecsearch list`` names them all).
+
+    Returns
+    -------
+    JudgeProblem
+        Reads the judge's cases and formats the answers as the judge wants them.
+
+    Raises
+    ------
+    UnknownPuzzle
+        No problem has that name.
+
+    Examples
+    --------
+    >>> problem = vs.get_problem("eight")
+    >>> problem.title
+    '3x3 sliding puzzle, one per line (9 tokens, blank x)'
+    """
     for module in _modules():
         if name in module.PROBLEMS:
             return module.PROBLEMS[name]()
@@ -65,7 +98,36 @@ def get_problem(name: str):
 
 
 def get_puzzle(name: str):
-    """The puzzle called ``name`` (``"sliding-3x4"``), or the puzzle of a problem (``"eight"``)."""
+    """The puzzle called ``name``, or the puzzle of a problem.
+
+    Parameters
+    ----------
+    name : str
+        A built-in family member (``"sliding-3x4"``, ``"pancake-12"``, ``"pocket-htm"``), a
+        problem (``"eight"``), a definition file (``"puzzle.tws"``, ``.def``,
+        ``.kpuzzle.json``, with ``:METRIC``), or a user's puzzle: ``"module:attribute"`` or
+        ``"path/to/file.py[:attribute]"`` (a `Puzzle`, or a function of no arguments returning
+        one; default attribute ``puzzle``). ``vecsearch list`` names the built-ins.
+
+    Returns
+    -------
+    Puzzle
+        The puzzle.
+
+    Raises
+    ------
+    UnknownPuzzle
+        No puzzle has that name.
+
+    Examples
+    --------
+    >>> puzzle = vs.get_puzzle("sliding-3x4")
+    >>> puzzle.name, puzzle.rank_size
+    ('sliding-3x4', 239500800)
+    """
+    found = user_puzzle(name)
+    if found is not None:
+        return found
     for module in _modules():
         puzzle = module.from_name(name)
         if puzzle is not None:
@@ -74,3 +136,59 @@ def get_puzzle(name: str):
             return get_problem(name).puzzle
     known = ", ".join(puzzle_catalogue())
     raise UnknownPuzzle(f"unknown puzzle {name!r}; known puzzles: {known} (see `vecsearch list`)")
+
+
+def user_puzzle(spec: str):
+    """The puzzle ``spec`` names in a user's code, or None when ``spec`` names none that way:
+    ``module:attribute`` or ``path/to/file.py:attribute`` (``path/to/file.py``: its ``puzzle``).
+    A file is imported as a module named after it, its folder first on ``sys.path`` (so the
+    kernels generated for it, and worker processes, import it by that name)."""
+    from vecsearch.puzzle import Puzzle
+
+    source, colon, attribute = spec.rpartition(":") if ":" in spec else (spec, "", "puzzle")
+    if source.endswith(DEFINITION_SUFFIXES):
+        return None  # a definition file and its metric (``rotation.tws:given``)
+    if source.endswith(".py"):
+        module = _file_module(source, spec)
+    elif colon and source and all(part.isidentifier() for part in source.split(".")):
+        try:
+            module = importlib.import_module(source)
+        except ModuleNotFoundError as error:
+            raise UnknownPuzzle(f"{spec}: no module {error.name!r} to import (give path/to/file.py:{attribute} for"
+                                " a file that is not on the Python path)") from None
+    else:
+        return None
+    if not attribute.isidentifier() or not hasattr(module, attribute):
+        offered = sorted(k for k, v in vars(module).items() if isinstance(v, Puzzle) and not k.startswith("_"))
+        raise UnknownPuzzle(f"{spec}: {module.__name__} has no {attribute!r}; its puzzles: {', '.join(offered) or 'none'}")
+    value = getattr(module, attribute)
+    if callable(value) and not isinstance(value, Puzzle) and _takes_no_arguments(value):
+        value = value()
+    if not isinstance(value, Puzzle):
+        raise UnknownPuzzle(f"{spec}: {attribute} is a {type(value).__name__}, not a vecsearch Puzzle (or a function"
+                            " of no arguments returning one)")
+    return value
+
+
+def _takes_no_arguments(function) -> bool:
+    try:
+        return all(p.default is not p.empty or p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
+                   for p in inspect.signature(function).parameters.values())
+    except (TypeError, ValueError):  # no signature to read
+        return False
+
+
+def _file_module(path: str, spec: str):
+    file = Path(path).resolve()
+    if not file.is_file():
+        raise UnknownPuzzle(f"{spec}: no file {path}")
+    name = file.stem
+    if not name.isidentifier():
+        raise UnknownPuzzle(f"{spec}: {file.name} cannot be imported by its name; rename it (letters, digits, _)")
+    loaded = sys.modules.get(name)
+    if loaded is not None and Path(getattr(loaded, "__file__", "") or "").resolve() != file:
+        raise UnknownPuzzle(f"{spec}: a module named {name!r} is already imported from {loaded.__file__}; rename"
+                            f" {file.name}")
+    if str(file.parent) not in sys.path:
+        sys.path.insert(0, str(file.parent))
+    return importlib.import_module(name)

@@ -1,52 +1,132 @@
 """Probe a puzzle's functions once, with errors that say precisely what breaks the contract.
 
 ``validate(puzzle)`` walks a few layers from the puzzle's start and goal states (at most
-``limit`` states), calling each per-state function as plain Python on every state: ``expand``
-must return an int count within ``max_moves``, write states of ``width`` words (the first never
--1), and name moves in ``0 .. max_moves-1``; ``rank`` must fall in ``[0, rank_size)``;
-``component`` must not change along a move; ``unrank`` must invert ``rank``; ``expand_rank``
-must give the children's ranks and ``near_rank`` some of them; ``predecessors`` (or, for a
-reversible puzzle, ``expand``) must lead back. Then the compiled kernels must give the same children. The first violation
-raises ``PuzzleDefinitionError`` naming the function, the state and what was expected.
+``limit`` states), calling each role it gives as plain Python on every state and holding what
+it returns to the check ``vecsearch.contract`` declares for the role (``CHECKS``): ``expand`` and
+``predecessors`` an int count within their room, states of ``width`` words (the first never -1),
+moves in ``0 .. max_moves-1``; ``rank`` an int in ``[0, rank_size)``; ``component`` the same
+along a move; ``unrank`` the inverse of ``rank``; ``expand_rank`` the children's ranks and
+``near_rank`` some of them; ``is_goal`` a bool; ``heuristic`` an int >= 0, 0 on the goal.
+``predecessors`` (or, for a reversible puzzle, ``expand``) must lead back. Then the compiled
+kernels must give the same children. The first violation raises ``PuzzleDefinitionError``
+naming the function, the state and what was expected.
+
+The engine probes a user's puzzle this way on its first use in a process (``probe_once``),
+unless it was validated already or made with ``check=False``; a puzzle that passed leaves a mark
+in the kernel cache directory (``probed/``, named by its identity, start and goal), and later
+processes take the mark for the probe.
 """
 
 from __future__ import annotations
 
+import hashlib
 import warnings
+from pathlib import Path
 
 import numpy as np
 
-from vecsearch.engine.codegen import layer_kernels
+from vecsearch.engine.codegen import cache_dir, layer_kernels
+from vecsearch.engine.guarded import kernel_tables
 from vecsearch.errors import InvalidPuzzleInput, PuzzleDefinitionError
 
 
 def validate(puzzle, states=None, *, limit: int = 64) -> int:
-    """Check ``puzzle`` on up to ``limit`` states near ``states`` (one state or many; by default
-    the puzzle's start and goal); returns how many."""
-    functions = puzzle.functions
+    """Probe a puzzle's functions and name the first rule one breaks.
+
+    The functions run as plain Python on states near ``states``, then compiled; a puzzle that
+    passes is not probed again on its first use in this process.
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+        The puzzle.
+    states : state or sequence of states, optional
+        Where to probe (default: the puzzle's start and goal).
+    limit : int, default 64
+        The most states probed.
+
+    Returns
+    -------
+    int
+        How many states were probed.
+
+    Raises
+    ------
+    PuzzleDefinitionError
+        A function breaks the contract; the message names it, the state and the rule.
+
+    Examples
+    --------
+    >>> def broken(state, tables, children, moves):
+    ...     children[0] = state + 1
+    ...     moves[0] = 0
+    ...     return 1
+    >>> vs.validate(vs.Puzzle("counter", broken, 1, rank=vs.Rank(lambda s, t: s, 4), start=0, goal=3))
+    Traceback (most recent call last):
+    ...
+    vecsearch.errors.PuzzleDefinitionError: counter: ...
+    """
     samples = _defaults(puzzle) if states is None else _given(puzzle, states)
+    probed = _walk(puzzle, list(samples), limit)
+    _check_compiled(puzzle, samples)
+    puzzle.checked = True
+    return probed
+
+
+def probe_once(puzzle, starts=None) -> None:
+    """``validate(puzzle)`` the first time a user's puzzle is searched in this process (from its
+    own start and goal, else from ``starts``), unless a mark says it passed before; nothing for
+    built-in puzzles, for those validated, or made with ``check=False``."""
+    if puzzle.checked or puzzle.trusted:
+        return
+    if not (puzzle.has_default_start or puzzle.has_default_goal) and starts is None:
+        return
+    samples = None if puzzle.has_default_start or puzzle.has_default_goal else starts[:1]
+    mark = _mark(puzzle, samples)
+    if mark.exists():
+        puzzle.checked = True
+        return
+    validate(puzzle, samples)
+    try:
+        mark.parent.mkdir(parents=True, exist_ok=True)
+        mark.touch()
+    except OSError:
+        pass  # no mark: the next process probes again
+
+
+def _mark(puzzle, samples) -> Path:
+    """Where the mark of a probe passed lies: named by the puzzle's identity and the states
+    probed from."""
+    where = puzzle.start_states() if samples is None else samples
+    goals = puzzle.goal_states() if samples is None and puzzle.has_default_goal else where[:0]
+    digest = hashlib.blake2b(puzzle.identity.encode() + where.tobytes() + goals.tobytes(), digest_size=16)
+    return cache_dir() / "probed" / digest.hexdigest()
+
+
+def _walk(puzzle, samples: list, limit: int) -> int:
     seen = {_key(s) for s in samples}
     probed = 0
     while samples and probed < limit:
         state = samples.pop(0)
         probed += 1
-        children = _call_expand(puzzle, "expand", functions["expand_state"], state)
+        children = _call_children(puzzle, "expand", state)
         _check_ranks(puzzle, state, children)
         _check_rank_steps(puzzle, state, children)
-        back = functions["predecessors_state"] or (functions["expand_state"] if puzzle.reversible else None)
+        _check_goal(puzzle, state)
+        back = "predecessors" if puzzle.probe_function("predecessors_state") else "expand" if puzzle.reversible \
+            else None
         for child, move in children if back is not None else ():
-            role = "predecessors" if functions["predecessors_state"] is not None else "expand"
-            parents = _call_expand(puzzle, role, back, child)
+            parents = _call_children(puzzle, back, child)
             if not any(_key(p) == _key(state) for p, _ in parents):
-                why = "" if role == "predecessors" else " (the puzzle is declared reversible: give reversible=False)"
-                raise PuzzleDefinitionError(f"{puzzle.name}: {role}({_show(puzzle, child)}) does not include"
+                why = "" if back == "predecessors" else " (the puzzle is declared reversible: give Rules(...," \
+                                                         " reversible=False))"
+                raise PuzzleDefinitionError(f"{puzzle.name}: {back}({_show(puzzle, child)}) does not include"
                                             f" {_show(puzzle, state)}, although move {puzzle.move_names[move]!r}"
                                             f" leads there{why}")
         for child, _ in children:
             if _key(child) not in seen:
                 seen.add(_key(child))
                 samples.append(child)
-    _check_compiled(puzzle, _defaults(puzzle) if states is None else _given(puzzle, states))
     return probed
 
 
@@ -71,32 +151,63 @@ def _defaults(puzzle) -> list:
     return states
 
 
-def _call_expand(puzzle, role, function, state):
-    """``function`` (expand or predecessors) run as Python on ``state``: its (child, move) pairs."""
-    shape = (puzzle.max_moves,) if puzzle.width == 1 else (puzzle.max_moves, puzzle.width)
-    children = np.zeros(shape, np.int64)
-    moves = np.zeros(puzzle.max_moves, np.int64)
+class _OutOfRoom(IndexError):
+    """An index past the room of an output array (``children`` or ``moves``)."""
+
+
+class _Outputs(np.ndarray):
+    """An output array that says which one an index out of range was in."""
+
+    def __setitem__(self, index, value):
+        try:
+            super().__setitem__(index, value)
+        except IndexError as error:
+            raise _OutOfRoom(f"{self.what}[{index}]: {error}") from None
+
+    def __repr__(self) -> str:
+        return repr(np.asarray(self))
+
+
+def _outputs(shape, what: str) -> np.ndarray:
+    array = np.zeros(shape, np.int64).view(_Outputs)
+    array.what = what
+    return array
+
+
+def _call_children(puzzle, role: str, state):
+    """``role`` (``expand`` or ``predecessors``) run as Python on ``state``, checked as the
+    contract's ``children``: its (child, move) pairs."""
+    function = puzzle.probe_function(f"{role}_state")
+    room = puzzle.max_predecessors if role == "predecessors" else puzzle.max_moves
+    children = _outputs((room,) if puzzle.width == 1 else (room, puzzle.width), "children")
+    moves = _outputs(room, "moves")
     where = f"{puzzle.name}: {role}({_show(puzzle, state)})"
+    capacity = "max_predecessors" if role == "predecessors" else "max_moves"
     try:
         with warnings.catch_warnings(), np.errstate(all="ignore"):
             warnings.simplefilter("ignore")
-            count = _python(function)(state, puzzle.tables, children, moves)
-    except IndexError as error:
+            count = function(state, puzzle.tables, children, moves)
+    except _OutOfRoom as error:
         layout = "narrow (width=1): write children[k]" if puzzle.width == 1 else \
             f"{puzzle.width} words wide: write children[k, 0..{puzzle.width - 1}]"
         raise PuzzleDefinitionError(f"{where} writes outside the children array ({error}); the puzzle is"
-                                    f" {layout} for k < max_moves={puzzle.max_moves}") from None
+                                    f" {layout} for k < {capacity}={room}") from None
+    except IndexError as error:
+        raise PuzzleDefinitionError(f"{where} failed: IndexError: {error} (the puzzle has {len(puzzle.tables)}"
+                                    " table(s))") from None
     except (OverflowError, ValueError, TypeError) as error:
         raise PuzzleDefinitionError(f"{where} failed writing its children: {type(error).__name__}: {error};"
                                     f" each state is {puzzle.width} signed 64-bit word(s)") from None
     if isinstance(count, (bool, np.bool_)) or not isinstance(count, (int, np.integer)):
         raise PuzzleDefinitionError(f"{where} returned {_plain(count)!r} ({type(count).__name__}); expected an int,"
-                                    " the number of children written")
-    if not 0 <= count <= puzzle.max_moves:
-        raise PuzzleDefinitionError(f"{where} returned {count} children; expected 0..max_moves={puzzle.max_moves}")
+                                    f" the number of {'predecessors' if role == 'predecessors' else 'children'}"
+                                    " written")
+    if not 0 <= count <= room:
+        raise PuzzleDefinitionError(f"{where} returned {count} {'predecessors' if role == 'predecessors' else 'children'};"
+                                    f" expected 0..{capacity}={room}")
     out = []
     for k in range(int(count)):
-        child = children[k].copy() if puzzle.width > 1 else children[k]
+        child = np.asarray(children[k]).copy() if puzzle.width > 1 else int(children[k])
         first = child[0] if puzzle.width > 1 else child
         if first == -1:
             raise PuzzleDefinitionError(f"{where}: child {k} has first word -1, which is reserved (empty slot)")
@@ -107,23 +218,22 @@ def _call_expand(puzzle, role, function, state):
 
 
 def _check_ranks(puzzle, state, children):
-    functions = puzzle.functions
-    rank, component = functions["rank_state"], functions["component_state"]
+    rank, component, unrank = (puzzle.probe_function(f"{role}_state") for role in ("rank", "component", "unrank"))
     for child, move in [(state, None)] + children:
         if rank is not None:
-            r = _python(rank)(child, puzzle.tables)
+            r = rank(child, puzzle.tables)
             if isinstance(r, (bool, np.bool_)) or not isinstance(r, (int, np.integer)) \
                     or not 0 <= r < puzzle.rank_size:
                 raise PuzzleDefinitionError(f"{puzzle.name}: rank({_show(puzzle, child)}) is {_plain(r)!r};"
                                             f" expected an int in 0..rank_size-1 = {puzzle.rank_size - 1}")
-            if puzzle.unrank is not None:
-                c = _python(component)(child, puzzle.tables) if component is not None else 0
-                back = _python(puzzle.unrank)(r, c, puzzle.tables)
+            if unrank is not None:
+                c = component(child, puzzle.tables) if component is not None else 0
+                back = unrank(r, c, puzzle.tables)
                 if _key(back) != _key(child):
                     raise PuzzleDefinitionError(f"{puzzle.name}: unrank(rank({_show(puzzle, child)}) = {r}) is"
                                                 f" {_show(puzzle, back)}, not the state ranked")
         if component is not None and move is not None:
-            before, after = _python(component)(state, puzzle.tables), _python(component)(child, puzzle.tables)
+            before, after = component(state, puzzle.tables), component(child, puzzle.tables)
             if before != after:
                 raise PuzzleDefinitionError(
                     f"{puzzle.name}: move {puzzle.move_names[move]!r} changes the component from {before} to"
@@ -132,19 +242,18 @@ def _check_ranks(puzzle, state, children):
 
 def _check_rank_steps(puzzle, state, children):
     """``expand_rank`` gives the ranks of the children (in any order), ``near_rank`` some of them."""
-    functions = puzzle.functions
-    if functions["expand_rank_state"] is None:
+    if puzzle.probe_function("expand_rank_state") is None:
         return
-    rank, component = _python(functions["rank_state"]), functions["component_state"]
+    rank, component = puzzle.probe_function("rank_state"), puzzle.probe_function("component_state")
     r = rank(state, puzzle.tables)
-    c = _python(component)(state, puzzle.tables) if component is not None else 0
+    c = component(state, puzzle.tables) if component is not None else 0
     expected = sorted(int(rank(child, puzzle.tables)) for child, _ in children)
     out = np.empty(puzzle.move_capacity, np.int64)
     for role in ("expand_rank", "near_rank"):
-        function = functions[f"{role}_state"]
+        function = puzzle.probe_function(f"{role}_state")
         if function is None:
             continue
-        count = _python(function)(r, c, puzzle.tables, out)
+        count = function(r, c, puzzle.tables, out)
         given = sorted(out[:count].tolist())
         wrong = given != expected if role == "expand_rank" else any(given.count(x) > expected.count(x) for x in given)
         if wrong:
@@ -153,38 +262,33 @@ def _check_rank_steps(puzzle, state, children):
                                         f"{'' if role == 'expand_rank' else ' (near_rank gives some of them)'}")
 
 
+def _check_goal(puzzle, state):
+    """``is_goal`` gives a bool (the contract's ``condition``)."""
+    is_goal = puzzle.probe_function("is_goal_state")
+    if is_goal is None:
+        return
+    answer = is_goal(state, puzzle.tables)
+    if not isinstance(answer, (bool, np.bool_)):
+        raise PuzzleDefinitionError(f"{puzzle.name}: is_goal({_show(puzzle, state)}) returned {_plain(answer)!r}"
+                                    f" ({type(answer).__name__}); expected a bool")
+
+
 def _check_compiled(puzzle, states):
     """The compiled kernels give the children the Python functions give."""
     from vecsearch.engine import jit
 
-    expand = puzzle.functions["expand_state"]
     for state in states:
         layer = puzzle.states(np.array([state]))
         try:
-            children, moves = jit.call(layer_kernels(puzzle).neighbours, layer, puzzle.tables, False)
+            children, moves = jit.call(layer_kernels(puzzle).neighbours, layer, kernel_tables(puzzle), False)
         except PuzzleDefinitionError as error:
-            raise PuzzleDefinitionError(f"{puzzle.name}: {error}") from error.__cause__
+            message = str(error) if str(error).startswith(f"{puzzle.name}:") else f"{puzzle.name}: {error}"
+            raise PuzzleDefinitionError(message) from error.__cause__
         compiled = sorted((_key(c), int(m)) for c, m in zip(children, moves))
-        expected = sorted((_key(c), m) for c, m in _call_expand(puzzle, "expand", expand, state))
+        expected = sorted((_key(c), m) for c, m in _call_children(puzzle, "expand", state))
         if compiled != expected:
             raise PuzzleDefinitionError(f"{puzzle.name}: compiled, expand({_show(puzzle, state)}) gives other children"
                                         " than as plain Python (does it rely on Python-only behaviour?)")
-
-
-def _python(function):
-    """``function`` as plain Python (bounds-checked, readable errors), or compiled when it uses
-    numba intrinsics that have no Python implementation."""
-    plain = getattr(function, "py_func", function)
-
-    def run(*args):
-        try:
-            return plain(*args)
-        except NotImplementedError as error:
-            if "pure-python" not in str(error) or plain is function:
-                raise
-            return function(*args)
-
-    return run
 
 
 def _plain(value):

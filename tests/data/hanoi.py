@@ -31,5 +31,5 @@ def rank(state, tables):
 
 def puzzle(discs: int) -> vs.Puzzle:
     """All discs on peg 0 to all on peg 2."""
-    return vs.Puzzle(f"hanoi-{discs}", expand=expand, max_moves=9, tables=(np.array([discs], np.int64),), rank=rank,
-                     rank_size=4 ** discs, start=0, goal=sum(2 << (2 * d) for d in range(discs)))
+    return vs.Puzzle(f"hanoi-{discs}", expand, 9, rank=vs.Rank(rank, 4 ** discs), tables=(np.array([discs], np.int64),),
+                     start=0, goal=sum(2 << (2 * d) for d in range(discs)))

@@ -33,11 +33,36 @@ class Chunk:
 
 @dataclass(repr=False)
 class ManySolutions:
-    """Answers for many instances in input order: ``lengths[i]`` (-1: none, within the depth
-    limit if one was given) and the moves of one shortest path in ``moves[i, :lengths[i]]``.
-    ``seconds[i]``: its chunk's wall time divided among the chunk; ``errors``: ``(id, message)``
-    of malformed instances (not among the answers); ``profile``: for heuristic searches, the
-    nodes expanded per f-bound summed over the instances."""
+    """Answers for many instances, in input order.
+
+    Returned by `solve_many` and `solve_pairs`; ``len()`` is the number of instances answered.
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+        The puzzle solved.
+    ids : list
+        The instances' ids (positions when none were given).
+    lengths : numpy.ndarray
+        ``lengths[i]``: the length of a shortest path of instance ``i``; -1 when it has none
+        (within the depth limit, if one was given).
+    moves : numpy.ndarray
+        The moves of that path in ``moves[i, :lengths[i]]``.
+    method : str
+        The method that answered them.
+    seconds : numpy.ndarray, optional
+        ``seconds[i]``: its chunk's wall time divided among the chunk.
+    errors : list of (id, str)
+        Malformed instances (not among the answers) and what is wrong with each.
+    profile : Profile, optional
+        Heuristic searches: the nodes expanded per f-bound, summed over the instances.
+
+    Examples
+    --------
+    >>> many = vs.solve_many("eight", ["1 2 3 4 5 6 7 x 8", "8 6 7 2 5 4 3 x 1"])
+    >>> many.lengths.tolist(), many.formatted(0), many.solved
+    ([1, 31], 'r', 2)
+    """
 
     puzzle: object
     ids: list
@@ -66,6 +91,7 @@ class ManySolutions:
         return len(self.lengths)
 
     def moves_of(self, i: int) -> list[int] | None:
+        """The moves of instance ``i``'s path (None when it has none)."""
         return None if self.lengths[i] < 0 else self.moves[i, :self.lengths[i]].tolist()
 
     def formatted(self, i: int) -> str | None:
@@ -75,6 +101,7 @@ class ManySolutions:
 
     @property
     def solved(self) -> int:
+        """How many instances have a path."""
         return int((self.lengths >= 0).sum())
 
     def __repr__(self) -> str:
@@ -82,3 +109,18 @@ class ManySolutions:
         errors = f", {len(self.errors)} malformed" if self.errors else ""
         return (f"<ManySolutions {self.puzzle.name}: {self.solved:,} of {len(self):,} solved by {self.method!r},"
                 f" longest {longest if longest >= 0 else '-'}{errors}>")
+
+    def _repr_html_(self) -> str:
+        """The summary, how many instances need each length, the first answers and errors."""
+        import html
+
+        lengths, counts = np.unique(self.lengths, return_counts=True)
+        histogram = "".join(f"<tr><td>{'none' if n < 0 else n}</td><td>{c:,}</td></tr>" for n, c in zip(lengths, counts))
+        shown = "".join(f"<tr><td>{html.escape(str(self.ids[i]))}</td><td>{self.lengths[i]}</td>"
+                        f"<td><code>{html.escape(self.formatted(i) or '')}</code></td></tr>"
+                        for i in range(min(len(self), 5)))
+        errors = "".join(f"<li>{html.escape(str(i))}: {html.escape(m)}</li>" for i, m in self.errors[:5])
+        return (f"<div><p>{html.escape(repr(self)[1:-1])}</p><details><summary>lengths</summary><table>"
+                f"<tr><th>moves</th><th>instances</th></tr>{histogram}</table></details>"
+                f"<table><tr><th>id</th><th>moves</th><th>solution</th></tr>{shown}</table>"
+                f"{'<p>malformed:</p><ul>' + errors + '</ul>' if errors else ''}</div>")

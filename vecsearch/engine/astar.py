@@ -16,6 +16,7 @@ import numpy as np
 
 from vecsearch.engine import jit
 from vecsearch.engine.endpoints import as_puzzle, endpoints
+from vecsearch.engine.guarded import kernel_tables
 from vecsearch.engine.heuristic import inverse_table, resolve, search_kernels
 from vecsearch.engine.idastar import solution_along
 from vecsearch.engine.layers import empty_states
@@ -80,7 +81,7 @@ def astar(puzzle, start=None, goal=None, *, heuristic=None, max_depth=None, max_
         return SearchResult(puzzle, profile, None, True, [])
     chosen = resolve(puzzle, goals, heuristic)
     kernels = search_kernels(puzzle, chosen)
-    fixed = (puzzle.tables, chosen.tables, inverse_table(puzzle), goals)
+    fixed = (kernel_tables(puzzle), chosen.tables, inverse_table(puzzle), goals)
     cap = MAX_F if max_depth is None else max_depth
     state = _Tables(puzzle.width, 1 << 12)
     jit.call(kernels.astar_insert, *state.arrays, starts, chosen.tables)

@@ -59,9 +59,41 @@ class Distances:
 
 
 def distances_between(puzzle, starts, goals, *, threads=None, max_memory=None, progress=False) -> Distances:
-    """The distance from each of ``starts`` to the nearest of ``goals`` (states, texts or a set
-    the puzzle reads; the goals in one component): one distance table built backwards from the
-    goals, then one lookup per start. Starts in another component never reach a goal."""
+    """The distance from each of many starts to the nearest of many goals.
+
+    One distance table is built backwards from the goals, then each start is one lookup; starts
+    in another component never reach a goal.
+
+    Parameters
+    ----------
+    puzzle : Puzzle or str
+        The puzzle (with a rank and predecessors), or its name.
+    starts : states, texts or a set the puzzle reads
+        The starts.
+    goals : states, texts or a set the puzzle reads
+        The goals, in one component.
+    threads : int, optional
+        Threads (default: all cores).
+    max_memory : int or str, optional
+        Bytes the table may use.
+    progress : bool, default False
+        Draw a bar of the table's layers.
+
+    Returns
+    -------
+    Distances
+        ``counts[d]``: starts at distance ``d``; ``maximum``; ``unreachable``; ``farthest``.
+
+    See Also
+    --------
+    phases : The same between two patterns of a permutation puzzle.
+
+    Examples
+    --------
+    >>> between = vs.distances_between("sliding-2x3", ["1 2 3 4 5 x", "x 5 4 3 2 1"], "1 2 3 4 5 x")
+    >>> between.counts[0], between.maximum, between.starts
+    (1, 15, 2)
+    """
     puzzle = as_puzzle(puzzle)
     return distances_in(DistanceTable(puzzle, goals, threads=threads, max_memory=max_memory, progress=progress), starts)
 

@@ -13,7 +13,9 @@ names and is never reused by another object.
 - ``pair_depth_tables``: the per-thread depth tables of ``solve_pairs`` (two bytes per rank and
   thread, kept all unseen between calls);
 - ``bitsets``: zeroed visited bitsets handed back by finished searches, by size (bounded by
-  ``visited.POOL_BYTES``).
+  ``visited.POOL_BYTES``);
+- ``goal_layers``: the goal states of a goal given as a condition, by puzzle and component
+  (``goals.goal_layer``: a scan of the rank space).
 """
 
 from __future__ import annotations
@@ -41,6 +43,11 @@ class Cache:
                 self.entries[key] = build()
             return self.entries[key]
 
+    def discard(self, key: Hashable) -> None:
+        """Drop the entry for ``key`` (an entry left unusable, e.g. by a search stopped half-way)."""
+        with self._lock:
+            self.entries.pop(key, None)
+
     def clear(self) -> None:
         with self._lock:
             self.entries.clear()
@@ -57,15 +64,25 @@ DISTANCE_TABLES = Cache("distance_tables", "distance tables per puzzle, goal, de
 HEURISTICS = Cache("heuristics", "heuristics per puzzle, goal, name and options")
 PAIR_DEPTH_TABLES = Cache("pair_depth_tables", "solve_pairs' per-thread depth tables per rank space")
 BITSETS = Cache("bitsets", "zeroed visited bitsets kept for reuse, by size")
-
-
-def caches() -> dict[str, Cache]:
-    """Every cache by name."""
-    return dict(_registry)
+GOAL_LAYERS = Cache("goal_layers", "the states a goal condition accepts, per puzzle and component")
 
 
 def clear_caches(*names: str) -> None:
-    """Empty the caches named (all of them by default)."""
+    """Empty the caches named (all of them by default).
+
+    Parameters
+    ----------
+    *names : str
+        ``"kernels"``, ``"distance_tables"``, ``"heuristics"``, ``"pair_depth_tables"``,
+        ``"bitsets"``.
+
+    Examples
+    --------
+    >>> table = vs.distance_table("sliding-2x3")
+    >>> vs.clear_caches("distance_tables")
+    >>> vs.distance_table("sliding-2x3") is table
+    False
+    """
     unknown = set(names) - set(_registry)
     if unknown:
         raise ValueError(f"unknown cache(s) {sorted(unknown)}; the caches are {', '.join(_registry)}")

@@ -37,10 +37,12 @@ from pathlib import Path
 import numba
 
 import vecsearch._numba as nb_options
+from vecsearch.contract import ROLES as CONTRACT_ROLES
+from vecsearch.contract import no_rank, single_component
 from vecsearch.engine.caches import KERNELS
+from vecsearch.fingerprint import function_digest
 from vecsearch.kernels import state_words
 from vecsearch.kernels.roles import SHAPE_HELPERS
-from vecsearch.puzzle import no_rank, single_component
 
 nb_options.faster_inlining()
 PACKAGE_DIR = Path(__file__).resolve().parent.parent
@@ -48,10 +50,10 @@ KERNEL_DIR = PACKAGE_DIR / "kernels"
 LAYER_TEMPLATES = tuple(KERNEL_DIR / f"{name}.py" for name in ("layer_template", "hash_template", "pair_template",
                                                                 "rank_space_template", "segment_template",
                                                                 "distance_template"))
+PLACEHOLDERS = {"no_rank": no_rank, "single_component": single_component}  # fallbacks of the contract
+# The roles every layer-kernel module binds to a function (after fallbacks); the others may be None.
 ROLES = ("expand_state", "predecessors_state", "rank_state", "component_state")
-# None: the template's default, or absent
-OPTIONAL_ROLES = ("expand_ranked_state", "predecessors_ranked_state", "unrank_state", "expand_rank_state",
-                  "predecessors_rank_state", "near_rank_state", "near_predecessors_rank_state")
+OPTIONAL_ROLES = tuple(role.kernel_name for role in CONTRACT_ROLES if role.kernel_name not in ROLES)
 
 
 def cache_dir() -> Path:
@@ -63,7 +65,7 @@ def cache_dir() -> Path:
     return Path(base) / "vecsearch"
 
 
-def _importable(function) -> tuple[str, str, bool] | None:
+def importable(function) -> tuple[str, str, bool] | None:
     """``(module, name, plain)`` if ``function`` (a dispatcher, or the plain function it
     compiles) is a global of an importable module; ``plain``: that global is the Python function."""
     py_func = getattr(function, "py_func", function)
@@ -88,24 +90,25 @@ def _same_code(a, b) -> bool:
             and code_a.co_names == code_b.co_names)
 
 
-def _source_hash(paths) -> str:
+def _stamp(functions) -> str:
+    """What a generated module's text records of its sources, so that numba's cache of it is
+    dropped when they change: numba's version, vecsearch's kernel sources and the files of
+    vecsearch's own functions, and for a user's functions their digests (``fingerprint``: their
+    code and what it reads, not the rest of their file, whose comments may change freely). A
+    vecsearch function counts with every module of its package: the rules a family binds call
+    helpers beside them (``rules`` calls ``arrangement``), which numba's cache would not see change."""
+    files = [*KERNEL_DIR.glob("*.py"), PACKAGE_DIR / "_numba.py"]
+    given = [f for f in functions.values() if f is not None]
+    for function in given:
+        if importable(function)[0].startswith("vecsearch."):
+            files += Path(inspect.getsourcefile(getattr(function, "py_func", function))).parent.glob("*.py")
     digest = hashlib.sha256(numba.__version__.encode())
-    for path in sorted(set(paths)):
-        digest.update(Path(path).read_bytes())
+    for path in sorted(set(files)):
+        digest.update(path.read_bytes())
+    for function in given:
+        if not importable(function)[0].startswith("vecsearch."):
+            digest.update(function_digest(function).encode())
     return digest.hexdigest()[:16]
-
-
-def _dependency_files(functions) -> list[str]:
-    """The kernels, ``_numba``, and every module beside a bound function's own: the rules a
-    family binds call helpers of their package (``rules`` calls ``arrangement``), which numba's
-    cache would not see change."""
-    files = [str(p) for p in KERNEL_DIR.glob("*.py")]
-    files.append(str(PACKAGE_DIR / "_numba.py"))
-    sources = {Path(inspect.getsourcefile(getattr(f, "py_func", f))) for f in functions.values() if f is not None}
-    for source in sources:
-        files += [str(p) for p in source.parent.glob("*.py")] if source.parent.is_relative_to(PACKAGE_DIR) \
-            else [str(source)]
-    return files
 
 
 def _shape_bindings(width: int) -> dict[str, str]:
@@ -113,31 +116,52 @@ def _shape_bindings(width: int) -> dict[str, str]:
     return {name: f"{family}_{name}" for name in SHAPE_HELPERS}
 
 
-def _constants(width: int, capacity: int, has_predecessors: bool) -> dict:
-    return {"WIDTH": width, "MAX_MOVES": capacity, "HAS_PREDECESSORS": bool(has_predecessors)}
+def _constants(width: int, capacity: int, has_predecessors: bool, guard, family: str) -> dict:
+    return {"WIDTH": width, "MAX_MOVES": capacity, "HAS_PREDECESSORS": bool(has_predecessors), "FAMILY": family,
+            **dict(guard.constants if guard is not None else ())}
 
 
-def _header(functions: dict, constants: dict) -> str:
-    # A hot loop counts no references (``_numba.loop``) when the rules are vecsearch's own, which
-    # never allocate; a user's may (a list, an array), so their loops are inlined into the
-    # kernels that call them (one compile, not two).
-    own = all(f is None or _importable(f)[0].startswith("vecsearch.") for f in functions.values())
-    loop = "loop" if own else "state_function as loop"
-    lines = [f"from vecsearch._numba import kernel, {loop}, parallel_kernel, state_function",
-             "from vecsearch.kernels.state_words import ("]
+def _header(functions: dict, constants: dict, guarded: bool) -> str:
+    # A hot loop counts no references (``_numba.loop``): vecsearch's own rules never allocate, and
+    # a user's are compiled apart (``engine.guarded``), where they may; but the states a user's
+    # unrank returns for a wide puzzle are arrays it allocates, which only a counting loop frees.
+    # A guard raises, which a prange loop cannot pass on: a guarded family's parallel kernels run
+    # serially.
+    loop = "state_function as loop" if guarded and constants["WIDTH"] > 1 and functions.get("unrank_state") \
+        else "loop"
+    decorators = f"kernel, {loop}, {'kernel as ' if guarded else ''}parallel_kernel, state_function"
+    lines = [f"from vecsearch._numba import {decorators}", "from vecsearch.kernels.state_words import ("]
     lines += [f"    {helper} as {name}," for name, helper in _shape_bindings(constants["WIDTH"]).items()]
     lines.append(")")
     for role, function in functions.items():
         if function is None:
             lines.append(f"{role} = None")
             continue
-        module_name, name, plain = _importable(function)
+        if guarded:
+            continue  # its guard follows (``guard_body``)
+        module_name, name, plain = importable(function)
         if plain:
             lines += [f"from {module_name} import {name} as _{role}", f"{role} = state_function(_{role})"]
         else:
             lines.append(f"from {module_name} import {name} as {role}")
     lines += [f"{name} = {value!r}" for name, value in constants.items()]
     return "\n".join(lines) + "\n"
+
+
+def guard_body(template: str, roles, fallbacks: dict[str, str]) -> str:
+    """The guards of ``template`` (``guard_template``, ``value_template``) for the ``roles``
+    (their helpers too), then each role of ``fallbacks`` bound to the one it falls back to
+    (``vecsearch.contract``)."""
+    text = template_body(KERNEL_DIR / f"{template}.py")
+    lines = text.splitlines(keepends=True)
+    for node in reversed(ast.parse(text).body):
+        if isinstance(node, ast.FunctionDef) and node.name.endswith("_state") and node.name not in roles:
+            start = min([node.lineno] + [d.lineno for d in node.decorator_list])
+            del lines[start - 1:node.end_lineno]
+    placeholders = sorted({target for target in fallbacks.values() if target in PLACEHOLDERS})
+    tail = [f"from vecsearch.contract import {', '.join(placeholders)}\n"] if placeholders else []
+    tail += [f"{role} = {target}\n" for role, target in fallbacks.items()]
+    return "".join(lines) + "\n\n" + "".join(tail)
 
 
 def template_body(path: Path) -> str:
@@ -161,45 +185,68 @@ def layer_kernels(puzzle) -> types.ModuleType:
 def _bind_layer_kernels(puzzle) -> types.ModuleType:
     functions = dict(puzzle.functions)
     has_predecessors = functions["predecessors_state"] is not None
-    if not has_predecessors:
-        # Reversible: predecessors are the children. Directed without predecessors: bound
-        # only so the kernels type-check; the engine never searches backwards.
-        functions["predecessors_state"] = functions["expand_state"]
-        functions["predecessors_ranked_state"] = functions["expand_ranked_state"]
-        functions["predecessors_rank_state"] = functions["expand_rank_state"]
-        functions["near_predecessors_rank_state"] = functions["near_rank_state"]
-    functions["rank_state"] = functions["rank_state"] or no_rank
-    functions["component_state"] = functions["component_state"] or single_component
     return build_kernels(functions, puzzle.width, puzzle.move_capacity, puzzle.kernel_label,
-                         has_predecessors=has_predecessors)
+                         has_predecessors=has_predecessors, guard=puzzle.guard)
+
+
+def fallbacks(functions: dict, has_predecessors: bool, defined=()) -> dict[str, str]:
+    """The roles not given and what stands in for each (``vecsearch.contract.Role.fallback``): a
+    puzzle without predecessors of its own (reversible: its predecessors are its children;
+    directed: bound only so that the kernels type-check, the engine never searches backwards)
+    takes its expansions for them; no rank or component, placeholders never called."""
+    chosen = {}
+    for role in CONTRACT_ROLES:
+        if role.fallback is None or functions.get(role.kernel_name, False) is not None or role.kernel_name in defined:
+            continue
+        if role.fallback in PLACEHOLDERS or not has_predecessors:
+            chosen[role.kernel_name] = role.fallback if role.fallback in PLACEHOLDERS else f"{role.fallback}_state"
+    return chosen
 
 
 def build_kernels(functions: dict, width: int, capacity: int, label: str, *, has_predecessors: bool = False,
-                  templates=LAYER_TEMPLATES, roles=ROLES, optional_roles=OPTIONAL_ROLES) -> types.ModuleType:
-    """The kernel module of a family given its per-state functions by role, its width, move
-    capacity and whether its predecessors differ from its children: the layer kernels by
-    default, or other templates' (e.g. ``heuristic_template.py``, which adds ``heuristic_state``)."""
-    missing = set(roles) - {role for role, f in functions.items() if f is not None}
+                  guard=None, templates=LAYER_TEMPLATES, roles=ROLES, optional_roles=OPTIONAL_ROLES) -> types.ModuleType:
+    """The kernel module of a family given its per-state functions by role (None: not given), its
+    width, move capacity and whether its predecessors differ from its children: the layer kernels
+    by default, or other templates' (e.g. ``heuristic_template.py``, which adds
+    ``heuristic_state``). ``guard`` (``Puzzle.guard``; None for a trusted puzzle): the functions
+    are a user's, each behind the guard of its role (``kernels/guard_template.py``, or the value
+    adapters of ``kernels/value_template.py``); the module then holds none of them (the kernels
+    take them in their tables: ``engine.guarded``), so it serves every user's puzzle of the same
+    shape (``Guard.family`` names it) and is cached like a built-in family's."""
+    guarded = guard is not None
+    defined = () if guard is None else tuple(r for r in guard.defines if r in set(roles) | set(optional_roles))
+    stand_ins = fallbacks(functions, has_predecessors, defined)
+    given = {role: f for role, f in functions.items() if f is not None}
+    missing = set(roles) - set(given) - set(stand_ins) - set(defined)
     if missing or set(functions) - set(roles) - set(optional_roles):
         raise ValueError(f"kernel roles missing: {sorted(missing)}")
-    constants = _constants(width, capacity, has_predecessors)
+    if guarded:
+        label = guard.family
+    constants = _constants(width, capacity, has_predecessors, guard, label)
     body = "\n\n".join(template_body(path) for path in templates)
+    if guarded:
+        body = guard_body(guard.template, {*given, *defined}, stand_ins) + "\n\n" + body
+    else:
+        functions = {**functions, **{role: PLACEHOLDERS.get(target) or functions[target]
+                                     for role, target in stand_ins.items()}}
     if tuple(templates) != LAYER_TEMPLATES:
         label = "_".join([label, *(path.stem for path in templates)])
-    if all(_importable(f) for f in functions.values() if f is not None):
+    if guarded or all(importable(f) for f in functions.values() if f is not None):
         try:
-            return _cached_module(functions, constants, label, body)
+            return _cached_module(functions, constants, label, body, guarded)
         except OSError:
             pass  # the cache directory is not writable: compile in memory instead
-    return _in_memory_module(functions, constants, label, body)
+    return _in_memory_module(functions, constants, label, body, guarded)
 
 
-def _cached_module(functions, constants, label, body) -> types.ModuleType:
-    header = _header(functions, constants)
-    stamp = _source_hash(_dependency_files(functions))
+def _cached_module(functions, constants, label, body, guarded) -> types.ModuleType:
+    header = _header(functions, constants, guarded)
+    stamp = _stamp({} if guarded else functions)
     text = f"# Generated by vecsearch.engine.codegen for {label!r}; do not edit.\n# sources: {stamp}\n" + header + body
     slug = re.sub(r"\W", "_", label)
-    identity = hashlib.sha256(header.encode()).hexdigest()[:8]
+    # the stamp in the name too: two versions of vecsearch sharing a cache directory keep apart
+    # (numba unpickles a cache index before it compares stamps, and fails on a type it lacks)
+    identity = hashlib.sha256((header + stamp).encode()).hexdigest()[:8]
     module_name = f"vecsearch_kernels_{slug}_{identity}"
     if module_name in sys.modules:
         return sys.modules[module_name]
@@ -217,17 +264,18 @@ def _cached_module(functions, constants, label, body) -> types.ModuleType:
     return module
 
 
-def _in_memory_module(functions, constants, label, body) -> types.ModuleType:
+def _in_memory_module(functions, constants, label, body, guarded) -> types.ModuleType:
     module = types.ModuleType("vecsearch_kernels_user_" + re.sub(r"\W", "_", label))
     namespace = module.__dict__
     namespace.update(
         kernel=nb_options.user_kernel,
         loop=nb_options.state_function,  # a user's rules may allocate: see _header
-        parallel_kernel=nb_options.user_parallel_kernel,
+        parallel_kernel=nb_options.user_kernel if guarded else nb_options.user_parallel_kernel,
         state_function=nb_options.state_function,
         **constants,
-        **functions,
     )
+    namespace.update({role: None for role in functions} if guarded else functions)
     namespace.update({name: getattr(state_words, helper) for name, helper in _shape_bindings(constants["WIDTH"]).items()})
     exec(compile(body, f"<vecsearch kernels for {label}>", "exec"), namespace)
+    sys.modules[module.__name__] = module  # the compile notice finds its FAMILY there
     return module

@@ -16,6 +16,7 @@ from vecsearch.engine import jit, planner
 from vecsearch.engine.blocks import thread_limit
 from vecsearch.engine.codegen import layer_kernels
 from vecsearch.engine.endpoints import endpoints
+from vecsearch.engine.guarded import kernel_tables
 from vecsearch.engine.layers import Layer
 from vecsearch.engine.profile import LayerRecord, Profile
 from vecsearch.engine.result import SearchResult
@@ -138,7 +139,7 @@ class _TwoBit:
     """The two-bit search of the starts' component."""
 
     def __init__(self, puzzle, starts, backward, keep, name, after_layer, saved):
-        component = jit.call(layer_kernels(puzzle).components, starts[:1], puzzle.tables)[0]
+        component = jit.call(layer_kernels(puzzle).components, starts[:1], kernel_tables(puzzle))[0]
         self.puzzle = puzzle
         self.search = TwoBitSearch(puzzle, component, backward, keep, name)
         self.after_layer = after_layer

@@ -14,6 +14,7 @@ import numpy as np
 from vecsearch.engine import jit
 from vecsearch.engine.caches import HEURISTICS, KERNELS
 from vecsearch.engine.codegen import KERNEL_DIR, build_kernels
+from vecsearch.engine.guarded import guarded_heuristic
 from vecsearch.errors import VecsearchError
 from vecsearch.heuristics import Heuristic
 
@@ -33,11 +34,12 @@ def heuristic_values(heuristic: Heuristic, states) -> np.ndarray:
 def search_kernels(puzzle, heuristic: Heuristic):
     """The IDA* / A* kernel module of ``puzzle`` with ``heuristic``'s function (and update, if
     it has one) bound to the roles."""
-    key = ("heuristic", puzzle.kernel_label, puzzle.width, puzzle.move_capacity, puzzle.expand_function,
-           heuristic.function, heuristic.update)
-    functions = {"expand_state": puzzle.expand_function, "heuristic_state": heuristic.function,
+    key = ("heuristic", puzzle.kernel_label, puzzle.width, puzzle.move_capacity, puzzle.functions["expand_state"],
+           heuristic.function, heuristic.update, puzzle.guard)
+    functions = {"expand_state": puzzle.functions["expand_state"], "heuristic_state": heuristic.function,
                  "heuristic_update_state": heuristic.update}
     return KERNELS.get(key, lambda: build_kernels(functions, puzzle.width, puzzle.move_capacity, puzzle.kernel_label,
+                                                  guard=puzzle.guard,
                                                   templates=(HEURISTIC_TEMPLATE,), roles=ROLES,
                                                   optional_roles=OPTIONAL_ROLES))
 
@@ -56,7 +58,7 @@ def resolve(puzzle, goals: np.ndarray, heuristic=None, **options) -> Heuristic:
     if name not in names:
         raise ValueError(f"{puzzle.name} has no heuristic {name!r}; choose one of {', '.join(names)}")
     key = (puzzle, goals.tobytes(), name, tuple(sorted((k, repr(v)) for k, v in options.items())))
-    return HEURISTICS.get(key, lambda: puzzle.make_heuristic(goals, name, **options))
+    return HEURISTICS.get(key, lambda: guarded_heuristic(puzzle, puzzle.make_heuristic(goals, name, **options)))
 
 
 def inverse_table(puzzle) -> np.ndarray:

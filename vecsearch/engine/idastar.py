@@ -24,6 +24,8 @@ from vecsearch.engine import jit
 from vecsearch.engine.blocks import thread_limit
 from vecsearch.engine.codegen import layer_kernels
 from vecsearch.engine.endpoints import as_puzzle, endpoints
+from vecsearch.engine.goals import default_goals
+from vecsearch.engine.guarded import kernel_tables
 from vecsearch.engine.heuristic import heuristic_values, resolve, search_kernels
 from vecsearch.engine.profile import BoundRecord, Profile
 from vecsearch.engine.progress import progress_bar
@@ -58,7 +60,7 @@ def idastar(puzzle, start=None, goal=None, *, heuristic=None, max_depth=None, on
         return SearchResult(puzzle, profile, None, True, [])
     chosen = resolve(puzzle, goals, heuristic)
     kernel = search_kernels(puzzle, chosen).ida_iteration
-    fixed = (puzzle.tables, chosen.tables, sequence_table(puzzle), goals)
+    fixed = (kernel_tables(puzzle), chosen.tables, sequence_table(puzzle), goals)
     cap = DEFAULT_MAX_BOUND if max_depth is None else max_depth
     jit.call(kernel, starts, *fixed, -1, np.empty(1, np.int64))  # compile: bound -1 prunes the root
     bound = int(heuristic_values(chosen, starts[:1])[0])
@@ -157,7 +159,7 @@ def solution_along(puzzle, start: np.ndarray, moves: list[int], profile) -> Solu
     """The ``Solution`` that plays ``moves`` from ``start`` (a one-state layer)."""
     states = [start]
     for move in moves:
-        children, child_moves = jit.call(layer_kernels(puzzle).neighbours, states[-1], puzzle.tables, False)
+        children, child_moves = jit.call(layer_kernels(puzzle).neighbours, states[-1], kernel_tables(puzzle), False)
         states.append(children[np.flatnonzero(child_moves == move)[:1]])
     return Solution(puzzle, np.concatenate(states), moves, profile)
 
@@ -173,9 +175,9 @@ def idastar_many(puzzle, starts, goal=None, *, heuristic=None, max_depth=None, t
     """
     puzzle = as_puzzle(puzzle)
     starts = puzzle.states(starts)
-    goals = puzzle.goal_states() if goal is None else puzzle.states(goal)
+    goals = default_goals(puzzle, starts) if goal is None else puzzle.states(goal)
     kernels = layer_kernels(puzzle)
-    goal_components = set(jit.call(kernels.components, goals, puzzle.tables).tolist())
+    goal_components = set(jit.call(kernels.components, goals, kernel_tables(puzzle)).tolist())
     if len(goal_components) != 1:
         raise InvalidPuzzleInput(f"{puzzle.name}: the goal states lie in {len(goal_components)} components;"
                                  " solve towards one component at a time")
@@ -183,7 +185,7 @@ def idastar_many(puzzle, starts, goal=None, *, heuristic=None, max_depth=None, t
     cap = DEFAULT_MAX_BOUND if max_depth is None else max_depth
     chosen = resolve(puzzle, goals, heuristic)
     kernel = search_kernels(puzzle, chosen).ida_many
-    fixed = (puzzle.tables, chosen.tables, sequence_table(puzzle), goals, cap)
+    fixed = (kernel_tables(puzzle), chosen.tables, sequence_table(puzzle), goals, cap)
     lengths = np.full(len(starts), -1, dtype=np.int64)
     parts = []  # each batch's moves, trimmed to its longest solution
     expanded_by_bound = np.zeros(cap + 1, dtype=np.int64)
@@ -197,7 +199,7 @@ def idastar_many(puzzle, starts, goal=None, *, heuristic=None, max_depth=None, t
     with thread_limit(threads), numba.parallel_chunksize(1), bar as advancing:
         for lo in range(0, len(starts), BATCH):
             part = starts[lo:lo + BATCH]
-            skip = jit.call(kernels.components, part, puzzle.tables) != component
+            skip = jit.call(kernels.components, part, kernel_tables(puzzle)) != component
             expanded = np.zeros((len(part), cap + 1), np.int64)
             generated = np.zeros_like(expanded)
             moves = np.zeros((len(part), cap), np.int64)

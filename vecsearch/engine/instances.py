@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from vecsearch.engine.goals import default_goals
 from vecsearch.errors import InvalidPuzzleInput
 
 
@@ -58,10 +59,11 @@ class Instances:
             return default if self.goals is None else self.goals
         return self.goals[self.goal_offsets[i]:self.goal_offsets[i + 1]]
 
-    def digests(self) -> np.ndarray:
+    def digests(self, puzzle: str = "") -> np.ndarray:
         """A 48-bit digest of each instance's start and goal layer (what it asks, not its id;
-        the puzzle's default goal counts as no goal), for telling a resumed batch's instances
-        from others under the same ids."""
+        the puzzle's default goal counts as no goal) and of ``puzzle`` (``Puzzle.identity``: the
+        same instances of another puzzle, or metric, are other instances), for telling a resumed
+        batch's instances from others under the same ids."""
         if len(self) == 0:
             return np.zeros(0, np.int64)
         none = np.zeros(0, np.int64)
@@ -69,7 +71,7 @@ class Instances:
             goal_hash = np.full(len(self), _bytes_hash(self.goal_of(0, none).tobytes()), np.uint64)
         else:
             goal_hash = np.array([_bytes_hash(self.goal_of(i, none).tobytes()) for i in range(len(self))], np.uint64)
-        mixed = goal_hash
+        mixed = goal_hash ^ np.uint64(_bytes_hash(puzzle.encode()))
         for column in self.starts.reshape(len(self), -1).T:
             mixed = _mix(mixed ^ column.astype(np.uint64))
         return (mixed >> np.uint64(16)).astype(np.int64)
@@ -140,7 +142,7 @@ def _with_goals(puzzle, ids, starts, goals) -> Instances:
     """Instances whose goals are shared when every instance has the same goal set."""
     if all(g is None for g in goals):
         return Instances(ids, starts)
-    default = puzzle.goal_states() if any(g is None for g in goals) else None
+    default = default_goals(puzzle, starts) if any(g is None for g in goals) else None
     goals = [default if g is None else g for g in goals]
     first = goals[0].tobytes()
     if all(g.tobytes() == first for g in goals):

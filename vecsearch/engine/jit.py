@@ -8,10 +8,11 @@ work, ``warm`` it first on *empty* inputs of the same types (``frontier[:0]``), 
 compile is on the clock.
 
 A compile (not a load from the cache) that lasts longer than ``ANNOUNCE_AFTER`` seconds prints
-one line on standard error, once per process, when ``announce`` is on: the CLI turns it on
-(``announce_compiles``); the library stays quiet unless asked (``announce_compiles()``). It
-listens to numba's ``numba:compile`` event, which fires only when a signature is really
-compiled, so a long search never passes for a compile.
+one line on standard error, once per process, naming the family compiled (a user's puzzle: its
+name), unless the environment says ``VECSEARCH_ANNOUNCE_COMPILE=0``: in a script or a notebook as
+on the command line, a compile of seconds does not pass in silence. It listens to numba's
+``numba:compile`` event, which fires only when a signature is really compiled, so a long search
+never passes for a compile.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from vecsearch.errors import PuzzleDefinitionError
 
 ANNOUNCE_AFTER = 0.5  # seconds a compile runs before it is announced
 
-announce = False  # print the compile notice (see ``announce_compiles``)
+announce = os.environ.get("VECSEARCH_ANNOUNCE_COMPILE", "1") != "0"  # print the compile notice
 subject: str | None = None  # what the notice says is compiled (None: the kernel's module)
 
 compile_log: list[tuple[str, float]] | None = None  # a list: ``call`` appends (kernel, seconds) per compile
@@ -59,6 +60,19 @@ def call(kernel, *args):
         _compile_seconds += seconds
         if compile_log is not None:
             compile_log.append((getattr(getattr(kernel, "py_func", None), "__name__", repr(kernel)), seconds))
+    return result
+
+
+def compiling(name: str, build):
+    """``build()`` (a compile done ahead of its first call: a user's function for its argument
+    types), on the compile clock and in ``compile_log`` as ``name``."""
+    global _compile_seconds
+    started = time.perf_counter()
+    result = build()
+    seconds = time.perf_counter() - started
+    _compile_seconds += seconds
+    if compile_log is not None:
+        compile_log.append((name, seconds))
     return result
 
 
@@ -103,8 +117,10 @@ def announce_compiles(what: str | None = None) -> None:
 
 
 def notice(dispatcher) -> str:
-    """The line announcing a compile of ``dispatcher`` (a numba kernel)."""
-    what = subject or getattr(getattr(dispatcher, "py_func", None), "__module__", None) or "vecsearch"
+    """The line announcing a compile of ``dispatcher`` (a numba kernel): it names ``subject``,
+    else the family of the kernel module (``FAMILY``), else the module."""
+    module = getattr(getattr(dispatcher, "py_func", None), "__module__", None)
+    what = subject or getattr(sys.modules.get(module), "FAMILY", None) or module or "vecsearch"
     cached = type(getattr(dispatcher, "_cache", None)).__name__ not in ("NullCache", "NoneType")
     later = "later runs load them from the cache" if cached else "they are not cached: once per process"
     return f"vecsearch: compiling kernels for {what} (once; {later})"

@@ -23,14 +23,47 @@ def solve_many(puzzle, instances, goal=None, *, method: str = "auto", max_depth=
                progress=None, **options) -> ManySolutions:
     """Shortest solutions of many instances, in input order.
 
-    ``instances``: an array of starts, an iterable of starts, ``(id, start)`` /
-    ``(id, start, goal)`` tuples or ``{"id", "start", "goal"}`` dicts (ids default to positions),
-    or ``Instances``; ``goal``: the goal of instances that name none (default: the puzzle's).
-    ``method``: ``"auto"`` or a name of ``vecsearch.engine.methods.METHODS``; ``options`` go to
-    it (``threads=``, ``heuristic=``, ...) and are refused if it does not honour them.
-    ``client``: a ``dask.distributed.Client`` to send chunks to; ``progress``: a tqdm bar
-    (default: when standard error is a terminal). Malformed instances are left out of the
-    answers and listed in ``errors``.
+    One method answers them all, chunk by chunk (on all cores, or on a dask cluster).
+
+    Parameters
+    ----------
+    puzzle : Puzzle or str
+        The puzzle, or its name.
+    instances : array or iterable
+        An array of starts, an iterable of starts (states or texts), ``(id, start)`` or
+        ``(id, start, goal)`` tuples, or ``{"id", "start", "goal"}`` dicts; ids default to
+        positions.
+    goal : state or text, optional
+        The goal of instances that name none (default: the puzzle's).
+    method : str, default "auto"
+        ``"auto"`` (the registry's choice for this puzzle and batch) or a name of `METHODS`.
+    max_depth : int, optional
+        The longest solution looked for; longer ones are answered -1.
+    chunk_size : int, optional
+        Instances per chunk (default: the method's).
+    client : dask.distributed.Client, optional
+        Send the chunks to this cluster's workers.
+    progress : bool, optional
+        Draw a tqdm bar (default: when standard error is a terminal).
+    **options
+        Options of the method (``threads=``, ``heuristic=``...), refused if it does not honour
+        them.
+
+    Returns
+    -------
+    ManySolutions
+        Lengths and moves in input order; malformed instances are left out of the answers and
+        listed in ``errors``.
+
+    See Also
+    --------
+    solve_pairs : Many instances, each with its own goal, searched from both ends.
+
+    Examples
+    --------
+    >>> many = vs.solve_many("eight", ["1 2 3 4 5 6 7 x 8", "8 6 7 2 5 4 3 x 1", "1 2 3 4 5 6 8 7 x"])
+    >>> many.lengths.tolist(), many.formatted(0)
+    ([1, 31, -1], 'r')
     """
     puzzle = as_puzzle(puzzle)
     batch, errors = instances_from(puzzle, instances, goal)

@@ -112,8 +112,8 @@ def check(name: str, puzzle, options=(), *, shared_goal: bool = True, one: bool 
 
 def choose(puzzle, instances, max_depth=None) -> str:
     """What ``method="auto"`` picks for ``instances`` (an ``Instances``) of ``puzzle``."""
-    if not puzzle.searchable_backward:
-        return "bfs"
+    if not puzzle.searchable_backward or (instances.goals is None and puzzle.has_goal_condition):
+        return "bfs"  # a goal condition: forward searches stop on it (``goals``)
     n = len(instances)
     if not instances.shared_goal:
         distinct = len(np.unique(instances.starts, axis=0)) if n else 0

@@ -38,6 +38,7 @@ import numpy as np
 from vecsearch.engine import jit
 from vecsearch.engine.codegen import layer_kernels
 from vecsearch.engine.endpoints import as_puzzle
+from vecsearch.engine.guarded import kernel_tables
 from vecsearch.engine.segment_tasks import COPY_WORDS, FRONTIER_PATTERN, ROUND_WORDS, Job, SegmentReport
 from vecsearch.errors import VecsearchError
 from vecsearch.kernels.segment_cells import (bucket_by_owner, claim_offsets, claim_ranks, frontier_cells,
@@ -141,7 +142,7 @@ def expand_round(job: Job, segment: int, depth: int, word: int, first: bool) -> 
     while word < hi and held < ROUND_CHILDREN:
         stop = min(hi, word + ROUND_WORDS)
         e, g, written = jit.call(kernel, old, new, word, stop, FRONTIER_PATTERN, layout.last_mask(), job.component,
-                                 puzzle.tables, job.backward, own[0], own[1], out, look, False)
+                                 kernel_tables(puzzle), job.backward, own[0], own[1], out, look, False)
         expanded += e
         generated += g
         held += written
@@ -191,7 +192,7 @@ def warm(job: Job) -> float:
     old, new, none = np.full(1, -1, np.int64), np.full(1, -1, np.int64), np.empty(0, np.int64)
     old.setflags(write=False)
     jit.call(layer_kernels(puzzle).frontier_children_range, old, new, 0, 0, FRONTIER_PATTERN, job.layout.last_mask(),
-             job.component, puzzle.tables, job.backward, 0, 0, none, old, False)
+             job.component, kernel_tables(puzzle), job.backward, 0, 0, none, old, False)
     claim_ranks(new, none)
     claim_offsets(new, 0, none.astype(OFFSET))
     frontier_cells(new, 0, 0, none)

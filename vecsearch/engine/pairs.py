@@ -11,6 +11,8 @@ would not fit in memory, each pair is searched by ``bidirectional`` instead (sam
 
 from __future__ import annotations
 
+import contextlib
+
 import numba
 import numpy as np
 
@@ -18,6 +20,7 @@ from vecsearch.engine import blocks, jit
 from vecsearch.engine.caches import PAIR_DEPTH_TABLES
 from vecsearch.engine.codegen import layer_kernels
 from vecsearch.engine.endpoints import as_puzzle
+from vecsearch.engine.guarded import kernel_tables
 from vecsearch.engine.planner import physical_bytes
 from vecsearch.engine.progress import progress_bar
 from vecsearch.engine.search import bidirectional
@@ -34,10 +37,34 @@ def solve_pairs(puzzle, starts, goals, *, max_depth=None, max_forward=None, max_
                 threads=None, progress=False) -> ManySolutions:
     """Shortest paths from ``starts[i]`` to ``goals[i]`` for every ``i``.
 
-    Each item is a state, or several (a start set, a goal set), in any form ``puzzle.states``
-    reads. ``max_depth`` caps the path length, ``max_forward`` / ``max_backward`` each side's
-    depth. ``lengths[i]`` is -1 when pair ``i`` has no path (within the caps). ``progress=True``
-    draws a bar of the pairs solved.
+    Every pair is searched from both ends, all of them inside one kernel call per chunk.
+
+    Parameters
+    ----------
+    puzzle : Puzzle or str
+        The puzzle, or its name.
+    starts, goals : sequence
+        Equally long; each item a state or several (a start set, a goal set), in any form
+        ``puzzle.states`` reads.
+    max_depth : int, optional
+        Caps each path's length.
+    max_forward, max_backward : int, optional
+        Cap each side's depth.
+    threads : int, optional
+        Threads (default: all cores).
+    progress : bool, default False
+        Draw a bar of the pairs solved.
+
+    Returns
+    -------
+    ManySolutions
+        ``lengths[i]`` is -1 when pair ``i`` has no path (within the caps).
+
+    Examples
+    --------
+    >>> pairs = vs.solve_pairs("chessboard", ["1111 0000 1110 0010"], ["1010 0101 1010 0101"])
+    >>> pairs.lengths.tolist()
+    [4]
     """
     puzzle = as_puzzle(puzzle)
     start_states, start_offsets = _sets(puzzle, starts, "start")
@@ -52,17 +79,17 @@ def solve_pairs(puzzle, starts, goals, *, max_depth=None, max_forward=None, max_
         return _one_by_one(puzzle, start_states, start_offsets, goal_states, goal_offsets, limits, range(n))
     width = min(limits[2], limits[0] + limits[1], 2 * MAX_SIDE_DEPTH)
     lengths = np.empty(n, np.int64)
-    depth_f, depth_b = _depth_tables(puzzle, workers)
     kernel = layer_kernels(puzzle).pair_searches_worker
-    jit.warm(kernel, 0, 1, start_states, start_offsets[:1], goal_states, goal_offsets[:1], puzzle.tables, *limits,
-             depth_f, depth_b, lengths[:0], np.zeros((0, width), np.int64))
     chunk = max(1, CHUNK_BYTES // (8 * max(width, 1)))
     moves = np.zeros((n, 0), np.int64)  # widened to the longest path found
-    with progress_bar(progress, f"pairs {puzzle.name}", unit=" pairs", total=n) as bar:
+    with _depth_tables(puzzle, workers) as (depth_f, depth_b), \
+            progress_bar(progress, f"pairs {puzzle.name}", unit=" pairs", total=n) as bar:
+        jit.warm(kernel, 0, 1, start_states, start_offsets[:1], goal_states, goal_offsets[:1], kernel_tables(puzzle),
+                 *limits, depth_f, depth_b, lengths[:0], np.zeros((0, width), np.int64))
         for lo in range(0, n, chunk):
             hi = min(n, lo + chunk)
             block = np.zeros((hi - lo, width), np.int64)
-            fixed = (start_states, start_offsets[lo:hi + 1], goal_states, goal_offsets[lo:hi + 1], puzzle.tables,
+            fixed = (start_states, start_offsets[lo:hi + 1], goal_states, goal_offsets[lo:hi + 1], kernel_tables(puzzle),
                      *limits, depth_f, depth_b, lengths[lo:hi], block)
             blocks.map_blocks(lambda w, _: kernel(w, workers, *fixed), workers, 1)  # worker w: pairs w, w + workers...
             used = max(0, int(lengths[lo:hi].max()))
@@ -107,7 +134,7 @@ def _sets(puzzle, items, what):
 def _check_components(puzzle, states, offsets):
     if len(states) == len(offsets) - 1:
         return  # one start per pair
-    components = jit.call(layer_kernels(puzzle).components, states, puzzle.tables)
+    components = jit.call(layer_kernels(puzzle).components, states, kernel_tables(puzzle))
     first = components[offsets[:-1]]
     sizes = np.diff(offsets)
     mixed = np.flatnonzero(np.repeat(first, sizes) != components)
@@ -126,10 +153,18 @@ def _fits(puzzle, workers) -> bool:
             and 2 * workers * puzzle.rank_size <= physical_bytes() / 4)
 
 
+@contextlib.contextmanager
 def _depth_tables(puzzle, workers):
-    key = (puzzle.rank_size, workers)  # all UNSEEN between calls: any puzzle of that rank size may use them
+    """The workers' depth tables, forward and backward: all UNSEEN between calls, so any puzzle of
+    that rank size may use them. A call stopped half-way (a broken rule, Ctrl-C) leaves them
+    dirty: they are dropped."""
+    key = (puzzle.rank_size, workers)
     tables = PAIR_DEPTH_TABLES.get(key, lambda: np.full((2, workers, puzzle.rank_size), UNSEEN, np.uint8))
-    return tables[0], tables[1]
+    try:
+        yield tables[0], tables[1]
+    except BaseException:
+        PAIR_DEPTH_TABLES.discard(key)
+        raise
 
 
 def _one_by_one(puzzle, starts, start_offsets, goals, goal_offsets, limits, indices) -> ManySolutions:

@@ -28,6 +28,7 @@ import numpy as np
 from vecsearch.engine import jit, planner
 from vecsearch.engine.blocks import thread_limit
 from vecsearch.engine.codegen import KERNEL_DIR, build_kernels, cache_dir
+from vecsearch.engine.guarded import kernel_tables
 from vecsearch.engine.layers import Layer, LayerBuilder, empty_states
 from vecsearch.engine.profile import LayerRecord, Profile
 from vecsearch.engine.visited import ROUND, expand_blocks
@@ -66,11 +67,9 @@ def enumerate_distances(abstraction: Abstraction, *, threads=None, on_layer=None
     if puzzle.rank_size % abstraction.group:
         raise VecsearchError(f"{puzzle.name}: rank_size {puzzle.rank_size} is not a multiple of group {abstraction.group}")
     budget = planner.plan_database(puzzle, abstraction.group, max_memory)
-    kernels = build_kernels(
-        {"expand_state": puzzle.expand_function, "rank_state": puzzle.rank_function}, puzzle.width,
-        puzzle.move_capacity, puzzle.kernel_label, templates=(PDB_TEMPLATE,), roles=("expand_state", "rank_state"),
-        optional_roles=(),
-    )
+    roles = ("expand_state", "rank_state")
+    kernels = build_kernels({role: puzzle.functions[role] for role in roles}, puzzle.width, puzzle.move_capacity,
+                            puzzle.kernel_label, templates=(PDB_TEMPLATE,), roles=roles, optional_roles=())
     costs = np.ones(puzzle.max_moves, dtype=np.int64)
     costs[list(abstraction.free_moves)] = 0
     bits = np.zeros((puzzle.rank_size + 63) // 64, dtype=np.uint64)
@@ -81,7 +80,7 @@ def enumerate_distances(abstraction: Abstraction, *, threads=None, on_layer=None
     with thread_limit(threads):
         began, compiled_before = time.perf_counter(), jit.compile_seconds()
         goals = puzzle.states(abstraction.goals).copy()
-        layer = Layer.of(goals[:jit.call(kernels.claim_goals, goals, puzzle.tables, bits, entries, abstraction.group)],
+        layer = Layer.of(goals[:jit.call(kernels.claim_goals, goals, kernel_tables(puzzle), bits, entries, abstraction.group)],
                          puzzle.width)
         depth, frontier, generated = 0, len(goals), 0
         while len(layer):
@@ -124,7 +123,7 @@ class _Expander:
         builder = LayerBuilder(self.puzzle.width, len(layer) * stride,
                                lambda grown: self.budget.check(held + grown, f"layer {depth}"))
         generated = 0
-        fixed = (self.puzzle.tables, *self.fixed, want, self.entries, self.group, depth)
+        fixed = (kernel_tables(self.puzzle), *self.fixed, want, self.entries, self.group, depth)
         for chunk in layer.chunks:
             for lo in range(0, len(chunk), ROUND):
                 for out, (g, new) in expand_blocks(self.kernels.expand_cost_range, chunk[lo:lo + ROUND], fixed,

@@ -48,7 +48,7 @@ class Estimate:
         if self.bound == self.certain:
             return f"{what} {format_size(self.certain)}"
         worst = "unbounded" if self.bound is None else f"up to {format_size(self.bound)}"
-        return f"{what} {format_size(self.certain) + ', ' if self.certain else ''}{worst}"
+        return f"{what} {format_size(self.certain) + ' at the start, ' if self.certain else ''}{worst}"
 
 
 @dataclass(frozen=True)
@@ -146,6 +146,16 @@ def reachable_bound(puzzle, max_depth) -> tuple[int | None, bool]:
     return reach, True
 
 
+def two_bit_words(rank_size: int) -> int:
+    """64-bit words of a two-bit table over ``rank_size`` ranks (32 cells a word)."""
+    return (rank_size + 31) // 32
+
+
+def two_bit_bytes(rank_size: int) -> int:
+    """Bytes of a two-bit table over ``rank_size`` ranks."""
+    return 8 * two_bit_words(rank_size)
+
+
 def estimates(puzzle, *, max_depth=None, keep=0, sides=1) -> list[Estimate]:
     """Every mode the puzzle can use, with its estimate."""
     state_bytes = 8 * puzzle.width
@@ -153,7 +163,7 @@ def estimates(puzzle, *, max_depth=None, keep=0, sides=1) -> list[Estimate]:
     out = []
     if puzzle.has_rank:
         if puzzle.has_unrank:
-            table = sides * 8 * ((puzzle.rank_size + 31) // 32) + 8 * keep
+            table = sides * two_bit_bytes(puzzle.rank_size) + 8 * keep
             out.append(Estimate("twobit", "twobit", table, table))
         bits = sides * (puzzle.rank_size + 63) // 64 * 8
         out.append(Estimate("layers", "bitset", bits, bits + state_bytes * reach + SCRATCH_BYTES, loose))
@@ -206,10 +216,14 @@ def _refusal(puzzle, candidates, every, limit, given: bool = True) -> str:
         advice = f"mode {others[0].mode!r} would fit ({others[0].describe()})"
     elif bounded:
         smallest = min(bounded, key=lambda e: e.bound)
-        advice = f"nothing fits; the smallest, the {smallest.describe()}, needs a limit of" \
+        advice = f"nothing fits; the least that surely fits is the {smallest.describe()}, under a limit of" \
                  f" {format_size(smallest.bound)}"
     else:
         advice = "nothing fits"
+    if not others:
+        advice += ("; a search limited to a depth (--max-depth, max_depth=) needs only the layers it reaches"
+                   + ("; a two-bit table larger than this process's memory runs partitioned, on disk (--spill DIR)"
+                      " or a dask cluster (--workers N, --scheduler)" if puzzle.has_unrank else ""))
     default = "" if given else (" (the default: 80% of the available memory, at most half the machine's; a larger"
                                 " limit is asked for with max_memory= or --max-memory)")
     return (f"{puzzle.name}: the search needs more memory than its limit of {format_size(limit)}{default}"

@@ -23,6 +23,40 @@ from vecsearch.kernels.phases import PHASES
 
 @dataclass(frozen=True)
 class LayerRecord:
+    """One layer of a layered search: its size, the work that made it, its time and memory.
+
+    Parameters
+    ----------
+    side : str
+        ``"forward"`` or ``"backward"``.
+    depth : int
+        Moves from the side's root.
+    states : int
+        States first reached at this depth.
+    frontier : int
+        States of the layer expanded to make this one.
+    generated : int
+        Children generated from the frontier.
+    duplicates : int
+        Generated children already seen.
+    seconds : float
+        Wall time of the expansion (compile time excluded).
+    bytes : int
+        Memory held by this side after the expansion (visited set and stored layers).
+    method : str
+        ``"push"`` (the frontier expanded) or ``"pull"`` (the unreached states searched for a
+        parent in the frontier).
+    scan, unrank, expand, rank, claim, compact : float
+        ``seconds`` split by phase (they add up to it; all 0 in the layers of a partitioned
+        search, whose segments run apart, and of pattern-database builds).
+
+    Examples
+    --------
+    >>> record = vs.bfs("sliding-2x3").profile.records[3]
+    >>> record.depth, record.states, record.frontier, record.generated, record.duplicates
+    (3, 5, 3, 8, 3)
+    """
+
     side: str  # "forward" or "backward"
     depth: int
     states: int  # states first reached at this depth
@@ -56,6 +90,30 @@ COLUMNS = tuple(f.name for f in fields(LayerRecord))
 
 @dataclass(frozen=True)
 class BoundRecord:
+    """One iteration of a heuristic search: IDA*'s f-bound, or the nodes A* expanded at one f.
+
+    Parameters
+    ----------
+    side : str
+        ``"idastar"`` or ``"astar"``.
+    bound : int
+        IDA*: the iteration's f-bound; A*: the f-value of the nodes expanded.
+    expanded : int
+        Nodes whose children were generated.
+    generated : int
+        Children generated (a move undoing the previous one is not generated).
+    seconds : float
+        Wall time (compile time excluded).
+    bytes : int
+        Memory held by the search (stack or tables) and its heuristic's tables.
+
+    Examples
+    --------
+    >>> solution = vs.solve("sliding-3x3", "8 6 7 2 5 4 3 x 1", method="idastar")
+    >>> [record.bound for record in solution.profile.records]   # the bounds tried, up to 31 moves
+    [29, 31]
+    """
+
     side: str  # "idastar" or "astar"
     bound: int  # IDA*: the iteration's f-bound; A*: the f-value of the nodes expanded
     expanded: int  # nodes whose children were generated
@@ -66,7 +124,31 @@ class BoundRecord:
 
 @dataclass(repr=False)
 class Profile:
-    """Per-layer records of a search, with its totals."""
+    """Per-layer records of a search, with its totals: a table, a DataFrame, a plot.
+
+    In Jupyter a profile shows itself as an HTML table; ``str()`` is the same as text.
+
+    Parameters
+    ----------
+    records : list of LayerRecord or BoundRecord
+        One per layer of each side (or per bound of a heuristic search).
+    compile_seconds : float
+        JIT compile and cache loading during the search (not in ``seconds``).
+    visited : str
+        How visited states were kept: ``"bitset"``, ``"hash"`` or ``"twobit"``.
+
+    See Also
+    --------
+    plot_profiles : Several profiles on the same panels.
+
+    Examples
+    --------
+    >>> profile = vs.bfs("sliding-2x3").profile
+    >>> profile.total_states, profile.layer_sizes()[:5], profile.visited
+    (360, [1, 2, 3, 5, 6], 'bitset')
+    >>> print(profile.table().splitlines()[0])
+    side     depth        states      frontier      generated           dups   seconds      MiB
+    """
 
     records: list[LayerRecord] = field(default_factory=list)
     compile_seconds: float = 0.0  # JIT compile / cache load during the search, not in `seconds`
@@ -101,6 +183,7 @@ class Profile:
 
     @property
     def total_states(self) -> int:
+        """States reached, all sides and layers together."""
         return sum(getattr(r, "states", 0) for r in self.records)
 
     @property
@@ -110,6 +193,7 @@ class Profile:
 
     @property
     def peak_bytes(self) -> int:
+        """The most memory the search held at once (each side's peak, added)."""
         peaks = {}
         for r in self.records:
             peaks[r.side] = max(peaks.get(r.side, 0), r.bytes)
@@ -124,9 +208,11 @@ class Profile:
         return tuple(f.name for f in fields(self.records[0])) if self.records else COLUMNS
 
     def to_records(self) -> list[dict]:
+        """One dict per record, keyed by ``columns``."""
         return [dict(zip(self.columns, astuple(r))) for r in self.records]
 
     def to_csv(self) -> str:
+        """The records as CSV text, a header line first."""
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\n")
         writer.writerow(self.columns)

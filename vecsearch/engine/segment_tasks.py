@@ -27,9 +27,10 @@ from pathlib import Path
 
 import numpy as np
 
-from vecsearch.engine import jit
+from vecsearch.engine import jit, planner
 from vecsearch.engine.codegen import layer_kernels
 from vecsearch.engine.endpoints import as_puzzle
+from vecsearch.engine.guarded import kernel_tables
 from vecsearch.kernels.segment_cells import bucket_by_owner, claim_ranks, frontier_cells, retire_frontier
 from vecsearch.puzzle import signed64
 
@@ -48,7 +49,7 @@ class Layout:
 
     @property
     def words(self) -> int:
-        return (self.rank_size + 31) // 32
+        return planner.two_bit_words(self.rank_size)
 
     @property
     def segment_words(self) -> int:
@@ -112,14 +113,14 @@ def expand_segment(job: Job, segment: int, depth: int, pull: bool) -> SegmentRep
     if pull:
         new.flush()
         return SegmentReport(segment, seconds=time.perf_counter() - began)
-    out = np.empty(ROUND_WORDS * 32 * puzzle.max_moves, np.int64)  # a child per move of each rank, at most
+    out = np.empty(ROUND_WORDS * 32 * puzzle.max_children, np.int64)  # a child per move of each rank, at most
     own = (32 * lo, min(layout.rank_size, 32 * hi))
     expanded = generated = 0
     with _RouteFiles(job.routes(depth), segment) as routes:
         for start in range(lo, hi, ROUND_WORDS):
             e, g, written = jit.call(kernel, old, new, start, min(hi, start + ROUND_WORDS), FRONTIER_PATTERN,
-                                     layout.last_mask(), job.component, puzzle.tables, job.backward, own[0], own[1],
-                                     out, old, True)
+                                     layout.last_mask(), job.component, kernel_tables(puzzle), job.backward, own[0],
+                                     own[1], out, old, True)
             expanded += e
             generated += g
             if written:
@@ -141,7 +142,7 @@ def settle_segment(job: Job, segment: int, depth: int, pull: bool) -> SegmentRep
     if pull:
         puzzle = as_puzzle(job.puzzle)
         _, looked, _ = jit.call(layer_kernels(puzzle).pull_segment_range, old, new, lo, hi, job.layout.last_mask(),
-                                job.component, puzzle.tables, job.backward)
+                                job.component, kernel_tables(puzzle), job.backward)
     received = 0
     for path in sorted(job.routes(depth).glob(f"to-{segment}.from-*.bin")):
         ranks = np.fromfile(path, dtype=np.int64)
@@ -163,8 +164,8 @@ def warm(job: Job) -> float:
     old, new, none = np.full(1, -1, np.int64), np.full(1, -1, np.int64), np.empty(0, np.int64)
     old.setflags(write=False)
     jit.call(kernels.frontier_children_range, old, new, 0, 0, FRONTIER_PATTERN, job.layout.last_mask(),
-             job.component, puzzle.tables, job.backward, 0, 0, none, old, True)
-    jit.call(kernels.pull_segment_range, old, new, 0, 0, job.layout.last_mask(), job.component, puzzle.tables,
+             job.component, kernel_tables(puzzle), job.backward, 0, 0, none, old, True)
+    jit.call(kernels.pull_segment_range, old, new, 0, 0, job.layout.last_mask(), job.component, kernel_tables(puzzle),
              job.backward)
     claim_ranks(new, none)
     frontier_cells(new, 0, 0, none)

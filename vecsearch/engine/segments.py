@@ -35,6 +35,7 @@ import numpy as np
 from vecsearch.engine import jit, planner
 from vecsearch.engine.codegen import layer_kernels
 from vecsearch.engine.endpoints import endpoints, portable
+from vecsearch.engine.guarded import kernel_tables
 from vecsearch.engine.layers import Layer
 from vecsearch.engine.owned_tables import OwnerRunner, again_if_a_worker_is_lost
 from vecsearch.engine.owned_tables import default_directory as default_owned_directory
@@ -183,7 +184,7 @@ def plan_disk(puzzle, root: Path | None, max_memory) -> int:
     """The bytes of files a partitioned search of ``puzzle`` holds between layers and during one
     (two tables); refused when they do not fit: in the memory limit for a temporary directory
     (``root`` None: its files live in the page cache), on the disk of a spill directory."""
-    need = 2 * 8 * ((puzzle.rank_size + 31) // 32)
+    need = 2 * planner.two_bit_bytes(puzzle.rank_size)
     if root is None:
         limit = planner.default_limit() if max_memory is None else planner.parse_size(max_memory)
         if need > limit:
@@ -219,7 +220,7 @@ class _Run:
             component, backward = saved["component"], saved["backward"]
         else:
             start_ranks = self._ranks(starts)
-            component = int(jit.call(layer_kernels(puzzle).components, starts[:1], puzzle.tables)[0])
+            component = int(jit.call(layer_kernels(puzzle).components, starts[:1], kernel_tables(puzzle))[0])
         self.start_ranks = start_ranks
         self.can_pull = (backward or puzzle.searchable_backward) and runner.pulls
         self.costs = MethodCosts()
@@ -238,7 +239,7 @@ class _Run:
             self._seed()
 
     def _ranks(self, states) -> np.ndarray:
-        return np.unique(jit.call(layer_kernels(self.puzzle).ranks, states, self.puzzle.tables))
+        return np.unique(jit.call(layer_kernels(self.puzzle).ranks, states, kernel_tables(self.puzzle)))
 
     @property
     def counts(self) -> list[int]:
@@ -300,7 +301,7 @@ class _Run:
 
     def result(self) -> SearchResult:
         self.profile.compile_seconds = self.compile_seconds
-        states = jit.call(layer_kernels(self.puzzle).unrank_many, self.kept, self.job.component, self.puzzle.tables)
+        states = jit.call(layer_kernels(self.puzzle).unrank_many, self.kept, self.job.component, kernel_tables(self.puzzle))
         return SearchResult(self.puzzle, self.profile, None, self.exhausted, [Layer.of(states, self.puzzle.width)],
                             self.side)
 

@@ -66,7 +66,7 @@ class Side:
         """The peak bytes of growing a layer of ``new_states`` new states: the visited set on its
         way to holding them, the layers held, and the new layer's buffers and final copy."""
         layer = 8 * self.puzzle.width * new_states
-        last_round = min(len(self.frontier), ROUND) * self.puzzle.max_moves  # children claimed at once
+        last_round = min(len(self.frontier), ROUND) * self.puzzle.max_children  # children claimed at once
         return self.visited.bytes_holding(self.visited.count + new_states + last_round) + self.layer_bytes + 2 * layer
 
     def step(self, other, max_layers: int = 1) -> int:

@@ -7,11 +7,39 @@ from collections.abc import Sequence
 import numpy as np
 
 from vecsearch.engine.codegen import layer_kernels
+from vecsearch.engine.guarded import kernel_tables
 from vecsearch.errors import VecsearchError
 
 
 class Solution:
-    """``states[0]`` is the start; move ``moves[i]`` takes ``states[i]`` to ``states[i+1]``."""
+    """A path through a puzzle's state space: its states and the moves between them.
+
+    ``str()`` is the path in the puzzle's own notation (the judge's format for the contest
+    problems); ``len()`` is its number of moves.
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+        The puzzle the path is in.
+    states : numpy.ndarray
+        ``len(moves) + 1`` packed states; ``states[0]`` is the start.
+    moves : sequence of int
+        Move ``moves[i]`` takes ``states[i]`` to ``states[i + 1]``.
+    profile : Profile, optional
+        The profile of the search that found it.
+
+    See Also
+    --------
+    solve : Finds one.
+
+    Examples
+    --------
+    >>> solution = vs.solve("eight", "2 3 4 1 5 x 7 6 8")
+    >>> len(solution), str(solution)
+    (19, 'ullddrurdllurdruldr')
+    >>> solution.move_names[:3], solution.replay()
+    (['u', 'l', 'l'], True)
+    """
 
     def __init__(self, puzzle, states: np.ndarray, moves: Sequence[int], profile=None):
         if len(states) != len(moves) + 1:
@@ -26,14 +54,17 @@ class Solution:
 
     @property
     def move_names(self) -> list[str]:
+        """The moves' labels, in the puzzle's notation."""
         return self.puzzle.move_labels(self.states, self.moves)
 
     @property
     def start(self):
+        """The first state."""
         return self.states[0]
 
     @property
     def end(self):
+        """The last state."""
         return self.states[-1]
 
     def replay(self) -> bool:
@@ -41,7 +72,7 @@ class Solution:
         from vecsearch.engine import jit
 
         for i, move in enumerate(self.moves):
-            children, moves = jit.call(layer_kernels(self.puzzle).neighbours, self.states[i:i + 1], self.puzzle.tables, False)
+            children, moves = jit.call(layer_kernels(self.puzzle).neighbours, self.states[i:i + 1], kernel_tables(self.puzzle), False)
             if not any(m == move and np.array_equal(c, self.states[i + 1]) for c, m in zip(children, moves)):
                 name = self.puzzle.move_names[move]
                 raise VecsearchError(f"step {i}: move {name!r} does not lead from state {i} to state {i + 1}")

@@ -5,32 +5,100 @@ from __future__ import annotations
 from vecsearch.engine import methods
 from vecsearch.engine.caches import DISTANCE_TABLES
 from vecsearch.engine.endpoints import as_puzzle
+from vecsearch.engine.goals import default_goals
 from vecsearch.engine.solution import Solution
 from vecsearch.engine.tables import DistanceTable
 from vecsearch.errors import NoSolution
 
 
 def distance_table(puzzle, goal=None, *, max_depth=None, storage="bytes", threads=None) -> DistanceTable:
-    """The distance table towards ``goal`` (within ``max_depth``; ``storage`` as for
-    ``DistanceTable``), built once (on ``threads`` threads) and kept in ``caches.DISTANCE_TABLES``."""
+    """The distance table towards a goal, built once per process and then reused.
+
+    Parameters
+    ----------
+    puzzle : Puzzle or str
+        The puzzle, or its name.
+    goal : state, text or sequence of them, optional
+        The goal (default: the puzzle's).
+    max_depth : int, optional
+        Record only the states within this many moves (a ball).
+    storage : {"bytes", "mod3"}, default "bytes"
+        As for `DistanceTable`.
+    threads : int, optional
+        Threads that build it (default: all cores).
+
+    Returns
+    -------
+    DistanceTable
+        The table, kept until ``clear_caches("distance_tables")``.
+
+    Examples
+    --------
+    >>> vs.distance_table("eight") is vs.distance_table("eight")
+    True
+    >>> vs.distance_table("eight").distance("8 6 7 2 5 4 3 x 1")
+    31
+    """
     puzzle = as_puzzle(puzzle)
-    goals = puzzle.goal_states() if goal is None else puzzle.states(goal)
+    goals = default_goals(puzzle) if goal is None else puzzle.states(goal)
     key = (puzzle, goals.tobytes(), max_depth, storage)
     return DISTANCE_TABLES.get(key, lambda: DistanceTable(puzzle, goals, max_depth=max_depth, storage=storage,
                                                           threads=threads))
 
 
-def solve(puzzle, start=None, goal=None, *, method: str = "bidirectional", max_depth=None, **options) -> Solution:
-    """A shortest solution from ``start`` to ``goal`` (defaults: the puzzle's own).
+def solve(puzzle, start=None, goal=None, *, method: str | None = None, max_depth=None, **options) -> Solution:
+    """A shortest solution from ``start`` to ``goal``.
 
-    ``method`` (``vecsearch.engine.methods``): ``"bidirectional"`` (meet in the middle; the
-    default), ``"bfs"`` (forward only), ``"table"`` (a distance table from the goal, built once
-    and reused by later calls), or ``"idastar"`` / ``"astar"`` (heuristic search; option
-    ``heuristic=`` names one of ``puzzle.heuristic_names`` or passes a ``Heuristic``). Options a
-    method does not honour are refused (``MethodError``). Raises ``NoSolution`` when there is
-    none (within ``max_depth``, if given).
+    Parameters
+    ----------
+    puzzle : Puzzle or str
+        The puzzle, or its name (a built-in, a problem, a definition file).
+    start : state or text, optional
+        Where to start (default: the puzzle's start).
+    goal : state, text or sequence of them, optional
+        A state or a set (default: the puzzle's goal, or its goal condition).
+    method : str, optional
+        A name of `METHODS`: ``"bidirectional"`` (meet in the middle; the default for goal
+        states), ``"bfs"`` (forward only; the default for a goal condition, tested on every
+        layer), ``"table"`` (a distance table from the goal, built once and reused by later
+        calls), ``"idastar"`` or ``"astar"`` (heuristic search). Methods that start from the
+        goal list a goal condition's states first.
+    max_depth : int, optional
+        The longest solution looked for.
+    **options
+        Options of the method, such as ``threads=`` or ``heuristic=`` (one of
+        ``puzzle.heuristic_names``, or a `Heuristic`); an option the method does not honour is
+        refused (``MethodError``), never ignored.
+
+    Returns
+    -------
+    Solution
+        A shortest path: its states, moves and the search's profile.
+
+    Raises
+    ------
+    NoSolution
+        The goal is not reachable (within ``max_depth``).
+
+    See Also
+    --------
+    solve_many : Many instances in one call.
+    bidirectional : The search itself, with its result when there is no solution.
+
+    Examples
+    --------
+    >>> str(vs.solve("eight", "2 3 4 1 5 x 7 6 8"))
+    'ullddrurdllurdruldr'
+    >>> len(vs.solve("sliding-3x3", "8 6 7 2 5 4 3 x 1", method="idastar"))
+    31
+    >>> vs.solve("sliding-3x3", "8 6 7 2 5 4 3 x 1", max_depth=30)
+    Traceback (most recent call last):
+    ...
+    vecsearch.errors.NoSolution: sliding-3x3: no solution within 30 moves
     """
     puzzle = as_puzzle(puzzle)
+    condition = goal is None and puzzle.has_goal_condition
+    method = method or ("bfs" if condition else "bidirectional")
     methods.check(method, puzzle, options, one=True)
     if method == "table":
         table = distance_table(puzzle, goal, **options)
@@ -38,8 +106,13 @@ def solve(puzzle, start=None, goal=None, *, method: str = "bidirectional", max_d
         if solution is None or (max_depth is not None and len(solution) > max_depth):
             raise NoSolution(f"{puzzle.name}: the goal is not reachable" + _within(max_depth))
         return solution
-    result = _search(method)(puzzle, start, goal if goal is not None else puzzle.goal_states(), max_depth=max_depth,
-                             **options)
+    if condition and method == "bfs":
+        from vecsearch.engine.search import bidirectional
+
+        result = bidirectional(puzzle, start, None, strategy="forward", max_depth=max_depth, **options)
+    else:
+        goals = goal if goal is not None else None if condition else puzzle.goal_states()
+        result = _search(method)(puzzle, start, goals, max_depth=max_depth, **options)
     if result.solution is None:
         why = "the goal is not reachable" if result.complete else "no solution"
         raise NoSolution(f"{puzzle.name}: {why}" + _within(max_depth), result)

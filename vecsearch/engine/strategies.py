@@ -13,6 +13,8 @@ import numpy as np
 
 from vecsearch.engine import jit
 from vecsearch.engine.codegen import layer_kernels
+from vecsearch.engine.goals import default_goals
+from vecsearch.engine.guarded import kernel_tables
 from vecsearch.engine.methods import ball_radius, table_storage
 from vecsearch.engine.solve import distance_table, solve
 from vecsearch.errors import NoSolution
@@ -30,7 +32,7 @@ def solve_chunk(puzzle, chunk, method: str, max_depth=None, options=None) -> tup
 
 
 def _table(puzzle, chunk, max_depth, options):
-    goals = chunk.goals if chunk.goals is not None else puzzle.goal_states()
+    goals = chunk.goals if chunk.goals is not None else default_goals(puzzle, chunk.starts)
     table = distance_table(puzzle, goals, storage=table_storage(puzzle), **options)
     return (*table.solve_many(chunk.starts), None)
 
@@ -38,7 +40,7 @@ def _table(puzzle, chunk, max_depth, options):
 def _pairs(puzzle, chunk, max_depth, options):
     from vecsearch.engine.pairs import solve_pairs
 
-    default = puzzle.goal_states() if chunk.goals is None else None
+    default = default_goals(puzzle, chunk.starts) if chunk.goals is None else None
     if chunk.shared_goal:
         goals = chunk.goal_of(0, default)
         goal_sets = [goals] * len(chunk) if len(goals) > 1 else np.repeat(goals, len(chunk), axis=0)
@@ -59,8 +61,8 @@ def _idastar(puzzle, chunk, max_depth, options):
 def _start_tables(puzzle, chunk, max_depth, options):
     """Each instance answered from the distance table rooted at its start (see the module
     docstring): the nearest goal state by a bulk lookup, its path by descent, reversed."""
-    kernels, tables = layer_kernels(puzzle), puzzle.tables
-    goals = chunk.goals if chunk.goals is not None else puzzle.goal_states()
+    kernels, tables = layer_kernels(puzzle), kernel_tables(puzzle)
+    goals = chunk.goals if chunk.goals is not None else default_goals(puzzle, chunk.starts)
     offsets = chunk.goal_offsets if chunk.goal_offsets is not None else np.arange(len(chunk) + 1) * len(goals)
     if chunk.goal_offsets is None:
         goals = np.concatenate([goals] * len(chunk))
@@ -102,7 +104,7 @@ def _start_balls(puzzle, chunk, max_depth, options):
     kept; a path found from the goal to the ball is walked back to the start."""
     from vecsearch.engine.search import bidirectional
 
-    default = puzzle.goal_states() if chunk.goals is None else None
+    default = puzzle.goal_states() if chunk.goals is None and not puzzle.has_goal_condition else None
     starts, group = np.unique(chunk.starts, axis=0, return_inverse=True)
     group = group.ravel()
     sharing = np.bincount(group)
@@ -130,7 +132,7 @@ def _as_arrays(found) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _one_by_one(puzzle, chunk, max_depth, options, method="bidirectional"):
-    default = puzzle.goal_states() if chunk.goals is None else None
+    default = puzzle.goal_states() if chunk.goals is None and not puzzle.has_goal_condition else None
     found = []
     for i in range(len(chunk)):
         try:

@@ -21,10 +21,11 @@ from vecsearch.engine import blocks, jit, paths, planner
 from vecsearch.engine.blocks import thread_limit
 from vecsearch.engine.codegen import layer_kernels
 from vecsearch.engine.endpoints import as_puzzle
+from vecsearch.engine.goals import default_goals
+from vecsearch.engine.guarded import kernel_tables
 from vecsearch.engine.profile import Profile
 from vecsearch.engine.progress import layer_progress
 from vecsearch.engine.result import SearchResult
-from vecsearch.engine.search import bfs
 from vecsearch.engine.sides import Side
 from vecsearch.engine.solution import Solution
 from vecsearch.engine.twobit import TwoBitSearch
@@ -36,13 +37,48 @@ DESCEND_BLOCK = 4096  # starts per block a thread takes when many walk down the 
 
 
 class DistanceTable:
-    """Distances to ``goal`` (a state or a set in one component; default: the puzzle's goal),
-    one byte per rank (``storage="bytes"``) or two (``"mod3"``).
+    """The distance of every state to a goal, by one backward search; then answers by lookup.
 
-    With ``max_depth`` (bytes only) only states within that many moves are recorded
-    (``radius``); others read as unknown, so ``solve_many`` answers -1 for them: use ``search``
-    for those. ``complete`` tells whether the table holds the goal's whole component.
-    ``on_layer`` is called with each layer's record; ``progress=True`` draws a bar of the layers.
+    A table answers any number of instances with the same goal by walking down it (in
+    parallel), and meets searches from starts beyond its radius (``search``).
+
+    Parameters
+    ----------
+    puzzle : Puzzle or str
+        The puzzle (it needs a rank and predecessors), or its name.
+    goal : state, text or sequence of them, optional
+        A state or a set in one component (default: the puzzle's goal).
+    max_depth : int, optional
+        Record only the states within this many moves (``radius``; bytes only). Others read
+        as unknown, so ``solve_many`` answers -1 for them: use ``search`` for those.
+    threads : int, optional
+        Threads that build it (default: all cores).
+    on_layer : callable, optional
+        Called with each layer's `LayerRecord`.
+    storage : {"bytes", "mod3"}, default "bytes"
+        One byte per rank, or two bits (the distance mod 3: a quarter of the memory; paths are
+        walked down the same way).
+    max_memory : int or str, optional
+        Bytes it may use (default: most of the available memory).
+    progress : bool, default False
+        Draw a bar of the layers.
+
+    Raises
+    ------
+    MemoryLimitError
+        The table would not fit in ``max_memory``.
+
+    See Also
+    --------
+    distance_table : The same, built once per process and cached.
+
+    Examples
+    --------
+    >>> table = vs.DistanceTable("sliding-2x3")
+    >>> table.complete, table.max_distance, table.distance("x 5 4 3 2 1")
+    (True, 21, 15)
+    >>> str(table.solution("4 1 2 x 5 3"))
+    'urrd'
     """
 
     def __init__(self, puzzle, goal=None, *, max_depth=None, threads=None, on_layer=None, storage="bytes",
@@ -57,8 +93,8 @@ class DistanceTable:
         if not puzzle.searchable_backward:
             raise VecsearchError(f"{puzzle.name} cannot search backwards: a distance table needs predecessors")
         self.puzzle = puzzle
-        goals = puzzle.goal_states() if goal is None else puzzle.states(goal)
-        components = set(jit.call(layer_kernels(puzzle).components, goals, puzzle.tables).tolist())
+        goals = default_goals(puzzle) if goal is None else puzzle.states(goal)
+        components = set(jit.call(layer_kernels(puzzle).components, goals, kernel_tables(puzzle)).tolist())
         if len(components) != 1:
             raise InvalidPuzzleInput(f"{puzzle.name}: the goal states lie in {len(components)} components;"
                                      " build one table per component")
@@ -78,8 +114,11 @@ class DistanceTable:
                                    f" {planner.format_size(puzzle.rank_size)}, over the limit of"
                                    f" {planner.format_size(limit)}; storage='mod3' needs a quarter of that")
         self.distances = np.full(puzzle.rank_size, np.iinfo(np.uint8).max, dtype=np.uint8)
-        result = bfs(puzzle, goals, backward=True, max_depth=max_depth, visited="bitset", threads=threads,
-                     on_layer=on_layer, max_memory=max(limit - puzzle.rank_size, 1), _layer_sink=self._record_layer)
+        from vecsearch.engine.enumeration import enumerate_space  # loaded on first use, as bfs loads it
+
+        result = enumerate_space(puzzle, goals, backward=True, max_depth=max_depth, visited="bitset", threads=threads,
+                                 on_layer=on_layer, max_memory=max(limit - puzzle.rank_size, 1),
+                                 layer_sink=self._record_layer)
         self.profile = result.profile
         self.max_distance = result.depth
         self.complete = result.complete
@@ -103,13 +142,14 @@ class DistanceTable:
                     break
                 record = search.step()
         self.mod3 = search.table
-        self.goal_ranks = np.unique(jit.call(layer_kernels(puzzle).ranks, goals, puzzle.tables))
+        self.goal_ranks = np.unique(jit.call(layer_kernels(puzzle).ranks, goals, kernel_tables(puzzle)))
         self.max_distance = search.depth - (search.counts[-1] == 0)
         self.complete = True
         self.radius = None
 
     @property
     def unknown(self) -> int:
+        """The value a state's entry holds while its distance is unknown."""
         return int(np.iinfo(self.distances.dtype).max)
 
     def _record_layer(self, depth: int, layer) -> None:
@@ -118,7 +158,7 @@ class DistanceTable:
             widened[self.distances == self.unknown] = np.iinfo(np.uint16).max
             self.distances = widened
         for chunk in layer.chunks:
-            jit.call(layer_kernels(self.puzzle).record_distances, chunk, self.puzzle.tables, self.distances, depth)
+            jit.call(layer_kernels(self.puzzle).record_distances, chunk, kernel_tables(self.puzzle), self.distances, depth)
 
     def solve_many(self, starts) -> tuple[np.ndarray, np.ndarray]:
         """Lengths (-1: unreachable) and moves (row ``i``, first ``lengths[i]`` entries) of
@@ -129,7 +169,7 @@ class DistanceTable:
         name, fixed = ("descend_mod3", (self.mod3, self.goal_ranks)) if self.storage == "mod3" else \
             ("descend", (self.distances, self.unknown))
         kernel = getattr(layer_kernels(self.puzzle), f"{name}_range")
-        tail = (self.puzzle.tables, self.component, moves, lengths)
+        tail = (kernel_tables(self.puzzle), self.component, moves, lengths)
         jit.warm(kernel, *fixed, starts, 0, 0, *tail)
         blocks.map_blocks(lambda lo, hi: kernel(*fixed, starts, lo, hi, *tail), len(starts), DESCEND_BLOCK)
         return lengths, moves
@@ -140,11 +180,11 @@ class DistanceTable:
         states = puzzle.states(states)
         kernels = layer_kernels(puzzle)
         out = np.full(len(states), -1, np.int64)
-        same = jit.call(kernels.components, states, puzzle.tables) == self.component
+        same = jit.call(kernels.components, states, kernel_tables(puzzle)) == self.component
         if self.storage != "bytes":
             raise VecsearchError("distances_of reads a table of one byte per rank (storage='bytes')")
         if same.any():
-            found = self.distances[jit.call(kernels.ranks, states[same], puzzle.tables)].astype(np.int64)
+            found = self.distances[jit.call(kernels.ranks, states[same], kernel_tables(puzzle))].astype(np.int64)
             found[found == self.unknown] = -1
             out[same] = found
         return out
@@ -162,7 +202,7 @@ class DistanceTable:
             return None
         path = [starts]
         for move in moves[0, :lengths[0]]:
-            children, child_moves = jit.call(layer_kernels(self.puzzle).neighbours, path[-1], self.puzzle.tables, False)
+            children, child_moves = jit.call(layer_kernels(self.puzzle).neighbours, path[-1], kernel_tables(self.puzzle), False)
             path.append(children[np.flatnonzero(child_moves == move)[:1]])
         return Solution(self.puzzle, np.concatenate(path), moves[0, :lengths[0]].tolist(), self.profile)
 
@@ -180,7 +220,7 @@ class DistanceTable:
             raise VecsearchError("search meets a ball of distances: build the table with storage='bytes'")
         puzzle = self.puzzle
         starts = puzzle.states(starts)
-        starts = starts[jit.call(layer_kernels(puzzle).components, starts, puzzle.tables) == self.component]
+        starts = starts[jit.call(layer_kernels(puzzle).components, starts, kernel_tables(puzzle)) == self.component]
         profile = Profile(visited="bitset")
         if len(starts) == 0:
             return SearchResult(puzzle, profile, None, True, [])
@@ -217,7 +257,7 @@ class DistanceTable:
         """The state of ``layer`` nearest the goal by the table, and its distance; or None."""
         best = None
         for chunk in layer.chunks:
-            i, distance = jit.call(kernel, chunk, self.puzzle.tables, self.distances, self.unknown)
+            i, distance = jit.call(kernel, chunk, kernel_tables(self.puzzle), self.distances, self.unknown)
             if i >= 0 and (best is None or (distance, state_key(chunk[i:i + 1])) < (best[1], state_key(best[0]))):
                 best = (chunk[i:i + 1].copy(), int(distance))
         return best

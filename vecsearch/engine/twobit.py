@@ -31,8 +31,9 @@ import time
 
 import numpy as np
 
-from vecsearch.engine import blocks, jit
+from vecsearch.engine import blocks, jit, planner
 from vecsearch.engine.codegen import layer_kernels
+from vecsearch.engine.guarded import kernel_tables
 from vecsearch.engine.phases import PhaseClock
 from vecsearch.engine.profile import LayerRecord
 from vecsearch.kernels.segment_cells import retire_cells
@@ -43,10 +44,6 @@ PATTERNS = tuple(signed64((3 - v) * LOW_BITS & ((1 << 64) - 1)) for v in range(3
 ROUND_WORDS = 1 << 18  # table words per kernel call (8 Mi ranks): Ctrl-C is noticed between calls
 BLOCK_WORDS = 1 << 12  # words (or listed ranks) per block a thread takes; one block: no thread is woken
 NOTHING = np.empty(0, np.int64)  # no list: the kernel scans the table
-
-
-def table_bytes(rank_size: int) -> int:
-    return 8 * ((rank_size + 31) // 32)
 
 
 class MethodCosts:
@@ -80,7 +77,7 @@ class TwoBitSearch:
         self.component = int(component)
         self.backward = bool(backward)
         self.side = side
-        self.table = np.full((puzzle.rank_size + 31) // 32, -1, np.int64)
+        self.table = np.full(planner.two_bit_words(puzzle.rank_size), -1, np.int64)
         tail = puzzle.rank_size - 32 * (len(self.table) - 1)
         self.last_mask = signed64(LOW_BITS & ((1 << (2 * tail)) - 1))
         self.can_pull = backward or puzzle.searchable_backward
@@ -112,7 +109,7 @@ class TwoBitSearch:
 
     def seed(self, starts: np.ndarray) -> LayerRecord:
         """Distance 0 for ``starts`` (one component)."""
-        ranks = np.unique(jit.call(self.kernels.ranks, starts, self.puzzle.tables))
+        ranks = np.unique(jit.call(self.kernels.ranks, starts, kernel_tables(self.puzzle)))
         np.bitwise_and.at(self.table, ranks >> 5, ~(np.int64(3 ^ self.value(0)) << ((ranks & 31) << 1)))
         self.counts = [len(ranks)]
         self.newest = ranks[:len(self.stash)]
@@ -135,7 +132,7 @@ class TwoBitSearch:
         # a push whose whole frontier is in ``newest`` takes it from there instead of scanning the table
         listed = self.newest if not (pull or self.mod3) and frontier <= len(self.newest) else NOTHING
         fixed = (pull, self.last_mask, seek if pull else PATTERNS[seek], newv, not (self.mod3 or pull), self.component,
-                 self.puzzle.tables, self.backward, self.stash, self.fill, clock.cycles, listed)
+                 kernel_tables(self.puzzle), self.backward, self.stash, self.fill, clock.cycles, listed)
         jit.warm(kernel, self.table, 0, 0, *fixed)  # compiles (or loads) outside the timing
         jit.warm(retire_cells, self.table, 0, 0, PATTERNS[seek])
         span = len(listed) or len(self.table)
@@ -166,7 +163,7 @@ class TwoBitSearch:
 
     def newest_states(self) -> np.ndarray:
         """The kept states of the newest layer (all of it if it had at most ``keep``)."""
-        return jit.call(self.kernels.unrank_many, self.newest, self.component, self.puzzle.tables)
+        return jit.call(self.kernels.unrank_many, self.newest, self.component, kernel_tables(self.puzzle))
 
     # --- checkpoints --------------------------------------------------------------------------
     def arrays(self) -> dict:

@@ -22,6 +22,7 @@ import numpy as np
 from vecsearch.engine import blocks, jit
 from vecsearch.engine.caches import BITSETS
 from vecsearch.engine.codegen import layer_kernels
+from vecsearch.engine.guarded import kernel_tables
 from vecsearch.engine.layers import Layer, LayerBuilder, empty_states
 from vecsearch.engine.phases import PhaseClock
 
@@ -101,13 +102,13 @@ class _Visited:
     def __init__(self, puzzle):
         self.puzzle = puzzle
         self.kernels = layer_kernels(puzzle)
-        self.tables = puzzle.tables
+        self.tables = kernel_tables(puzzle)
         self.width = puzzle.width
         self._scratch = empty_states(self.width)
         self.guard = None  # told the bytes a growing layer or table is about to take; may raise
 
     def scratch_for(self, frontier_size: int) -> np.ndarray:
-        needed = min(frontier_size, ROUND) * self.puzzle.max_moves
+        needed = min(frontier_size, ROUND) * self.puzzle.max_children
         if len(self._scratch) < needed:
             self._scratch = empty_states(self.width, needed)
         return self._scratch
@@ -124,7 +125,7 @@ class _Visited:
         gets the phases' cycles."""
         n = len(frontier)
         left = self._together_left(n)
-        room = n + left if left else n + max(8 * n * self.puzzle.max_moves, 4096)
+        room = n + left if left else n + max(8 * n * self.puzzle.max_children, 4096)
         if left and self.guard is not None:
             self.guard(8 * self.width * room)
         buffer = empty_states(self.width, room)
@@ -182,13 +183,13 @@ class BitsetVisited(_Visited):
         kernel = self.kernels.expand_claim_range
         other_bits = other.bits if other is not None else np.zeros(1, np.uint64)
         check = other is not None
-        builder = LayerBuilder(self.width, len(frontier) * self.puzzle.max_moves, self.guard)
+        builder = LayerBuilder(self.width, len(frontier) * self.puzzle.max_children, self.guard)
         generated = meets = 0
         fixed = (self.tables, backward, self.bits, other_bits, check, clock.cycles)
         rounds = FrontierRounds(frontier, builder, consume)
         for part in rounds:
             with clock.timing("compact"):
-                room = builder.room(len(part) * self.puzzle.max_moves)  # the kernels write the new states there
+                room = builder.room(len(part) * self.puzzle.max_children)  # the kernels write the new states there
             jit.warm(kernel, part[:0], 0, 0, *fixed, *room)
             for g, m in blocks.map_blocks(lambda lo, hi: kernel(part, lo, hi, *fixed, *room), len(part), BLOCK):
                 generated += g
@@ -203,13 +204,16 @@ class BitsetVisited(_Visited):
         return frontier < GROW_BELOW or self._together_left(frontier) > 0
 
     def _together_left(self, frontier: int) -> int:
+        """States left for workers that grow layers together (0: not them). Never for a user's
+        puzzle: its guards may raise, and the others would wait for a worker that stopped."""
         left = self.puzzle.rank_size - self.count
-        return left if blocks.workers() > 1 and TOGETHER_FROM <= left and frontier + left <= TOGETHER_STATES else 0
+        return left if blocks.workers() > 1 and TOGETHER_FROM <= left and frontier + left <= TOGETHER_STATES \
+            and self.puzzle.trusted else 0
 
     def _grow(self, buffer, n, backward, other, stats, cycles, together) -> int:
         check = other is not None
         other_bits = other.bits if check else np.zeros(1, np.uint64)
-        limits = (GROW_BELOW, self.puzzle.max_moves)  # frontiers that may grow; room for children per state
+        limits = (GROW_BELOW, self.puzzle.max_children)  # frontiers that may grow; room for children per state
         if together:
             kernel = self.kernels.bitset_grow_together
             fixed = (self.tables, backward, self.bits, other_bits, check, cycles, len(stats))
@@ -315,14 +319,14 @@ class HashVisited(_Visited):
                consume: bool = False) -> tuple[Layer, int, int]:
         clock = clock or PhaseClock()
         scratch = self.scratch_for(len(frontier))
-        builder = LayerBuilder(self.width, len(frontier) * self.puzzle.max_moves, self.guard)
+        builder = LayerBuilder(self.width, len(frontier) * self.puzzle.max_children, self.guard)
         generated = meets = 0
         rounds = FrontierRounds(frontier, builder, consume)
         for part in rounds:
             children = 0
             with clock.timing("expand"):
                 blocks_out = expand_blocks(self.kernels.expand_all_range, part, (self.tables, backward), scratch,
-                                           self.puzzle.max_moves)
+                                           self.puzzle.max_children)
             with clock.timing("compact"):
                 for out, count in blocks_out:
                     scratch[children:children + count] = scratch[out:out + count]  # numpy copes with the overlap
@@ -339,10 +343,10 @@ class HashVisited(_Visited):
         return layer, generated, meets
 
     def _grow(self, buffer, n, backward, other, stats, cycles, together) -> int:
-        self._reserve(n * self.puzzle.max_moves)
+        self._reserve(n * self.puzzle.max_children)
         other_keys = other.keys if other is not None else self._no_table
         args = (self.tables, backward, self.keys, self.count, other_keys, other is not None, cycles, len(stats),
-                GROW_BELOW, self.puzzle.max_moves, stats)
+                GROW_BELOW, self.puzzle.max_children, stats)
         return jit.call(self.kernels.hash_grow, buffer, 0, n, *args)
     def arrays(self) -> dict:
         return {"keys": self.keys}

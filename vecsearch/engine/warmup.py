@@ -68,9 +68,31 @@ def run_steps(puzzle, batches: bool = True) -> dict[str, list[tuple[str, float]]
 
 
 def warm_up(puzzle, *, validate: bool = True, batches: bool = False) -> float:
-    """Validate ``puzzle`` (unless ``validate=False``), then compile (or load from the cache)
-    what ``solve`` and ``bfs`` in each mode will call, by miniature runs; with ``batches``, also
-    the distance-table kernels that large batches use. Returns the seconds taken."""
+    """Compile (or load from the cache) what a puzzle's searches will call, ahead of time.
+
+    Miniature runs of ``solve`` and of ``bfs`` in each mode; the first real search then pays no
+    compile time. ``vecsearch warm-up`` does the same for a machine or a container image.
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+        The puzzle.
+    validate : bool, default True
+        Probe the puzzle first (`validate`).
+    batches : bool, default False
+        Also the distance-table kernels that large batches use.
+
+    Returns
+    -------
+    float
+        The seconds taken.
+
+    Examples
+    --------
+    >>> seconds = vs.warm_up(vs.get_puzzle("sliding-2x3"))
+    >>> vs.bfs("sliding-2x3").profile.compile_seconds < 1
+    True
+    """
     from vecsearch.validation import validate as check
 
     started = time.perf_counter()

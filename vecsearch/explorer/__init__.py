@@ -33,18 +33,48 @@ __all__ = ["Explorer", "Neighbour", "explore"]
 
 def explore(subject, start=None, goal=None, *, max_depth=None, solution=None, per_page: int = PER_PAGE,
             max_memory=None, threads=None) -> Explorer:
-    """An ``Explorer`` of ``subject``: a ``SearchResult``, a ``DistanceTable``, or a puzzle.
+    """Look around a state space: its layers, their states as pictures, neighbours, a solution.
 
-    - A ``SearchResult`` whose search kept every layer (``bfs(..., keep_layers=True)``, or any
-      ``bidirectional`` search, whose forward and backward layers both show, with its solution).
-    - A ``DistanceTable`` of one byte per rank (``storage="bytes"``): its layers around the goal,
-      paged in rank order by ``unrank``, so a table of 10^8 states costs no more than its bytes.
-    - A puzzle (or its name) and a ``start`` (default: the puzzle's): with a ``goal``, a
-      bidirectional search between them; else the space around the start, to ``max_depth``
-      (stored layers), or whole: by a distance table rooted at the start when the puzzle is
-      reversible, has an unrank and one byte per rank fits ``max_memory``, else stored layers.
+    Parameters
+    ----------
+    subject : SearchResult, DistanceTable, Puzzle or str
+        A `SearchResult` whose search kept every layer (``bfs(..., keep_layers=True)``, or any
+        `bidirectional` search: both frontiers show, with its solution); a `DistanceTable` of
+        one byte per rank (its layers around the goal, paged in rank order by ``unrank``, so a
+        table of 10^8 states costs no more than its bytes); or a puzzle or its name.
+    start : state or text, optional
+        For a puzzle: the root (default: the puzzle's start).
+    goal : state or text, optional
+        For a puzzle: search bidirectionally from ``start`` to it and show both sides.
+    max_depth : int, optional
+        For a puzzle: the states within this many moves of ``start`` (stored layers). Without
+        it the whole space: by a distance table rooted at the start when the puzzle is
+        reversible, has an unrank and one byte per rank fits ``max_memory``, else stored layers.
+    solution : Solution, optional
+        A path to step along.
+    per_page : int, default 12
+        States per page.
+    max_memory : int or str, optional
+        Bytes the search may use.
+    threads : int, optional
+        Threads of the search.
 
-    ``solution`` (a ``Solution``) gives a path to step along; ``per_page``, states per page.
+    Returns
+    -------
+    Explorer
+        In Jupyter, a widget; elsewhere ``explorer.save(path)`` writes a standalone page.
+
+    See Also
+    --------
+    to_networkx : A small space as a graph.
+
+    Examples
+    --------
+    >>> explorer = vs.explore("sliding-2x3")
+    >>> explorer.layer_sizes()[:6]
+    [1, 2, 3, 5, 6, 7]
+    >>> [neighbour.move for neighbour in explorer.neighbours("1 2 3 4 5 x")]
+    ['u', 'l']
     """
     if isinstance(subject, SearchResult):
         return Explorer(subject.puzzle, _result_sides(subject), solution=solution or subject.solution,

@@ -5,6 +5,7 @@ from __future__ import annotations
 from vecsearch.engine import jit
 from vecsearch.engine.codegen import layer_kernels
 from vecsearch.engine.endpoints import as_puzzle
+from vecsearch.engine.guarded import kernel_tables
 from vecsearch.engine.search import bfs
 from vecsearch.errors import VecsearchError
 from vecsearch.explorer.records import plain_state
@@ -14,14 +15,37 @@ MAX_STATES = 1_000_000  # a graph of more nodes is refused (networkx holds about
 
 
 def to_networkx(puzzle, start=None, *, max_depth: int | None = None, max_states: int = MAX_STATES):
-    """The states reachable from ``start`` (default: the puzzle's start), all of them or those
-    within ``max_depth`` moves, as a ``networkx.MultiDiGraph`` (``pip install 'vecsearch[graph]'``).
+    """A small state space as a networkx graph, moves as edge keys.
 
-    A node is a state as the puzzle's methods take it (an int, or a tuple of words when the
-    state is wide), with its ``depth`` (moves from the start) and ``text`` (``format_state``).
-    Each move from a node to a node of the graph is an edge keyed by the move's label (also its
-    ``move`` attribute); moves that leave the graph (past ``max_depth``) are left out. A search
-    that passes ``max_states`` states is stopped with an error that says to give a depth.
+    Needs ``pip install 'vecsearch[graph]'`` (networkx).
+
+    Parameters
+    ----------
+    puzzle : Puzzle or str
+        The puzzle, or its name.
+    start : state or text, optional
+        The root (default: the puzzle's start).
+    max_depth : int, optional
+        Only the states within this many moves (default: all that ``start`` reaches).
+    max_states : int, default 1000000
+        A search that passes this many states is stopped with an error that says to give a
+        depth.
+
+    Returns
+    -------
+    networkx.MultiDiGraph
+        A node is a state as the puzzle's methods take it (an int, or a tuple of words when the
+        state is wide), with its ``depth`` (moves from the start) and ``text``
+        (``format_state``). Each move from a node to a node of the graph is an edge keyed by the
+        move's label (also its ``move`` attribute); moves that leave the graph are left out.
+
+    Examples
+    --------
+    >>> graph = vs.to_networkx("sliding-2x3")
+    >>> graph.number_of_nodes(), graph.number_of_edges()
+    (360, 840)
+    >>> sorted(depth for _, depth in vs.to_networkx("sliding-3x3", max_depth=2).nodes(data="depth"))
+    [0, 1, 1, 2, 2, 2, 2]
     """
     nx = require("networkx", "to_networkx")
     puzzle = as_puzzle(puzzle)
@@ -44,7 +68,7 @@ def to_networkx(puzzle, start=None, *, max_depth: int | None = None, max_states:
     for layer in result.layers:
         states = layer.states
         for i in range(len(states)):
-            kids, moves = jit.call(neighbours, states[i:i + 1], puzzle.tables, False)
+            kids, moves = jit.call(neighbours, states[i:i + 1], kernel_tables(puzzle), False)
             labels = puzzle.move_labels([states[i]] * len(moves), moves.tolist())
             source = plain_state(states[i])
             for kid, label in zip(kids, labels):

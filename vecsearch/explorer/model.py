@@ -30,6 +30,7 @@ import numpy as np
 
 from vecsearch.engine import jit
 from vecsearch.engine.codegen import layer_kernels
+from vecsearch.engine.guarded import kernel_tables
 from vecsearch.errors import InvalidPuzzleInput
 from vecsearch.explorer.page import PER_LAYER, document, fragment, snapshot
 from vecsearch.explorer.pictures import Pictures
@@ -49,11 +50,32 @@ class Neighbour:
 
 
 class Explorer:
-    """A view of a state space: its ``sides`` (layers around a root) and a ``solution``.
+    """A view of a state space: its sides (layers around a root) and a solution.
 
-    Made by ``vecsearch.explore``. In a notebook it shows itself as a widget (``widget()``),
-    with the static page as the fallback where widgets do not run; ``save(path)`` writes the
-    static page, which holds a sample of each layer (``per_layer`` states)."""
+    Made by `explore`. In a notebook it shows itself as a widget (``widget()``), with the
+    static page as the fallback where widgets do not run; ``save(path)`` writes the static page,
+    which holds a sample of each layer (``per_layer`` states). From Python, ``layer_sizes``,
+    ``layer``, ``sample``, ``depths`` and ``neighbours`` answer the same questions.
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+        The puzzle whose states are shown.
+    sides : sequence
+        The sides: layers around a root (a search's stored layers, or a distance table).
+    solution : Solution, optional
+        A path to step along.
+    per_page : int, default 12
+        States per page.
+
+    Examples
+    --------
+    >>> explorer = vs.explore("eight", "2 3 4 1 5 x 7 6 8", "1 2 3 4 5 6 7 8 x")
+    >>> len(explorer.sides), len(explorer.solution)
+    (2, 19)
+    >>> explorer.layer_sizes(side=0)[:5], explorer.layer_sizes(side=1)[:5]   # from the start, from the goal
+    ([1, 3, 5, 10, 14], [1, 2, 4, 8, 16])
+    """
 
     def __init__(self, puzzle, sides, *, solution=None, per_page: int = PER_PAGE):
         if not sides:
@@ -178,7 +200,7 @@ class Explorer:
 
     # --- helpers --------------------------------------------------------------------------------
     def _children(self, state: np.ndarray) -> tuple[np.ndarray, list[str]]:
-        kids, moves = jit.call(layer_kernels(self.puzzle).neighbours, state, self.puzzle.tables, False)
+        kids, moves = jit.call(layer_kernels(self.puzzle).neighbours, state, kernel_tables(self.puzzle), False)
         return kids, self.puzzle.move_labels(np.repeat(state, len(moves), axis=0), moves.tolist())
 
     def _side(self, side: int):

@@ -23,6 +23,7 @@ import numpy as np
 
 from vecsearch.engine import jit
 from vecsearch.engine.codegen import layer_kernels
+from vecsearch.engine.guarded import kernel_tables
 from vecsearch.errors import VecsearchError
 
 BLOCK = 1 << 20  # ranks per block of a table's per-layer counts
@@ -115,11 +116,11 @@ class TableSide:
             in_block = np.flatnonzero(self._table.distances[b * self._block:(b + 1) * self._block] == depth)
             ranks[chosen] = b * self._block + in_block[positions[chosen] - self._before[b, depth]]
         kernels = layer_kernels(self.puzzle)
-        return jit.call(kernels.unrank_many, ranks, self._table.component, self.puzzle.tables)
+        return jit.call(kernels.unrank_many, ranks, self._table.component, kernel_tables(self.puzzle))
 
     def depths(self, states: np.ndarray) -> np.ndarray:
         kernels = layer_kernels(self.puzzle)
-        tables = self.puzzle.tables
+        tables = kernel_tables(self.puzzle)
         found = np.full(len(states), -1, dtype=np.int64)
         same = jit.call(kernels.components, states, tables) == self._table.component
         if same.any():

@@ -17,6 +17,18 @@ Each is a numba ``intrinsic`` and compiles (and caches) like any other njit code
   can time their phases per batch of states (``vecsearch.kernels.phases``).
 - ``yield_cpu()``: ``sched_yield()`` of the C library: a worker that has waited a while for
   another gives way, in case that other one is waiting for this processor.
+- ``borrowed(value)``: ``value`` (an array, or a tuple of arrays and tuples) with no reference
+  count attached: handing arrays to a function that is called rather than inlined otherwise
+  counts a reference to each (two atomic operations per array per call: 46 ns for four arrays,
+  4.6 ns borrowed). Only for arrays that outlive the call (a kernel's arguments, its scratch).
+- ``stack_empty(size)``: an int64 array of ``size`` (a constant) elements on the stack of the
+  compiled function it ends up in, allocated once per call of that function (at its entry, also
+  when the call sits in a loop): scratch with no allocation per state. It must not outlive that
+  function (never returned or stored). ``stack_matrix(size, rows, cols)``: the same space seen
+  as a C-ordered ``rows x cols`` matrix (``rows * cols <= size``).
+- ``repeat_first_row(matrix)``: copy row 0 of a C-ordered matrix into every other row, by
+  doubling copies (``memcpy`` of 1, 2, 4... rows: 64 rows of 9 values in a few nanoseconds,
+  where a loop over them took hundreds).
 """
 
 from llvmlite import ir
@@ -122,3 +134,93 @@ def yield_cpu(typingctx):
         return builder.call(fn, [])
 
     return sig, codegen
+
+
+@intrinsic
+def stack_empty(typingctx, size):
+    """An uninitialised int64 array of ``size`` elements (an integer constant) on the stack."""
+    if not isinstance(size, types.IntegerLiteral):
+        return None
+    array_type = types.Array(types.int64, 1, "C")
+
+    def codegen(context, builder, signature, args):
+        intp = context.get_value_type(types.intp)
+        data = cgutils.alloca_once(builder, context.get_value_type(types.int64), size=size.literal_value)
+        array = context.make_array(array_type)(context, builder)
+        context.populate_array(array, data=data, shape=[intp(size.literal_value)], strides=[intp(8)],
+                               itemsize=intp(8), meminfo=None)
+        return array._getvalue()
+
+    return array_type(size), codegen
+
+
+@intrinsic
+def stack_matrix(typingctx, size, rows, cols):
+    """An uninitialised C-ordered int64 matrix of ``rows x cols`` in ``size`` elements (an
+    integer constant) of the stack."""
+    if not isinstance(size, types.IntegerLiteral):
+        return None
+    array_type = types.Array(types.int64, 2, "C")
+
+    def codegen(context, builder, signature, args):
+        intp = context.get_value_type(types.intp)
+        data = cgutils.alloca_once(builder, context.get_value_type(types.int64), size=size.literal_value)
+        rows_value = context.cast(builder, args[1], signature.args[1], types.intp)
+        cols_value = context.cast(builder, args[2], signature.args[2], types.intp)
+        array = context.make_array(array_type)(context, builder)
+        context.populate_array(array, data=data, shape=[rows_value, cols_value],
+                               strides=[builder.mul(cols_value, intp(8)), intp(8)], itemsize=intp(8), meminfo=None)
+        return array._getvalue()
+
+    return array_type(size, rows, cols), codegen
+
+
+@intrinsic
+def repeat_first_row(typingctx, matrix):
+    if not (isinstance(matrix, types.Array) and matrix.ndim == 2 and matrix.layout == "C"):
+        return None
+
+    def codegen(context, builder, signature, args):
+        array = context.make_array(signature.args[0])(context, builder, args[0])
+        rows, cols = cgutils.unpack_tuple(builder, array.shape, 2)
+        itemsize = context.get_constant(types.intp, context.get_abi_sizeof(context.get_data_type(matrix.dtype)))
+        total = builder.mul(builder.mul(rows, cols), itemsize)  # bytes
+        data = builder.bitcast(array.data, cgutils.voidptr_t)
+        filled = cgutils.alloca_once_value(builder, builder.mul(cols, itemsize))
+        check, body, done = (builder.append_basic_block(name) for name in ("check", "copy", "done"))
+        builder.branch(check)
+        builder.position_at_end(check)
+        builder.cbranch(builder.icmp_signed("<", builder.load(filled), total), body, done)
+        builder.position_at_end(body)
+        now = builder.load(filled)
+        rest = builder.sub(total, now)
+        chunk = builder.select(builder.icmp_signed("<", now, rest), now, rest)
+        cgutils.raw_memcpy(builder, builder.gep(data, [now]), data, chunk, 1)
+        builder.store(builder.add(now, chunk), filled)
+        builder.branch(check)
+        builder.position_at_end(done)
+        return context.get_dummy_value()
+
+    return types.none(matrix), codegen
+
+
+def _borrow(context, builder, typ, value):
+    if isinstance(typ, types.Array):
+        array = context.make_array(typ)(context, builder, value)
+        array.meminfo = cgutils.get_null_value(array.meminfo.type)
+        array.parent = cgutils.get_null_value(array.parent.type)
+        return array._getvalue()
+    if isinstance(typ, types.BaseTuple):
+        for i, item in enumerate(typ):
+            value = builder.insert_value(value, _borrow(context, builder, item, builder.extract_value(value, i)), i)
+    return value
+
+
+@intrinsic
+def borrowed(typingctx, value):
+    """``value`` with the reference counts of its arrays detached (see the module docstring)."""
+
+    def codegen(context, builder, signature, args):
+        return _borrow(context, builder, signature.args[0], args[0])
+
+    return value(value), codegen

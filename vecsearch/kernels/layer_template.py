@@ -24,6 +24,7 @@ from vecsearch.kernels.roles import (
     equal_at,
     expand_ranked_state,
     expand_state,
+    is_goal_state,
     kernel,
     less_at,
     loop,
@@ -327,6 +328,16 @@ def find_parent(layer, tables, target):
             if equal_at(kids, j, target, 0):
                 best = i
                 break
+    return best
+
+
+@kernel
+def least_goal(states, tables):
+    """Index of the least state (``less_at``) the goal condition accepts (``is_goal_state``), or -1."""
+    best = -1
+    for i in range(states.shape[0]):
+        if (best < 0 or less_at(states, i, states, best)) and is_goal_state(states[i], tables):
+            best = i
     return best
 
 

@@ -14,16 +14,6 @@ def nibble(packed, index):
     return np.int64((packed[index >> 1] >> ((index & 1) << 2)) & 15)
 
 
-def pack_nibbles(values: np.ndarray) -> np.ndarray:
-    """Pack values in ``0..15`` two per byte."""
-    values = np.asarray(values, dtype=np.uint8)
-    if values.size and values.max() > 15:
-        raise ValueError("nibble values must lie in 0..15")
-    padded = np.zeros(2 * ((len(values) + 1) // 2), dtype=np.uint8)
-    padded[:len(values)] = values
-    return padded[0::2] | (padded[1::2] << 4)
-
-
 def unpack_nibbles(packed: np.ndarray, count: int) -> np.ndarray:
     """The first ``count`` entries of a nibble-packed array, one per byte."""
     out = np.empty(2 * len(packed), dtype=np.uint8)

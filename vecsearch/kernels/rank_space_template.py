@@ -23,6 +23,7 @@ from vecsearch.kernels.roles import (
     MAX_MOVES,
     WIDTH,
     expand_rank_state,
+    is_goal_state,
     kernel,
     loop,
     near_predecessors_rank_state,
@@ -345,6 +346,18 @@ def twobit_loop(table, lo, hi, pull, last_mask, value, newv, retire, component, 
         generated += g
         new += n
     return expanded, generated, new
+
+
+@kernel
+def goal_ranks_range(lo, hi, component, tables, out):
+    """The ranks in ``[lo, hi)`` whose state the goal condition accepts (``is_goal_state``), in
+    ``out``; returns how many."""
+    count = 0
+    for r in range(lo, hi):
+        if is_goal_state(unrank_state(r, component, tables), tables):
+            out[count] = r
+            count += 1
+    return count
 
 
 @kernel

@@ -31,6 +31,7 @@ from typing import NamedTuple
 import numpy as np
 
 from vecsearch._numba import state_function
+from vecsearch.contract import Moves, Rank, Rules
 from vecsearch.engine.pairs import solve_pairs
 from vecsearch.engine.search import bidirectional
 from vecsearch.errors import InvalidPuzzleInput
@@ -104,15 +105,15 @@ def unrank(r, component_id, tables):
 class ChessboardPuzzle(Puzzle):
     """Black and white stones on a 4x4 board; a move swaps two side-adjacent stones."""
 
+    rules = Rules(expand, component=component)
+    moves = Moves(len(SWAPS), MOVE_NAMES)
+    rank = Rank(rank, math.comb(FIELDS, FIELDS // 2), unrank=unrank)
+
     def __init__(self):
         pairs = np.array([[a[0] * SIZE + a[1], b[0] * SIZE + b[1]] for a, b in SWAPS], np.int64)
         binomials = binomial_table(FIELDS)
         tables = ChessboardTables(pairs, binomials, rank_table(binomials))
-        super().__init__(
-            "chessboard", expand=expand, max_moves=len(SWAPS), tables=tables, rank=rank,
-            rank_size=math.comb(FIELDS, FIELDS // 2), component=component, unrank=unrank, move_names=MOVE_NAMES,
-            start=SAMPLE[0], goal=SAMPLE[1],
-        )
+        super().__init__("chessboard", tables=tables, start=SAMPLE[0], goal=SAMPLE[1])
 
     def parse_rows(self, rows) -> int:
         """The state of four row strings, top row first."""

@@ -29,6 +29,7 @@ from __future__ import annotations
 import numpy as np
 
 from vecsearch._numba import state_function
+from vecsearch.contract import Moves, Rules
 from vecsearch.engine.many import solve_many
 from vecsearch.errors import InvalidPuzzleInput
 from vecsearch.judge import Answer, Case, JudgeProblem, Lines
@@ -45,12 +46,6 @@ SUIT_COLOURS, GAP_COLOUR = ("#fde0dd", "#deebf7", "#e5f5e0", "#fff7bc"), "#55555
 _FIELD_ONES = np.int64(sum(1 << (5 * j) for j in range(PER_WORD)))
 _FIELD_HIGHS = np.int64(sum(16 << (5 * j) for j in range(PER_WORD)))
 _CELL_MASK = np.int64((1 << CELLS) - 1)
-
-
-@state_function
-def card_cell(state, card):
-    """Cell of movable card ``card``."""
-    return (state[card // PER_WORD] >> (5 * (card % PER_WORD))) & 31
 
 
 @state_function
@@ -146,9 +141,11 @@ MOVE_NAMES = ("gap1", "gap2", "gap3", "gap4")
 class GapPuzzle(Puzzle):
     """Gap after the set-up: 24 movable cards and 4 gaps (one shared instance: ``gap_puzzle()``)."""
 
+    rules = Rules(expand, width=2, reversible=False)
+    moves = Moves(4, MOVE_NAMES)
+
     def __init__(self):
-        super().__init__("gap", expand=expand, max_moves=4, width=2, reversible=False,
-                         move_names=MOVE_NAMES, goal=GOAL, start=set_up(ROWS_APART))
+        super().__init__("gap", goal=GOAL, start=set_up(ROWS_APART))
 
     def parse_state(self, text: str):
         tokens = text.split()

@@ -33,6 +33,7 @@ from typing import NamedTuple
 import numpy as np
 
 from vecsearch._numba import state_function
+from vecsearch.contract import Moves, Rank, Rules
 from vecsearch.engine.pairs import solve_pairs
 from vecsearch.engine.search import bidirectional
 from vecsearch.errors import InvalidPuzzleInput
@@ -121,12 +122,14 @@ def move_tables() -> tuple[np.ndarray, ...]:
 class SolitairePuzzle(Puzzle):
     """Four indistinguishable pieces on an 8x8 board, steps and single jumps."""
 
+    rules = Rules(expand)
+    moves = Moves(4 * PIECES, MOVE_NAMES)
+    rank = Rank(rank, RANKS, unrank=unrank)
+
     def __init__(self):
         binomials = np.ascontiguousarray(binomial_table(SQUARES)[:, :PIECES + 1])
-        super().__init__(
-            "solitaire", expand=expand, max_moves=4 * PIECES, tables=SolitaireTables(*move_tables(), binomials),
-            rank=rank, rank_size=RANKS, unrank=unrank, move_names=MOVE_NAMES, start=SAMPLE[0], goal=SAMPLE[1],
-        )
+        super().__init__("solitaire", tables=SolitaireTables(*move_tables(), binomials), start=SAMPLE[0],
+                         goal=SAMPLE[1])
 
     def encode(self, squares) -> int:
         """The state of four ``(row, col)`` squares (1-based, any order)."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from vecsearch.contract import Moves, Rank, Rules
 from vecsearch.errors import InvalidPuzzleInput
 from vecsearch.puzzle import Puzzle
 from vecsearch.puzzles.cubes.rules import (CELLS, COLOURS, EMPTY, MOVE_NAMES, ORIENTATIONS, RANK_SIZE, component,
@@ -14,11 +15,12 @@ FACE_COLOURS, EMPTY_COLOUR = ("#ffffff", "#1f5fbf", "#d62728"), "#9e9e9e"  # pic
 class CubicPuzzle(Puzzle):
     """The Cubic Eight-Puzzle's state space (one shared instance: ``cubic_puzzle()``)."""
 
+    rules = Rules(expand, component=component)
+    moves = Moves(4, MOVE_NAMES, (1, 0, 3, 2))
+    rank = Rank(rank, RANK_SIZE)
+
     def __init__(self):
-        super().__init__(
-            "cubes", expand=expand, max_moves=4, tables=rule_tables(), rank=rank, rank_size=RANK_SIZE,
-            component=component, move_names=MOVE_NAMES, start=pack(start_cells(4)), inverse_moves=(1, 0, 3, 2),
-        )
+        super().__init__("cubes", tables=rule_tables(), start=pack(start_cells(4)))
 
     def parse_state(self, text: str) -> int:
         tokens = text.split()

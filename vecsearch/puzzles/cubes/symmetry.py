@@ -4,9 +4,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
-
-from vecsearch.engine.solution import Solution
 from vecsearch.puzzles.cubes.rules import CELLS, EMPTY, ORIENTATIONS, STEPS, Dataset, pack, unpack
 
 # The 8 symmetries of the square map rolls to rolls. The four that exchange the x and y axes
@@ -40,10 +37,6 @@ class Symmetry:
         if self.swaps_axes:
             orientations = [o if o == EMPTY else _SWAPPED[o] for o in orientations]
         return pack(orientations)
-
-    def solution_back(self, solution: Solution) -> Solution:
-        states = np.array([self.state_back(s) for s in solution.states], dtype=np.int64)
-        return Solution(solution.puzzle, states, [self.moves_back[m] for m in solution.moves], solution.profile)
 
 
 def _swapped_orientation(code: int) -> int:

@@ -25,6 +25,7 @@ from vecsearch.errors import InvalidPuzzleInput
 from vecsearch.puzzles.permutation.definition import METRICS, Orbit, PermutationDefinition
 from vecsearch.puzzles.permutation.puzzle import PermutationPuzzle
 from vecsearch.puzzles.permutation.textformat import load_definition
+from vecsearch.registry import DEFINITION_SUFFIXES
 
 MAX_SLOTS = 16  # one orbit of N distinct pieces without orientation packs into 4N <= 64 bits
 
@@ -82,7 +83,8 @@ def _builtin(name: str) -> PermutationPuzzle | None:
 def from_name(name: str) -> PermutationPuzzle | None:
     """A built-in by name, or a definition file ``PATH.tws``, ``PATH.def`` or ``PATH.json``
     (``PATH.tws:METRIC`` for another metric than the half-turn one)."""
-    match = re.fullmatch(r"(.+\.(?:tws|def|json))(?::(\w*))?", name)
+    suffixes = "|".join(suffix.removeprefix(".") for suffix in DEFINITION_SUFFIXES)
+    match = re.fullmatch(rf"(.+\.(?:{suffixes}))(?::(\w*))?", name)
     if match is None:
         return _builtin(name)
     path, metric = match[1], match[2] if match[2] is not None else "htm"

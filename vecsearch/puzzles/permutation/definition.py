@@ -51,6 +51,23 @@ def is_rotation(name: str) -> bool:
 
 @dataclass(frozen=True)
 class Orbit:
+    """A set of slots whose pieces the moves permute among themselves (and twist).
+
+    Parameters
+    ----------
+    name : str
+        The orbit's name (``"CORNERS"``), as moves and states name it.
+    size : int
+        Its number of slots (and of pieces).
+    orientations : int, default 1
+        The orientations a piece can take in a slot (3 for a cube's corners).
+
+    Examples
+    --------
+    >>> vs.load_definition("2x2x2").orbits
+    (Orbit(name='CORNERS', size=8, orientations=3),)
+    """
+
     name: str
     size: int
     orientations: int = 1
@@ -67,14 +84,49 @@ class Move:
 
 
 class PermutationDefinition:
-    """A puzzle given by its orbits and moves (see the module conventions).
+    """A puzzle given by its orbits and moves: what a ``.tws`` file says, as Python data.
 
-    ``moves`` (and ``rotations``, ``aliases``) map a name to ``{orbit name: permutation}`` or
-    ``{orbit name: (permutation, twist)}``, or are ``Move`` objects; ``solved`` maps orbit names
-    to ``pieces`` or ``(pieces, twists)`` (orbits left out are the identity; repeated pieces are
-    identical, a twist of None is ignored); ``illegal`` maps orbit names to ``{slot: labels}``;
-    ``blocks`` is a list of ``{orbit name: labels}``; ``notes`` are what a reader wants users to
-    know about it (moves it did not take as search moves).
+    A move is a permutation of each orbit's slots (the piece in slot ``i`` goes to slot
+    ``permutation[i]``), with a twist added to each moved piece's orientation (see the module's
+    conventions). `PermutationPuzzle` makes a searchable puzzle of it.
+
+    Parameters
+    ----------
+    name : str
+        The puzzle's name.
+    orbits : sequence of Orbit
+        Its orbits.
+    moves : mapping or sequence
+        A name to ``{orbit name: permutation}`` or ``{orbit name: (permutation, twist)}``, or
+        ``Move`` objects; orbits left out are left alone.
+    solved : mapping, optional
+        Orbit names to ``pieces`` or ``(pieces, twists)``: the solved state (orbits left out are
+        the identity). Repeated pieces are identical; a twist of None is ignored.
+    rotations : mapping or sequence, optional
+        Whole-puzzle rotations, in the same form as ``moves``: move text may use them, the
+        search never does.
+    aliases : mapping or sequence, optional
+        Other names of moves, for move text only.
+    illegal : mapping, optional
+        Orbit names to ``{slot: labels}``: states with one of those pieces in that slot are
+        never entered.
+    blocks : sequence of mapping, optional
+        ``{orbit name: labels}``: pieces bandaged together (a move moves all of them or none).
+    notes : sequence of str, optional
+        What a reader wants users to know (moves it did not take as search moves).
+
+    See Also
+    --------
+    load_definition : Read one from a ``.tws``, ``.def`` or KPuzzle JSON file.
+
+    Examples
+    --------
+    >>> ring = vs.PermutationDefinition(
+    ...     "ring", [vs.Orbit("R", 5, 3)],
+    ...     {"L": {"R": ([1, 2, 3, 4, 0], [1, 0, 0, 0, 2])}, "X": {"R": [1, 0, 2, 3, 4]}})
+    >>> puzzle = vs.PermutationPuzzle(ring)
+    >>> puzzle.rank_size, vs.bfs(puzzle).depth
+    (9720, 25)
     """
 
     def __init__(self, name: str, orbits: Sequence[Orbit], moves, solved: Mapping | None = None, *,
@@ -109,6 +161,7 @@ class PermutationDefinition:
 
     # --- checking the data ------------------------------------------------------------------
     def orbit(self, name: str) -> Orbit:
+        """The orbit called ``name``."""
         if name not in self._orbit:
             raise PuzzleDefinitionError(f"{self.name}: no orbit named {name!r}; orbits: {', '.join(self._orbit)}")
         return self._orbit[name]
@@ -270,6 +323,7 @@ class PermutationDefinition:
         return Move(name or move.name + "'", changes, move.marked)
 
     def order(self, move: Move) -> int:
+        """How many times ``move`` is made before the puzzle is back where it was."""
         power, order = move, 1
         while _changes(power):
             power, order = self.then(power, move), order + 1
@@ -289,6 +343,7 @@ class PermutationDefinition:
         return out
 
     def move_set(self, metric: str = "htm") -> list[Move]:
+        """The search moves under ``metric``: each move's powers (htm), it and its inverse (qtm), or it alone (given)."""
         if metric not in METRICS:
             raise PuzzleDefinitionError(f"unknown metric {metric!r}; choose one of {', '.join(METRICS)}")
         return [power for move in self.moves for power in self.powers(move, metric)]

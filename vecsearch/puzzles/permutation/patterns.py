@@ -193,7 +193,32 @@ def _in_component(puzzle, states, reference):
 
 
 class Pattern(Coarsening):
-    """A pattern of ``puzzle`` (a ``PermutationPuzzle``) written as ``text`` (see the module)."""
+    """The solved state seen coarsely: the set of states that look like it.
+
+    Written like a state: pieces that do not matter are ``?`` (or share a number: identical),
+    and an orientation ``?`` stops counting it. A pattern is a goal set or a start set, and its
+    coset space (``pattern.puzzle``) is the puzzle with the pattern as its solved state.
+
+    Parameters
+    ----------
+    puzzle : PermutationPuzzle
+        The puzzle.
+    text : str
+        The pattern, written as a state of the puzzle is.
+
+    See Also
+    --------
+    phases : The distances from one pattern to another.
+
+    Examples
+    --------
+    >>> cube = vs.get_puzzle("2x2x2.tws")
+    >>> face = cube.pattern("? ? ? ? 5 6 7 8")            # the D face solved
+    >>> vs.bfs(face.puzzle).layer_sizes
+    [1, 15, 198, 2030, 15396, 61768, 53528, 3144]
+    >>> face.matches(cube.state("U")), face.matches(cube.state("R U"))
+    (True, False)
+    """
 
     def __init__(self, puzzle, text: str):
         self.text = text
@@ -272,11 +297,44 @@ def _read(definition: PermutationDefinition, text: str):
 
 
 def phases(puzzle, start: str | Pattern, goal: str | Pattern, *, threads=None, max_memory=None, progress=False):
-    """From every position matching ``start`` (a pattern), the distance to the nearest position
-    matching ``goal``: ``engine.between.Distances`` (``maximum``: God's number between the two
-    phases). Searched in the coarsest puzzle that tells both patterns apart: one distance table
-    from its solved state (the positions), and one from the goal states unless the goal is that
-    solved state; states matching ``start`` that are no position are left out (``left_out``)."""
+    """God's number between two phases: from each position matching one pattern to another.
+
+    Searched in the coarsest puzzle that tells both patterns apart: one distance table from its
+    solved state (the positions), and one from the goal states unless the goal is that solved
+    state; states matching ``start`` that are no position are left out (``left_out``).
+
+    Parameters
+    ----------
+    puzzle : PermutationPuzzle
+        The puzzle.
+    start : str or Pattern
+        The first phase's pattern.
+    goal : str or Pattern
+        The second phase's pattern.
+    threads : int, optional
+        Threads (default: all cores).
+    max_memory : int or str, optional
+        Bytes the tables may use.
+    progress : bool, default False
+        Draw a bar of the tables' layers.
+
+    Returns
+    -------
+    Distances
+        ``counts[d]``: positions matching ``start`` whose nearest ``goal`` is ``d`` moves away;
+        ``maximum``: God's number between the phases.
+
+    See Also
+    --------
+    distances_between : The same between any sets of states.
+
+    Examples
+    --------
+    >>> cube = vs.get_puzzle("2x2x2.tws")
+    >>> between = vs.phases(cube, "? ? ? ? 5 6 7 8", "1 2 3 4 5 6 7 8")
+    >>> between.maximum, sum(between.counts)
+    (11, 648)
+    """
     from vecsearch.engine.between import distances_between, distances_in
     from vecsearch.engine.tables import DistanceTable
 

@@ -22,6 +22,7 @@ Conventions:
 
 from __future__ import annotations
 
+from vecsearch.contract import Moves, Rank, Rules
 from vecsearch.errors import InvalidPuzzleInput, PuzzleDefinitionError
 from vecsearch.puzzle import Puzzle, signed64, unsigned64
 from vecsearch.puzzles.permutation import (canonical, group, labels, patterns, pruning, rank_steps, rules, statetext,
@@ -40,7 +41,33 @@ SOLVED, ASTRAY = "#c8e6c9", "#ffffff"  # a slot's fill when it holds its solved 
 
 
 class PermutationPuzzle(Puzzle):
-    """A permutation puzzle: ``PermutationPuzzle(definition, metric="htm")``."""
+    """A searchable permutation puzzle made of a definition and a metric.
+
+    ``get_puzzle("file.tws")`` makes one of a file. Every engine method applies: the puzzle gets
+    the densest rank it can (``representation``), so bitsets, the two-bit search, distance
+    tables, batches and the partitioned search all work on it.
+
+    Parameters
+    ----------
+    definition : PermutationDefinition
+        Orbits, moves, solved state.
+    metric : {"htm", "qtm", "given"}, default "htm"
+        ``"htm"``: every power of each move is one move; ``"qtm"``: a move and its inverse;
+        ``"given"``: the moves exactly as defined.
+    name : str, optional
+        The puzzle's name (default: the definition's, with the metric).
+    representation : str, default "auto"
+        ``"coordinates"``, ``"pieces"``, ``"labels"``, ``"group"`` or ``"auto"`` (the densest
+        rank that fits).
+
+    Examples
+    --------
+    >>> cube = vs.get_puzzle("2x2x2.tws")
+    >>> cube.rank_size, cube.representation
+    (88179840, 'coordinates')
+    >>> str(vs.solve(cube, "R U F2 D'", goal=cube.pattern("? ? ? ? 5 6 7 8")))
+    "D F2 U' R'"
+    """
 
     def __init__(self, definition: PermutationDefinition, metric: str = "htm", *, name: str | None = None,
                  representation: str = "auto"):
@@ -118,10 +145,12 @@ class PermutationPuzzle(Puzzle):
                              unrank=labels.labels_unrank if ranked and width == 1 else None,
                              predecessors=None if reversible else labels.labels_predecessors)
         rank_size = self.group.chain.order if self.group is not None else self.layout.rank_size
+        ranking = {k: functions.pop(k) for k in list(functions) if k not in ("expand", "predecessors", "component")}
         super().__init__(
-            name or definition.name, max_moves=len(self.move_list), tables=made, width=width, reversible=reversible,
-            rank_size=rank_size if ranked else None, move_names=[m.name for m in self.move_list],
-            goal=self.encode(definition.solved), **functions,
+            name or definition.name, Rules(**functions, width=width, reversible=reversible),
+            Moves(len(self.move_list), [m.name for m in self.move_list]), tables=made,
+            rank=Rank(**ranking, size=rank_size) if ranked and ranking["rank"] is not None else None,
+            goal=self.encode(definition.solved),
         )
 
     def _choose(self, representation: str, rows: int) -> str:

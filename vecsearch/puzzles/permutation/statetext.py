@@ -35,6 +35,9 @@ def read_state(definition: PermutationDefinition, text: str, move_names: dict):
                                          " enter an illegal state)")
             state = definition.apply(state, move_names[token])
         return state
+    if tokens and tokens[0] in move_names:  # moves from the solved state, one of them unknown
+        at = next(i for i, t in enumerate(tokens) if t not in move_names)
+        raise InvalidPuzzleInput(f"token {at + 1} is {tokens[at]!r}; expected a move name ({' '.join(move_names)})")
     try:
         state = _read_orbits(definition, tokens)
     except InvalidPuzzleInput as error:

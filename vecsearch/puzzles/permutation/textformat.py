@@ -57,10 +57,35 @@ REFUSED = {name: f"{name} (ksolve's ban on some consecutive moves) is not suppor
 
 
 def load_definition(path) -> PermutationDefinition:
-    """Read a definition file: ``.tws`` or ksolve's ``.def`` (this text format), or cubing.js's
-    KPuzzle JSON (``.json``, ``kpuzzle``); its name defaults to the file's stem. A bare name
-    that is no file here (``"2x2x2"`` or ``"2x2x2.tws"``) is one of the definitions shipped with
-    vecsearch. Errors name the file and the line."""
+    """Read a puzzle definition file: twsearch's ``.tws``, ksolve's ``.def`` or a KPuzzle JSON.
+
+    Parameters
+    ----------
+    path : str or path
+        A ``.tws`` or ``.def`` file (the same text format), or cubing.js's KPuzzle JSON
+        (``.json``). A bare name that is no file here (``"2x2x2"`` or ``"2x2x2.tws"``) is one of
+        the definitions shipped with vecsearch.
+
+    Returns
+    -------
+    PermutationDefinition
+        Its name defaults to the file's stem.
+
+    Raises
+    ------
+    InvalidPuzzleInput
+        The file cannot be read, or a line is malformed or uses a feature that is refused; the
+        message names the file, the line and the feature.
+
+    Examples
+    --------
+    >>> corners = vs.load_definition("2x2x2")
+    >>> corners.name, [move.name for move in corners.moves]
+    ('2x2x2', ['U', 'R', 'F', 'D', 'L', 'B'])
+    >>> puzzle = vs.PermutationPuzzle(corners.restricted(["U", "R", "F"]), "qtm")
+    >>> vs.bfs(puzzle).layer_sizes[-3:]
+    [782536, 90280, 276]
+    """
     path = Path(path)
     source = path if path.exists() or path.parent != Path(".") else _bundled(path.name)
     try:

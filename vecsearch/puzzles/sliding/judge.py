@@ -59,7 +59,7 @@ class SlidingJudge(JudgeProblem):
     def goal_state(self) -> int:
         return self.puzzle.encode(goal_order(self.puzzle.cells, self.goal))
 
-    def read(self, text: str):
+    def read_all(self, text: str):
         return line_cases(text, lambda line: self.puzzle.parse_state(line, blank_tokens=self.blank_tokens))
 
     def answer(self, cases):

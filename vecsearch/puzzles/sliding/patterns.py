@@ -32,6 +32,7 @@ from typing import NamedTuple
 import numpy as np
 
 from vecsearch._numba import kernel, state_function
+from vecsearch.contract import Rank, Rules
 from vecsearch.engine.blocks import map_blocks
 from vecsearch.engine.pdb import UNREACHED, Abstraction, cached_array, enumerate_distances
 from vecsearch.engine.progress import layer_progress
@@ -164,8 +165,8 @@ class PatternSpace(Puzzle):
         masks = np.array([board, board & ~first, board & ~(first << (cols - 1))], np.int64)
         tables = PatternTables(*move_tables(rows, cols), np.array([cells, k], np.int64), weights, masks,
                                region_table(cells, masks, cols))
-        super().__init__(f"sliding-{rows}x{cols}-pattern-{k}", expand=region_expand, max_moves=4 * k, tables=tables,
-                         rank=pattern_rank, rank_size=size)
+        super().__init__(f"sliding-{rows}x{cols}-pattern-{k}", Rules(region_expand), 4 * k,
+                         rank=Rank(pattern_rank, size), tables=tables)
         self.rows, self.cols, self.cells, self.k = rows, cols, cells, k
 
     @property

@@ -8,6 +8,9 @@ built, else 6-6-3), ``pdb78`` and ``pdb663`` (the 4x4's partitions by name), ``l
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+from vecsearch.contract import Moves, Rank, Rules
 from vecsearch.errors import InvalidPuzzleInput
 from vecsearch.kernels.ranking import factorial_table
 from vecsearch.puzzle import Puzzle
@@ -23,16 +26,18 @@ TILE, BLANK = "#f3dfb6", "#9e9e9e"  # picture colours
 class SlidingPuzzle(Puzzle):
     """The R x C sliding-tile puzzle."""
 
+    rules = Rules(expand, component=component)
+    moves = Moves(4, MOVE_NAMES, INVERSE_MOVES)
+    rank = Rank(rank, unrank=unrank, expand_ranked=expand_ranked, expand_rank=expand_rank,
+                near_rank=near_rank)
+
     def __init__(self, rows: int, cols: int):
         check_size(rows, cols)
         self.rows, self.cols, self.cells = rows, cols, rows * cols
         goal = " ".join(str(t) if t else "x" for t in goal_order(self.cells))
-        super().__init__(
-            f"sliding-{rows}x{cols}", expand=expand, expand_ranked=expand_ranked, expand_rank=expand_rank,
-            near_rank=near_rank, max_moves=4,
-            tables=rule_tables(rows, cols), rank=rank, rank_size=int(factorial_table(self.cells)[self.cells]) // 2,
-            component=component, unrank=unrank, move_names=MOVE_NAMES, goal=goal, inverse_moves=INVERSE_MOVES,
-        )
+        size = int(factorial_table(self.cells)[self.cells]) // 2
+        super().__init__(f"sliding-{rows}x{cols}", rank=replace(SlidingPuzzle.rank, size=size),
+                         tables=rule_tables(rows, cols), goal=goal)
 
     @property
     def prefers_two_bit(self) -> bool:

@@ -1,0 +1,87 @@
+"""A user's puzzle on the command line: ``module:attribute`` and ``path/file.py[:attribute]``
+wherever a puzzle goes, ``vecsearch solve PUZZLE --start``, and resumes bound to the puzzle."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from reference import distances, replay
+from reference_values import jugs as jug_reference
+
+EXAMPLES = Path(__file__).parent.parent / "examples"
+JUGS = str(EXAMPLES / "jugs.py")
+HANG = 1800  # seconds: a guard against a hung process, not a speed check
+
+
+def run(*args, stdin="", cwd=None, pythonpath=None):
+    env = dict(os.environ)
+    if pythonpath:
+        env["PYTHONPATH"] = pythonpath
+    done = subprocess.run([sys.executable, "-m", "vecsearch", *args], input=stdin, capture_output=True, text=True,
+                          timeout=HANG, cwd=cwd, env=env)
+    return done.returncode, done.stdout, done.stderr
+
+
+def states_of(csv_text: str) -> int:
+    return sum(int(row.split(",")[2]) for row in csv_text.splitlines()[1:])
+
+
+def test_a_file_or_a_module_names_a_puzzle_wherever_a_puzzle_goes(tmp_path):
+    reachable = len(distances([(8, 0, 0)], jug_reference((8, 5, 3))))
+    for spec in (JUGS, f"{JUGS}:puzzle"):  # a file: its `puzzle`
+        code, out, err = run("bfs", spec, "--csv")
+        assert code == 0 and states_of(out) == reachable, err
+    code, out, err = run("bfs", "jugs:puzzle", "--csv", pythonpath=str(EXAMPLES))  # a module on the path
+    assert code == 0 and states_of(out) == reachable, err
+    maker = tmp_path / "mine.py"  # a function returning a puzzle
+    maker.write_text(f"import sys\nsys.path.insert(0, {str(EXAMPLES)!r})\nimport jugs\n\n\n"
+                     "def make():\n    return jugs.jugs([12, 7, 5], [12, 0, 0], [6, 6, 0])\n")
+    code, out, err = run("profile", f"{maker}:make", "--start", "12 0 0")
+    assert code == 0 and f"{len(distances([(12, 0, 0)], jug_reference((12, 7, 5)))):,}" in out, err
+    assert run("warm-up", f"{maker}:make")[0] == 0
+    lines = tmp_path / "in.jsonl"
+    lines.write_text('{"id": 1, "start": "12 0 0", "goal": "6 6 0"}\n')
+    code, out, err = run("batch", f"{maker}:make", str(lines))
+    assert code == 0 and json.loads(out)["length"] == distances([(12, 0, 0)], jug_reference((12, 7, 5)))[(6, 6, 0)]
+
+
+def test_a_name_that_is_no_puzzle_is_refused_saying_why(tmp_path):
+    code, _, err = run("bfs", "no_such_module:puzzle")
+    assert code == 2 and "no module 'no_such_module' to import" in err
+    code, _, err = run("bfs", f"{JUGS}:pour")
+    assert code == 2 and "pour is a CPUDispatcher" not in err and "not a vecsearch Puzzle" in err
+    code, _, err = run("bfs", f"{JUGS}:nothing")
+    assert code == 2 and "jugs has no 'nothing'; its puzzles: puzzle" in err
+    code, _, err = run("bfs", str(tmp_path / "missing.py"))
+    assert code == 2 and "no file" in err
+
+
+def test_solve_answers_one_instance_of_any_puzzle():
+    code, out, err = run("solve", JUGS, "--start", "8 0 0", "--goal", "4 4 0")
+    neighbours = jug_reference((8, 5, 3))
+    assert code == 0 and len(out.split()) == distances([(8, 0, 0)], neighbours)[(4, 4, 0)], err
+    assert replay((8, 0, 0), out.split(), neighbours) == (4, 4, 0)
+    assert run("solve", JUGS, "--start", "8 0 0")[1] == out  # the puzzle's own goal
+    code, out, err = run("solve", "eight", "--start", "1 2 3 4 5 6 7 x 8")
+    assert (code, out) == (0, "r\n")
+    code, out, err = run("solve", "sliding-2x2", "--start", "1 2 x 3", "--goal", "1 3 2 x")  # the other parity
+    assert code == 1 and out == "" and "not reachable" in err
+    code, out, err = run("solve", JUGS, "--start", "9 0 0")
+    assert code == 2 and "value 9 at position 0 is outside its range 0..8" in err
+
+
+def test_a_resume_under_another_metric_is_refused_and_the_output_kept(tmp_path):
+    definition = tmp_path / "turns.tws"
+    definition.write_text("Set S 4 1\nMove R\nS\n2 3 4 1\nEnd\nMove F\nS\n2 1 3 4\nEnd\n")
+    instances = tmp_path / "in.jsonl"
+    instances.write_text("".join(json.dumps({"id": i, "start": moves}) + "\n" for i, moves in enumerate(["R R", "F R"])))
+    out = tmp_path / "out.jsonl"
+    assert run("batch", "turns.tws", "in.jsonl", "-o", "out.jsonl", cwd=tmp_path)[0] == 0  # as the issue typed it
+    written = out.read_text()
+    code, _, err = run("batch", "turns.tws:given", "in.jsonl", "-o", "out.jsonl", cwd=tmp_path)
+    assert code == 2 and "another puzzle or metric" in err
+    assert out.read_text() == written  # nothing overwritten
+    code, _, err = run("batch", str(definition), str(instances), "-o", str(out))
+    assert code == 0 and "2 of 2 instances already answered" in err  # the same puzzle resumes

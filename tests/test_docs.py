@@ -1,0 +1,77 @@
+"""The documentation site builds with no warning, its examples run, and its links resolve.
+
+The site (``docs/``, Sphinx) is built as a user builds it (README: ``python -m sphinx -W docs
+docs/_build/html``): every warning is an error, numpydoc checks every public docstring (a summary,
+parameters and returns matching the signature, an Examples section), and the notebooks in
+``notebooks/`` are executed into it (this is the notebooks' test: a failing cell fails the build).
+The Examples sections then run as doctests, and every link inside the site must resolve.
+"""
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytestmark = [pytest.mark.slow, pytest.mark.notebook, pytest.mark.docs]
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _sphinx(builder: str, out: Path, *options: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", builder,
+                           "-d", str(out.parent / "doctrees"), *options, str(ROOT / "docs"), str(out)],
+                          capture_output=True, text=True, cwd=ROOT)
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("docs") / "html"
+    built = _sphinx("html", out)
+    assert built.returncode == 0, f"the site does not build cleanly:\n{built.stderr[-6000:]}"
+    return out
+
+
+def test_every_public_name_has_a_page(site):
+    import vecsearch
+
+    pages = {path.stem for path in (site / "reference" / "generated").glob("*.html")}
+    api = (site / "reference" / "api.html").read_text(encoding="utf-8")
+    missing = {f"vecsearch.{name}" for name in vecsearch.__all__} - pages
+    assert all(f'id="{name}"' in api for name in missing), f"no page and no entry: {missing}"
+
+
+def test_the_notebooks_are_rendered_with_their_outputs(site):
+    for notebook in (ROOT / "notebooks").glob("*.ipynb"):
+        page = (site / "notebooks" / f"{notebook.stem}.html").read_text(encoding="utf-8")
+        assert "cell_output" in page, f"{notebook.name} has no output on the site"
+
+
+def test_the_cli_reference_lists_every_command(site):
+    from vecsearch.cli import COMMANDS
+
+    page = (site / "reference" / "cli.html").read_text(encoding="utf-8")
+    for command in COMMANDS:
+        assert f"vecsearch {command.removeprefix('run_').replace('_', '-')}" in page
+
+
+def test_every_link_inside_the_site_resolves(site):
+    sys.path.insert(0, str(ROOT / "docs"))
+    try:
+        from check_links import broken_links
+    finally:
+        sys.path.pop(0)
+    broken, _ = broken_links(site)
+    assert broken == []
+
+
+def test_the_examples_run_as_doctests(site):
+    import vecsearch
+
+    out = site.parent / "doctest"
+    ran = _sphinx("doctest", out, "-D", "nb_execution_mode=off")
+    report = (out / "output.txt").read_text(encoding="utf-8") if (out / "output.txt").exists() else ""
+    assert ran.returncode == 0, f"doctests failed:\n{report[-6000:]}{ran.stderr[-3000:]}"
+    examples = sum(int(count) for count in re.findall(r"^ +(\d+) tests$", report, re.M))
+    assert examples >= 2 * len(vecsearch.__all__), report[-2000:]   # two or more per public name, on average

@@ -1,0 +1,93 @@
+"""Digests of what a puzzle computes: the code of its functions and what that code reads.
+
+``function_digest(f)`` covers ``f``'s code (bytecode, constants, names, nested functions), its
+module and name, and, recursively, every global and closure value the code reads: other
+functions (plain or numba), arrays (their bytes, shape and type), numbers, strings and tuples of
+them, modules by name. It is what numba compiles into a kernel, so it changes when the kernel
+would, and only then: an edited comment, or another function of the same file, leaves it as it
+was. ``puzzle_digest(puzzle)`` adds the puzzle's traits and tables (a metric changes its moves).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import types
+
+import numpy as np
+
+DIGEST_BYTES = 16
+
+
+def function_digest(function) -> str:
+    """The hex digest of ``function`` (a plain function or a numba dispatcher)."""
+    digest = hashlib.blake2b(digest_size=DIGEST_BYTES)
+    _function(digest, function, set())
+    return digest.hexdigest()
+
+
+def puzzle_digest(puzzle) -> str:
+    """The hex digest of what ``puzzle`` computes: its class, moves, sizes, tables, and the
+    digests of its functions."""
+    digest = hashlib.blake2b(digest_size=DIGEST_BYTES)
+    traits = (type(puzzle).__module__, type(puzzle).__qualname__, puzzle.width, puzzle.max_moves,
+              puzzle.max_predecessors, puzzle.reversible, puzzle.rank_size, puzzle.move_names, puzzle.inverse_moves)
+    digest.update(repr(traits).encode())
+    for name, function in sorted(puzzle.functions.items()):
+        digest.update(name.encode())
+        if function is not None:
+            _function(digest, function, set())
+    _value(digest, (puzzle.tables, puzzle.layout_arrays()), set())
+    return digest.hexdigest()
+
+
+def _function(digest, function, seen: set) -> None:
+    plain = getattr(function, "py_func", function)
+    if id(plain) in seen:
+        return
+    seen.add(id(plain))
+    digest.update(f"{getattr(plain, '__module__', '')}.{getattr(plain, '__qualname__', '')}".encode())
+    code = getattr(plain, "__code__", None)
+    if code is None:  # a builtin, an intrinsic: named above
+        return
+    names = _code(digest, code)
+    scope = getattr(plain, "__globals__", {})
+    for name in sorted(names):
+        if name in scope:
+            digest.update(name.encode())
+            _value(digest, scope[name], seen)
+    for cell in plain.__closure__ or ():
+        try:
+            _value(digest, cell.cell_contents, seen)
+        except ValueError:  # an empty cell
+            continue
+
+
+def _code(digest, code) -> set[str]:
+    """Hash ``code`` (and the code nested in it); the global names it reads."""
+    digest.update(code.co_code)
+    digest.update(repr(code.co_names).encode())
+    names = set(code.co_names)
+    for constant in code.co_consts:
+        if isinstance(constant, types.CodeType):
+            names |= _code(digest, constant)
+        else:
+            digest.update(repr(constant).encode())
+    return names
+
+
+def _value(digest, value, seen: set) -> None:
+    if isinstance(value, np.ndarray):
+        digest.update(f"{value.dtype}{value.shape}".encode())
+        digest.update(np.ascontiguousarray(value).tobytes())
+    elif isinstance(value, (tuple, list)):
+        digest.update(f"{type(value).__name__}{len(value)}".encode())
+        for item in value:
+            _value(digest, item, seen)
+    elif isinstance(value, types.ModuleType):
+        digest.update(value.__name__.encode())
+    elif callable(value) and (hasattr(value, "py_func") or isinstance(value, types.FunctionType)):
+        _function(digest, value, seen)
+    elif isinstance(value, (int, float, complex, str, bytes, bool, type(None), np.generic)):
+        digest.update(repr(value).encode())
+    else:
+        digest.update(type(value).__qualname__.encode())
