@@ -46,3 +46,16 @@ def test_the_readme_puzzle_of_ones_own_is_solved_as_it_says():
     scope = {}
     exec(code.replace("vs.solve(puzzle)", "solution = vs.solve(puzzle)"), scope)
     assert len(scope["solution"]) == int(claimed[1]) and str(scope["solution"]) == claimed[2].strip()
+
+
+def test_the_guide_goal_condition_is_solved_as_it_says():
+    section = (ROOT / "docs" / "guide" / "own-puzzle.md").read_text()
+    blocks = re.findall(r"```python\n(.*?)```", section, re.S)
+    first, condition = blocks[0], next(block for block in blocks if "goal=holds_four" in block)
+    claimed = re.search(r"vs\.solve\(four\) +# (\d+) pours: ([A-C> ]+), ending at ([\d ]+)\n", condition)
+    assert claimed, "the guide's goal condition moved: update this test"
+    scope = {}
+    exec(first.replace("vs.solve(puzzle)", "") + condition.replace("vs.solve(four)", "solution = vs.solve(four)"), scope)
+    solution = scope["solution"]
+    assert len(solution) == int(claimed[1]) and str(solution) == claimed[2].strip()
+    assert scope["four"].format_state(solution.end) == claimed[3].strip()
