@@ -159,7 +159,9 @@ def _replayed(puzzle, scramble, moves):
 @pytest.mark.parametrize("name", ["pyraminx", "skewb"])
 def test_optimal_lengths_equal_twsearch(name):
     puzzle = load(name)
-    for case in GOLDEN["puzzles"][name]:
+    # up to 11 moves: the pyraminx's 12- and 13-move scrambles take a minute more and prove nothing
+    # more (benchmarks/bench_solving.py solves all of them against twsearch)
+    for case in [c for c in GOLDEN["puzzles"][name] if c["length"] <= 11]:
         solution = vs.solve(puzzle, puzzle.parse_state(case["scramble"]), method="idastar")
         assert len(solution) == case["length"], case
         assert _replayed(puzzle, case["scramble"], puzzle.format_moves(solution.moves))
