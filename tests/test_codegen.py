@@ -52,7 +52,8 @@ def test_templates_are_modules_that_import_and_lint_clean():
 
 
 def test_generated_module_binds_only_the_roles_import():
-    body = codegen.template_body(KERNELS / "rank_space_template.py")
+    names = {"vecsearch.kernels.roles": "family", "vecsearch.kernels.layer_template": "family_layer_template"}
+    body = codegen.generated_text("vecsearch.kernels.rank_space_template", names)
     assert "from vecsearch.kernels.roles import" not in body
     assert "from vecsearch.kernels.layer_template import" not in body
     assert "def twobit_range(" in body and "from vecsearch.kernels.intrinsics import" in body
@@ -80,10 +81,10 @@ def test_other_sources_write_another_module(monkeypatch, tmp_path):
     """Two versions of vecsearch sharing a cache directory keep apart (numba unpickles a cache
     index before it compares its stamp, and fails on a type the other version lacks)."""
     monkeypatch.setenv("VECSEARCH_CACHE_DIR", str(tmp_path))
-    made = []
+    made, pancake = [], vs.get_puzzle("pancake-4")
     for stamp in ("one version", "another"):
         monkeypatch.setattr(codegen, "_stamp", lambda functions, stamp=stamp: stamp)
-        made.append(codegen._cached_module({}, {"WIDTH": 1}, "stamped", "", True).__file__)
+        made.append(codegen.build_kernels(dict(pancake.functions), 1, 4, "stamped").__file__)
     assert made[0] != made[1] and all(Path(path).parent == tmp_path for path in made)
 
 

@@ -13,12 +13,11 @@ import numpy as np
 
 from vecsearch.engine import jit
 from vecsearch.engine.caches import HEURISTICS, KERNELS
-from vecsearch.engine.codegen import KERNEL_DIR, build_kernels
+from vecsearch.engine.codegen import build_kernels
 from vecsearch.engine.guarded import guarded_heuristic
 from vecsearch.errors import VecsearchError
 from vecsearch.heuristics import Heuristic
 
-HEURISTIC_TEMPLATE = KERNEL_DIR / "heuristic_template.py"
 ROLES = ("expand_state", "heuristic_state")
 OPTIONAL_ROLES = ("heuristic_update_state",)  # Heuristic.update
 
@@ -40,7 +39,7 @@ def search_kernels(puzzle, heuristic: Heuristic):
                  "heuristic_update_state": heuristic.update}
     return KERNELS.get(key, lambda: build_kernels(functions, puzzle.width, puzzle.move_capacity, puzzle.kernel_label,
                                                   guard=puzzle.guard,
-                                                  templates=(HEURISTIC_TEMPLATE,), roles=ROLES,
+                                                  templates=("heuristic_template",), roles=ROLES,
                                                   optional_roles=OPTIONAL_ROLES))
 
 

@@ -27,14 +27,13 @@ import numpy as np
 
 from vecsearch.engine import jit, planner
 from vecsearch.engine.blocks import thread_limit
-from vecsearch.engine.codegen import KERNEL_DIR, build_kernels, cache_dir
+from vecsearch.engine.codegen import build_kernels, cache_dir
 from vecsearch.engine.guarded import kernel_tables
 from vecsearch.engine.layers import Layer, LayerBuilder, empty_states
 from vecsearch.engine.profile import LayerRecord, Profile
 from vecsearch.engine.visited import ROUND, expand_blocks
 from vecsearch.errors import VecsearchError
 
-PDB_TEMPLATE = KERNEL_DIR / "pdb_template.py"
 UNREACHED = 255
 
 
@@ -69,7 +68,7 @@ def enumerate_distances(abstraction: Abstraction, *, threads=None, on_layer=None
     budget = planner.plan_database(puzzle, abstraction.group, max_memory)
     roles = ("expand_state", "rank_state")
     kernels = build_kernels({role: puzzle.functions[role] for role in roles}, puzzle.width, puzzle.move_capacity,
-                            puzzle.kernel_label, templates=(PDB_TEMPLATE,), roles=roles, optional_roles=())
+                            puzzle.kernel_label, templates=("pdb_template",), roles=roles, optional_roles=())
     costs = np.ones(puzzle.max_moves, dtype=np.int64)
     costs[list(abstraction.free_moves)] = 0
     bits = np.zeros((puzzle.rank_size + 63) // 64, dtype=np.uint64)
