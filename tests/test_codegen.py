@@ -122,3 +122,27 @@ def test_the_inliner_copies_each_scope_once_and_inlines_the_same_code():
         return digits(x) + digits(x + 1)
 
     assert twice(1999) == 28 + 2
+
+
+def test_functions_no_other_process_can_import_bind_modules_kept_in_memory_with_their_lines():
+    """A trusted puzzle whose functions are local (as a notebook's): its modules are compiled in
+    memory, uncached, and their text is in linecache under their pseudo file names."""
+    import linecache
+
+    from numba import njit
+
+    @njit
+    def steps(state, tables, children, moves):
+        children[0], children[1] = (state + 7) % 101, (state + 94) % 101
+        moves[0], moves[1] = 0, 1
+        return 2
+
+    puzzle = vs.Puzzle("steps", steps, 2, rank=vs.Rank(njit(lambda state, tables: state), 101), start=1)
+    puzzle.trusted = True  # its functions run unguarded, as vecsearch's own
+    assert vs.bfs(puzzle).layer_sizes == [1] + [2] * 50  # +-7 around a ring of 101
+    listed = codegen.module_files(layer_kernels(puzzle))
+    assert all(file.startswith("<vecsearch_kernels_user_steps_") for _, file in listed)
+    for template, file in listed[1:]:
+        lines = codegen.template_text(template).splitlines()
+        assert [linecache.getline(file, n).rstrip("\n") for n in (len(lines) // 2, len(lines))] == \
+               [lines[len(lines) // 2 - 1], lines[-1]]

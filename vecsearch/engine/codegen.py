@@ -307,7 +307,6 @@ def fallbacks(functions: dict, has_predecessors: bool, defined=()) -> dict[str, 
     return chosen
 
 
-
 def build_kernels(functions: dict, width: int, capacity: int, label: str, *, has_predecessors: bool = False,
                   guard=None, templates=LAYER_TEMPLATES, roles=ROLES, optional_roles=OPTIONAL_ROLES) -> types.ModuleType:
     """The family module of a family given its per-state functions by role (None: not given),
@@ -363,7 +362,7 @@ class _Family:
         imported."""
         guarded, in_memory = self.guard_module is not None, directory is None
         bindings = _bindings(self.functions, self.constants, guarded, in_memory, self.guarded_roles if guarded else ())
-        stamp = _stamp({} if guarded else self.functions)
+        stamp = "kept in memory" if in_memory else _stamp({} if guarded else self.functions)
         slug = re.sub(r"\W", "_", self.label)
         if in_memory:
             base = f"vecsearch_kernels_user_{slug}_{next(_in_memory_families)}"
@@ -394,7 +393,7 @@ class _Family:
 
 def module_files(kernels: types.ModuleType) -> list[tuple[str, str]]:
     """``(what, file)`` for each module of a family (``layer_kernels(puzzle)``): the family
-    module (``"roles"``: what its templates import their roles from), then each template's (by
-    the template's module name). A module kept in memory has a pseudo file name."""
+    module (as ``ROLES_MODULE``: its templates import their roles from it), then each template's
+    (by the template's module name). A module kept in memory has a pseudo file name."""
     return [(ROLES_MODULE, GENERATED.file(kernels.__name__)),
             *((template, GENERATED.file(name)) for template, name in kernels.MODULES.items())]
