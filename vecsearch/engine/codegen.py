@@ -36,6 +36,7 @@ numba compiles them afresh.
 from __future__ import annotations
 
 import ast
+import functools
 import hashlib
 import importlib
 import importlib.util
@@ -150,20 +151,27 @@ def generated_from(file: str) -> str | None:
 
 def template_text(module: str) -> str:
     """The text of template ``module`` (found by its name, not imported)."""
-    return Path(importlib.util.find_spec(module).origin).read_text()
+    return _template(module)[0]
 
 
-def _local_imports(module: str, text: str) -> list[ast.ImportFrom]:
-    """The statements of template ``module`` that import the roles or another template (the
-    family's own modules stand in for both)."""
-    found = []
+@functools.cache
+def _template(module: str) -> tuple[str, tuple[tuple[int, str], ...], tuple[str, ...]]:
+    """Template ``module`` read once per process: its text, the statements importing the roles
+    or another template (their line and the module they import; the family's own modules stand
+    in for both) and its exports (``__all__``)."""
+    text = Path(importlib.util.find_spec(module).origin).read_text()
+    local, exported = [], None
     for node in ast.parse(text).body:
         if isinstance(node, ast.Import) and any(a.name in (ROLES_MODULE, *TEMPLATES) for a in node.names):
             raise ValueError(f"{module}, line {node.lineno}: a template imports the roles and other templates"
                              f" with 'from ... import'")
         if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module in (ROLES_MODULE, *TEMPLATES):
-            found.append(node)
-    return found
+            local.append((node.lineno, node.module))
+        if isinstance(node, ast.Assign) and any(getattr(target, "id", None) == "__all__" for target in node.targets):
+            exported = tuple(ast.literal_eval(node.value))
+    if exported is None:
+        raise ValueError(f"kernel template {module} declares no __all__")
+    return text, tuple(local), exported
 
 
 def family_templates(names) -> tuple[str, ...]:
@@ -173,9 +181,9 @@ def family_templates(names) -> tuple[str, ...]:
 
     def visit(module: str) -> None:
         if module not in order:
-            for node in _local_imports(module, template_text(module)):
-                if node.module != ROLES_MODULE:
-                    visit(node.module)
+            for _, imported in _template(module)[1]:
+                if imported != ROLES_MODULE:
+                    visit(imported)
             order.append(module)
 
     for name in names:
@@ -186,23 +194,20 @@ def family_templates(names) -> tuple[str, ...]:
 def exports(module: str) -> tuple[str, ...]:
     """What template ``module`` exports (its ``__all__``): the kernels the engine calls, or the
     roles a guard template stands for."""
-    for node in ast.parse(template_text(module)).body:
-        if isinstance(node, ast.Assign) and any(getattr(target, "id", None) == "__all__" for target in node.targets):
-            return tuple(ast.literal_eval(node.value))
-    raise ValueError(f"kernel template {module} declares no __all__")
+    return _template(module)[2]
 
 
 def generated_text(module: str, names: dict[str, str]) -> str:
     """Template ``module``'s text for a family: each statement importing the roles or another
     template imports the same names, on the same lines, from the family's module (``names``:
     the roles' or a template's module name -> the family's module standing in for it)."""
-    text = template_text(module)
+    text, local, _ = _template(module)
     lines = text.splitlines(keepends=True)
-    for node in _local_imports(module, text):
-        old, new = f"from {node.module} import", f"from {names[node.module]} import"
-        if not lines[node.lineno - 1].startswith(old):
-            raise ValueError(f"{module}, line {node.lineno}: expected a statement beginning {old!r}")
-        lines[node.lineno - 1] = new + lines[node.lineno - 1][len(old):]
+    for line, imported in local:
+        old, new = f"from {imported} import", f"from {names[imported]} import"
+        if not lines[line - 1].startswith(old):
+            raise ValueError(f"{module}, line {line}: expected a statement beginning {old!r}")
+        lines[line - 1] = new + lines[line - 1][len(old):]
     return "".join(lines)
 
 
