@@ -10,25 +10,16 @@ import json
 import sys
 from pathlib import Path
 
-import numpy as np
 
 import vecsearch as vs
 
-sys.path.insert(0, str(Path(__file__).parent / "data"))
+sys.path[:0] = [str(Path(__file__).parent / "data"), str(Path(__file__).parent.parent / "examples")]
 import hanoi  # noqa: E402  (a user's puzzle in a module of its own: guarded, its kernels on disk)
+import jugs  # noqa: E402  (over values: a Vector)
+import lights_out  # noqa: E402  (over values: a Subset)
 
 EIGHT_START = "1 2 3 4 5 6 0 7 8"  # two moves from the goal, and eight more below
 EIGHT_FAR = "1 2 3 0 4 6 7 5 8"
-
-
-def flips(order, tables, after, moves):
-    """Pancakes over values (a ValuePuzzle): flip the top k."""
-    for k in range(2, len(order) + 1):
-        after[k - 2] = order
-        for i in range(k):
-            after[k - 2, i] = order[k - 1 - i]
-        moves[k - 2] = k - 2
-    return len(order) - 1
 
 
 def steps(state, tables, children, moves):
@@ -41,22 +32,23 @@ def steps(state, tables, children, moves):
 def results() -> dict:
     """Each search's answer (layer sizes, path lengths, lengths of many)."""
     eight = vs.get_puzzle("eight")
-    pancakes = vs.ValuePuzzle("pancakes", vs.Permutation(5), flips, 4, start=list(range(5)))
     own = vs.Puzzle("steps", steps, 2, rank=vs.Rank(lambda state, tables: state, 101), start=1)
     far = vs.solve(eight, EIGHT_FAR, method="bidirectional")
     return {
         "eight bfs (bitset)": vs.bfs(eight, max_depth=12).layer_sizes,
         "eight bfs (hash)": vs.bfs(eight, max_depth=9, visited="hash").layer_sizes,
         "eight bidirectional": [len(far), far.moves == vs.solve(eight, EIGHT_FAR, method="idastar").moves],
-        "eight table": vs.solve_many("sliding-2x3", ["1 2 3 4 5 0", "0 1 2 3 4 5"], method="table").lengths.tolist(),
+        "sliding-2x3 table": vs.solve_many("sliding-2x3", ["1 2 3 4 5 0", "0 1 2 3 4 5"], method="table").lengths.tolist(),
         "eight pairs": vs.solve_many(eight, [EIGHT_START], method="pairs").lengths.tolist(),
         "two-bit sliding-2x3": vs.bfs("sliding-2x3", mode="twobit").layer_sizes,
         "two-bit pancake-5 segments": vs.bfs("pancake-5", mode="twobit", segments=2).layer_sizes,
         "hanoi-4 (a user's module)": vs.bfs(hanoi.puzzle(4)).layer_sizes,
-        "pancakes (values)": vs.bfs(pancakes).layer_sizes,
+        "jugs (values)": vs.bfs(jugs.puzzle).layer_sizes,
+        "jugs solved": str(vs.solve(jugs.puzzle)),
+        "lights-out-2 (values)": vs.bfs(lights_out.lights_out(2)).layer_sizes,
         "steps (a script's own)": vs.bfs(own).layer_sizes,
         "hanoi-3 path": len(vs.solve(hanoi.puzzle(3))),
-        "sums": int(np.sum(vs.bfs("sliding-2x2").layer_sizes)),
+        "sliding-2x2 states": sum(vs.bfs("sliding-2x2").layer_sizes),
     }
 
 
