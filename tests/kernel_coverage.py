@@ -15,7 +15,7 @@ from pathlib import Path
 
 import coverage
 
-from vecsearch.engine.codegen import generated_from
+from vecsearch.engine.runtime.codegen import generated_from
 
 HERE = Path(__file__).parent
 

@@ -9,8 +9,8 @@ import pytest
 from reference import bfs_layers, labelled_neighbours
 
 import vecsearch as vs
-from vecsearch.engine import jit
-from vecsearch.engine.codegen import layer_kernels
+from vecsearch.engine.runtime import jit
+from vecsearch.engine.runtime.codegen import layer_kernels
 from vecsearch.puzzles.permutation import Orbit, PermutationDefinition, PermutationPuzzle, parse_definition
 from vecsearch.puzzles.permutation.layout import multinomial, multiset_rank, multiset_unrank
 

@@ -18,7 +18,7 @@ from reference import distances, pack_sliding, sliding_goal, sliding_neighbours
 from test_engine import random_state
 
 import vecsearch as vs
-from vecsearch.engine import methods
+from vecsearch.engine.batch import methods
 
 EIGHT_FAR = "8 6 7 2 5 4 3 x 1"  # 31 moves from the goal
 

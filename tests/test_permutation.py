@@ -10,8 +10,8 @@ from numba import njit
 from reference import bfs_layers, pancake_neighbours, permutation_neighbours, replay
 
 import vecsearch as vs
-from vecsearch.engine import jit
-from vecsearch.engine.codegen import layer_kernels
+from vecsearch.engine.runtime import jit
+from vecsearch.engine.runtime.codegen import layer_kernels
 from vecsearch.puzzles.permutation import (
     Move,
     Orbit,

@@ -17,10 +17,10 @@ import numpy as np
 import pytest
 
 import vecsearch as vs
-from vecsearch.engine import jit
-from vecsearch.engine.codegen import layer_kernels
-from vecsearch.engine.heuristic import heuristic_values
-from vecsearch.engine.sequences import sequence_counts
+from vecsearch.engine.runtime import jit
+from vecsearch.engine.runtime.codegen import layer_kernels
+from vecsearch.engine.heuristic.evaluation import heuristic_values
+from vecsearch.engine.heuristic.sequences import sequence_counts
 from vecsearch.puzzles.permutation import projections, pruning
 
 DATA = Path(__file__).parent / "data"

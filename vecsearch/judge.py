@@ -79,7 +79,7 @@ class JudgeProblem:
         """The cases of a whole input as ``Instances`` (ids: case numbers), and ``(id, message)``
         for the malformed case that stopped the reading (formats of one case per line may
         report several and go on)."""
-        from vecsearch.engine.instances import instances_from
+        from vecsearch.engine.batch.instances import instances_from
 
         cases, errors = self.read_all(data.decode("utf-8"))
         instances, bad = instances_from(self.puzzle, [(case.number, *self.instance(case.data)) for case in cases])

@@ -30,7 +30,7 @@ import numpy as np
 
 from vecsearch._numba import state_function
 from vecsearch.contract import Moves, Rules
-from vecsearch.engine.many import solve_many
+from vecsearch.engine import solve_many
 from vecsearch.errors import InvalidPuzzleInput
 from vecsearch.judge import Answer, Case, JudgeProblem, Lines
 from vecsearch.kernels.intrinsics import popcount

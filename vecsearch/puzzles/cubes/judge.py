@@ -7,7 +7,7 @@ most 30, else ``-1``.
 
 from __future__ import annotations
 
-from vecsearch.engine.many import solve_many
+from vecsearch.engine import solve_many
 from vecsearch.errors import InvalidPuzzleInput
 from vecsearch.judge import Answer, Case, JudgeProblem, Lines
 from vecsearch.puzzles.cubes.puzzle import cubic_puzzle

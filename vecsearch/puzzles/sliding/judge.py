@@ -5,8 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from vecsearch._numba import kernel
-from vecsearch.engine.heuristic import resolve
-from vecsearch.engine.many import solve_many
+from vecsearch.engine import resolve_heuristic, solve_many
 from vecsearch.errors import InvalidPuzzleInput
 from vecsearch.judge import Answer, JudgeProblem, line_cases
 from vecsearch.puzzles.sliding.board import GOAL_CONVENTIONS, MOVE_NAMES, goal_order
@@ -69,7 +68,7 @@ class SlidingJudge(JudgeProblem):
         found = solve_many(self.puzzle, [case.data for case in cases], goal)
         answers = [Answer(found.formatted(i) if found.lengths[i] >= 0 else "unsolvable") for i in range(len(cases))]
         if found.method == "idastar":  # say which heuristic: the databases on disk decide it
-            chosen = resolve(self.puzzle, self.puzzle.states(goal))
+            chosen = resolve_heuristic(self.puzzle, self.puzzle.states(goal))
             answers[0] = Answer(answers[0].output, f"IDA* with {chosen.description}")
         return answers
 
@@ -82,7 +81,7 @@ class SlidingJudge(JudgeProblem):
     def batch_instances(self, data: bytes):
         """All lines read in one pass (``kernels.text``) and checked in bulk; only the lines that
         fail are read again one by one, for their message. A bad line does not stop the rest."""
-        from vecsearch.engine.instances import Instances
+        from vecsearch.engine import Instances
         from vecsearch.kernels.text import token_lines
 
         cells = self.puzzle.cells
