@@ -21,12 +21,14 @@ capacity and whether predecessors differ from children. Puzzles that differ only
 member compiles nothing.
 
 - Functions defined in an importable module (every built-in, and a user's ``.py`` file; plain
-  Python functions or ``@numba.njit`` ones), and the guards of a user's puzzle: the modules are
-  written to the kernel cache directory (only when their text changes, so numba's cache stays
-  valid) and imported (``engine.runtime.generated``); their kernels load from disk in later processes.
-- Functions defined in a notebook or ``__main__``: the same modules are kept in memory with
-  uncached decorators, their text registered with ``linecache``; ``vecsearch.warm_up(puzzle)``
-  pays the compile once per process.
+  Python functions or ``@numba.njit`` ones), and the guards of a user's puzzle (which hold none of
+  its functions, wherever they are defined: a notebook's too): the modules are written to the
+  kernel cache directory (only when their text changes, so numba's cache stays valid) and
+  imported (``engine.runtime.generated``); their kernels load from disk in later processes.
+- Trusted functions no other process can import (defined in a notebook or ``__main__``), or a
+  cache directory that cannot be written: the same modules are kept in memory with uncached
+  decorators, their text registered with ``linecache``; ``vecsearch.warm_up(puzzle)`` pays the
+  compile once per process.
 
 The family module carries a hash of the templates and of every source file the kernels depend
 on, and the modules' names carry it too, so an edited puzzle or kernel writes new modules and
