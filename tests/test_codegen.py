@@ -44,16 +44,19 @@ def test_templates_are_modules_that_import_and_lint_clean():
         def write(self, text):
             self.lines.append(text)
 
-    assert len(codegen.TEMPLATES) >= 10
-    for path in codegen.TEMPLATES:
-        __import__(codegen.template_module(path))
+    every = {path.resolve() for path in KERNELS.parent.rglob("*_template.py")}
+    assert {codegen.template_path(module).resolve() for module in codegen.TEMPLATES} == every  # one list of them
+    for module in codegen.TEMPLATES:
+        __import__(module)
+        path = codegen.template_path(module)
         out = Collect()
         assert checkPath(str(path), Reporter(out, out)) == 0, "".join(out.lines)
         assert "noqa" not in path.read_text(), path.name
 
 
 def test_generated_module_binds_only_the_roles_import():
-    body = codegen.template_body(KERNELS.parent / "engine" / "twobit" / "rank_space_template.py")
+    names = {"vecsearch.kernels.roles": "family", "vecsearch.engine.runtime.layer_template": "family_layer_template"}
+    body = codegen.generated_text("vecsearch.engine.twobit.rank_space_template", names)
     assert "from vecsearch.kernels.roles import" not in body
     assert "from vecsearch.engine.runtime.layer_template import" not in body
     assert "def twobit_range(" in body and "from vecsearch.kernels.intrinsics import" in body
@@ -81,10 +84,10 @@ def test_other_sources_write_another_module(monkeypatch, tmp_path):
     """Two versions of vecsearch sharing a cache directory keep apart (numba unpickles a cache
     index before it compares its stamp, and fails on a type the other version lacks)."""
     monkeypatch.setenv("VECSEARCH_CACHE_DIR", str(tmp_path))
-    made = []
+    made, pancake = [], vs.get_puzzle("pancake-4")
     for stamp in ("one version", "another"):
         monkeypatch.setattr(codegen, "_stamp", lambda functions, stamp=stamp: stamp)
-        made.append(codegen._cached_module({}, {"WIDTH": 1}, "stamped", "", True).__file__)
+        made.append(codegen.build_kernels(dict(pancake.functions), 1, 4, "stamped").__file__)
     assert made[0] != made[1] and all(Path(path).parent == tmp_path for path in made)
 
 
@@ -122,3 +125,27 @@ def test_the_inliner_copies_each_scope_once_and_inlines_the_same_code():
         return digits(x) + digits(x + 1)
 
     assert twice(1999) == 28 + 2
+
+
+def test_functions_no_other_process_can_import_bind_modules_kept_in_memory_with_their_lines():
+    """A trusted puzzle whose functions are local (as a notebook's): its modules are compiled in
+    memory, uncached, and their text is in linecache under their pseudo file names."""
+    import linecache
+
+    from numba import njit
+
+    @njit
+    def steps(state, tables, children, moves):
+        children[0], children[1] = (state + 7) % 101, (state + 94) % 101
+        moves[0], moves[1] = 0, 1
+        return 2
+
+    puzzle = vs.Puzzle("steps", steps, 2, rank=vs.Rank(njit(lambda state, tables: state), 101), start=1)
+    puzzle.trusted = True  # its functions run unguarded, as vecsearch's own
+    assert vs.bfs(puzzle).layer_sizes == [1] + [2] * 50  # +-7 around a ring of 101
+    listed = codegen.module_files(layer_kernels(puzzle))
+    assert all(file.startswith("<vecsearch_kernels_user_steps_") for _, file in listed)
+    for template, file in listed[1:]:
+        lines = codegen.template_text(template).splitlines()
+        assert [linecache.getline(file, n).rstrip("\n") for n in (len(lines) // 2, len(lines))] == \
+               [lines[len(lines) // 2 - 1], lines[-1]]

@@ -309,6 +309,18 @@ def run_explore(args) -> int:
     return 0
 
 
+def run_kernels(args) -> int:
+    from vecsearch.engine.runtime.codegen import layer_kernels, module_files
+    from vecsearch.registry import get_puzzle
+
+    for puzzle in [get_puzzle(name) for name in args.puzzles]:  # every name checked before writing anything
+        kernels = layer_kernels(puzzle)
+        print(f"{puzzle.name}: the kernels of family {kernels.FAMILY!r} ({kernels.__name__})")
+        for template, file in module_files(kernels):
+            print(f"  {template:<40} {file}")
+    return 0
+
+
 def run_list(args) -> int:
     from vecsearch.registry import problem_catalogue, puzzle_catalogue
 
@@ -376,7 +388,7 @@ def main(argv=None) -> int:
 
 
 COMMANDS = {command.__name__: command for command in (run_solve, run_bfs, run_profile, run_phases, run_batch, run_warm_up,
-                                                      run_explore, run_list)}
+                                                      run_explore, run_kernels, run_list)}
 
 
 if __name__ == "__main__":

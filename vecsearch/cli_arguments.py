@@ -36,6 +36,7 @@ examples:
                                             a page to look around the whole space (offline, shareable)
   vecsearch explore eight --start "8 6 7 2 5 4 3 x 1" --goal "1 2 3 4 5 6 7 8 x" -o path.html
                                             a bidirectional search: both frontiers and the solution
+  vecsearch kernels eight                   where the family's generated kernel modules are (one per template)
   vecsearch list                            the built-in puzzles and problems
 """
 
@@ -152,6 +153,14 @@ def build_parser() -> argparse.ArgumentParser:
     explore.add_argument("--threads", type=_positive, metavar="N", help="worker threads (default: all cores)")
     explore.add_argument("-o", "--output", required=True, metavar="FILE", help="the HTML file to write")
     explore.set_defaults(run="run_explore")
+
+    kernels = commands.add_parser("kernels", help="print where the kernel modules generated for a puzzle's family are:"
+                                  " one per kernel template, line for line the template's (tracebacks, numba"
+                                  " --annotate and coverage point at them)",
+                                  epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    kernels.add_argument("puzzles", nargs="+", metavar="PUZZLE", help="puzzle or problem names (see `vecsearch list`),"
+                         " FILE.tws, module:attribute or path/to/file.py[:attribute]")
+    kernels.set_defaults(run="run_kernels")
 
     listing = commands.add_parser("list", help="name the built-in puzzles and problems")
     listing.set_defaults(run="run_list")

@@ -13,11 +13,12 @@ tuple of two). Here:
   on every call (a kernel's tables hold arrays, tuples and ``Compiled`` values: 4 us a call in
   all, where typing them afresh took 80 us).
 
-They use numba's first-class function machinery (``numba.experimental.function_type``).
+They use numba's first-class function machinery (``numba.experimental.function_type``). With
+``NUMBA_DISABLE_JIT=1`` nothing is typed and a ``Compiled`` calls its Python function.
 """
 
 from numba import typeof
-from numba.core import cgutils, types
+from numba.core import cgutils, config, types
 from numba.core.typing.typeof import typeof_impl
 from numba.experimental.function_type import FunctionModel, _get_jit_address, _get_wrapper_address
 from numba.extending import NativeValue, register_model, unbox
@@ -35,11 +36,17 @@ class Compiled:
     its own entry point, which passes exceptions on)."""
 
     def __init__(self, dispatcher):
-        signature = dispatcher.nopython_signatures[0]
         self.dispatcher = dispatcher  # keeps the compiled code alive
+        if config.DISABLE_JIT:  # a Python function, called as one (``__call__``)
+            return
+        signature = dispatcher.nopython_signatures[0]
         self.c_addr = _get_wrapper_address(dispatcher, signature)
         self.jit_addr = _get_jit_address(dispatcher, signature)
         self.numba_type = CompiledType(signature)
+
+    def __call__(self, *args):
+        """The function run as Python (kernels call it so when ``NUMBA_DISABLE_JIT=1``)."""
+        return self.dispatcher(*args)
 
 
 @typeof_impl.register(Compiled)
@@ -63,7 +70,7 @@ class Typed(tuple):
 
     def __new__(cls, items):
         made = super().__new__(cls, items)
-        made.numba_type = typeof(tuple(items))
+        made.numba_type = None if config.DISABLE_JIT else typeof(tuple(items))
         return made
 
 

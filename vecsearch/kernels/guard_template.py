@@ -13,16 +13,19 @@ An exception in the user's function cannot be re-raised from inside ``except`` i
 so each guard notes it and raises after the ``try``.
 """
 
-from numba.np.unsafe.ndarray import to_fixed_tuple
-
 from vecsearch.kernels.guards import (FAILED, GUARD, LIMIT_MOVES, LIMIT_PREDECESSORS, LIMIT_PUZZLE, LIMIT_RANKS,
                                       LIMITS, RULE_BOUND, RULE_COUNT, RULE_MOVE, RULE_RAISED, RULE_RANK, RULE_RESERVED,
                                       SLOT_COMPONENT, SLOT_EXPAND, SLOT_EXPAND_RANK, SLOT_EXPAND_RANKED,
                                       SLOT_HEURISTIC, SLOT_IS_GOAL, SLOT_NEAR_PREDECESSORS_RANK, SLOT_NEAR_RANK,
                                       SLOT_PREDECESSORS, SLOT_PREDECESSORS_RANK, SLOT_RANK, SLOT_UNRANK, USER_TABLES,
                                       broken, whole)
-from vecsearch.kernels.intrinsics import borrowed
+from vecsearch.kernels.intrinsics import borrowed, to_fixed_tuple
 from vecsearch.kernels.roles import WIDTH, first_word, state_function
+
+# the roles it stands for (code generation binds those a puzzle gives)
+__all__ = ("expand_state", "predecessors_state", "expand_ranked_state", "rank_state", "component_state", "unrank_state",
+           "expand_rank_state", "predecessors_rank_state", "near_rank_state", "near_predecessors_rank_state",
+           "is_goal_state", "heuristic_state")
 
 
 @state_function

@@ -29,12 +29,21 @@ Each is a numba ``intrinsic`` and compiles (and caches) like any other njit code
 - ``repeat_first_row(matrix)``: copy row 0 of a C-ordered matrix into every other row, by
   doubling copies (``memcpy`` of 1, 2, 4... rows: 64 rows of 9 values in a few nanoseconds,
   where a loop over them took hundreds).
+- ``to_fixed_tuple(array, n)``: numba's, the first ``n`` elements as a tuple (``n`` a constant).
+
+With ``NUMBA_DISABLE_JIT=1`` (every kernel running as Python: a debugger, coverage) these names
+are bound to the same operations in plain Python instead (``python_intrinsics``).
 """
 
 from llvmlite import ir
 from numba import types
 from numba.core import cgutils
+from numba.core import config
 from numba.extending import intrinsic
+from numba.np.unsafe.ndarray import to_fixed_tuple
+
+__all__ = ("prefetch", "atomic_or", "atomic_and", "atomic_add", "synced_add", "popcount", "cycles", "yield_cpu",
+           "stack_empty", "stack_matrix", "repeat_first_row", "borrowed", "to_fixed_tuple")
 
 
 def _element_pointer(context, builder, array_type, array_value, index):
@@ -224,3 +233,9 @@ def borrowed(typingctx, value):
         return _borrow(context, builder, signature.args[0], args[0])
 
     return value(value), codegen
+
+
+if config.DISABLE_JIT:  # kernels run as Python: the operations above in plain Python
+    from vecsearch.kernels import python_intrinsics
+
+    globals().update({name: getattr(python_intrinsics, name) for name in __all__})

@@ -16,17 +16,21 @@ move out of range raises ``BrokenRule``.
 """
 
 import numpy as np
-from numba.np.unsafe.ndarray import to_fixed_tuple
 
 from vecsearch.kernels.guards import (FAILED, FIELDS, GUARD, LIMIT_MOVES, LIMIT_PREDECESSORS, LIMIT_PUZZLE,
                                       LIMIT_SUBSET, LIMITS, RANKING, RULE_BOUND, RULE_COUNT, RULE_MOVE,
                                       RULE_PERMUTATION, RULE_RAISED, RULE_SUBSET, RULE_VALUE, SLOT_COMPONENT,
                                       SLOT_EXPAND, SLOT_HEURISTIC, SLOT_IS_GOAL, SLOT_PREDECESSORS, USER_TABLES,
                                       broken, whole)
-from vecsearch.kernels.intrinsics import borrowed, popcount, repeat_first_row, stack_empty, stack_matrix
+from vecsearch.kernels.intrinsics import (borrowed, popcount, repeat_first_row, stack_empty, stack_matrix,
+                                         to_fixed_tuple)
 from vecsearch.kernels.ranking import permutation_rank, permutation_unrank, subset_rank, subset_unrank
 from vecsearch.kernels.roles import CHILD_CELLS, LAYOUT, MAX_FIELDS, WIDTH, state_function
 from vecsearch.values import MASK, PERMUTATION, RANGE, SHIFT, SUBSET, WEIGHT, WORD
+
+# the roles it stands for (code generation binds those a puzzle gives)
+__all__ = ("expand_ranked_state", "expand_state", "predecessors_ranked_state", "predecessors_state", "rank_state",
+           "unrank_state", "component_state", "is_goal_state", "heuristic_state")
 
 
 @state_function

@@ -9,8 +9,6 @@ like the layer kernels, so the heuristic is inlined into the search loop.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 
 from vecsearch.engine.runtime import jit
@@ -20,7 +18,6 @@ from vecsearch.engine.runtime.guarded import guarded_heuristic
 from vecsearch.errors import VecsearchError
 from vecsearch.heuristics import Heuristic
 
-HEURISTIC_TEMPLATE = Path(__file__).with_name("heuristic_template.py")
 ROLES = ("expand_state", "heuristic_state")
 OPTIONAL_ROLES = ("heuristic_update_state",)  # Heuristic.update
 
@@ -42,7 +39,7 @@ def search_kernels(puzzle, heuristic: Heuristic):
                  "heuristic_update_state": heuristic.update}
     return KERNELS.get(key, lambda: build_kernels(functions, puzzle.width, puzzle.move_capacity, puzzle.kernel_label,
                                                   guard=puzzle.guard,
-                                                  templates=(HEURISTIC_TEMPLATE,), roles=ROLES,
+                                                  templates=("heuristic_template",), roles=ROLES,
                                                   optional_roles=OPTIONAL_ROLES))
 
 

@@ -33,6 +33,10 @@ from vecsearch.kernels.roles import (
     states_equal,
 )
 
+# the kernels the engine calls (code generation exports them from the family module)
+__all__ = ("ida_iteration", "ida_split", "ida_many", "heuristic_values", "astar_insert", "astar_run", "astar_rehash",
+           "astar_path")
+
 NO_BOUND = np.int64(1) << 40  # "no node exceeded the bound": the tree below is exhausted
 G_BITS = 20  # A* priority = f << G_BITS | (G_MASK - g): smallest f first, then deepest g
 G_MASK = (np.int64(1) << G_BITS) - 1

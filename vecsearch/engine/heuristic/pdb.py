@@ -34,7 +34,6 @@ from vecsearch.engine.results.profile import LayerRecord, Profile
 from vecsearch.engine.runtime.visited import ROUND, expand_blocks
 from vecsearch.errors import VecsearchError
 
-PDB_TEMPLATE = Path(__file__).with_name("pdb_template.py")
 UNREACHED = 255
 
 
@@ -69,7 +68,7 @@ def enumerate_distances(abstraction: Abstraction, *, threads=None, on_layer=None
     budget = planner.plan_database(puzzle, abstraction.group, max_memory)
     roles = ("expand_state", "rank_state")
     kernels = build_kernels({role: puzzle.functions[role] for role in roles}, puzzle.width, puzzle.move_capacity,
-                            puzzle.kernel_label, templates=(PDB_TEMPLATE,), roles=roles, optional_roles=())
+                            puzzle.kernel_label, templates=("pdb_template",), roles=roles, optional_roles=())
     costs = np.ones(puzzle.max_moves, dtype=np.int64)
     costs[list(abstraction.free_moves)] = 0
     bits = np.zeros((puzzle.rank_size + 63) // 64, dtype=np.uint64)

@@ -11,6 +11,9 @@ import numpy as np
 from vecsearch.kernels.intrinsics import atomic_or, prefetch
 from vecsearch.kernels.roles import MAX_MOVES, WIDTH, copy_at, expand_state, kernel, new_states, rank_state
 
+# the kernels the engine calls (code generation exports them from the family module)
+__all__ = ("claim_goals", "expand_cost_range")
+
 PREFETCH_BATCH = 256  # children ranked and prefetched together
 
 UNREACHED = 255

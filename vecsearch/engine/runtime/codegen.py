@@ -1,34 +1,48 @@
-"""Kernel modules per puzzle family, from the templates (``TEMPLATES``: each beside the engine
-module that calls its kernels, the guards of a user's functions in ``vecsearch/kernels``).
+"""Kernel modules per puzzle family, from the kernel templates, keeping the templates' lines.
 
 numba caches a kernel on disk only if the functions it calls are module-level globals and the
-kernel itself lives in a real file. The templates are ordinary modules that import their roles
-(``expand_state``, ``rank_state``, ``WIDTH``, ...) from ``vecsearch.kernels.roles``; for a family
-we emit one module made of a header binding those roles to the family's functions, followed by
-the templates' text with that import (and imports of one another) removed.
+kernel itself lives in a real file. The templates (``TEMPLATES``, by module name) are ordinary
+modules that import their roles (``expand_state``, ``rank_state``, ``WIDTH``, ...) from
+``vecsearch.kernels.roles``, and one another's kernels. For a family we emit:
 
-A *family* is what the header binds: the per-state functions, the state width, the move capacity
-and whether predecessors differ from children. Puzzles that differ only in their tables (every
-``pancake-N``, every ``sliding-RxC``) share one module and its compiled kernels; a new member
-compiles nothing.
+- the family module: the roles bound to the family's functions (or to the guards of a user's
+  puzzle), its constants and decorators, then the exports of each of its templates (each
+  template's ``__all__``): what the engine calls, ``layer_kernels(puzzle).neighbours``;
+- one module per template, its text as written but for the statements importing the roles or
+  another template, which import the same names, on the same lines, from the family's modules.
+
+So line N of a generated template module is line N of its template: a traceback (with
+``NUMBA_DISABLE_JIT=1`` every kernel runs as Python), numba's messages and ``numba --annotate``
+point at the template's own lines. ``vecsearch kernels PUZZLE`` prints where a family's modules are.
+
+A *family* is what the family module binds: the per-state functions, the state width, the move
+capacity and whether predecessors differ from children. Puzzles that differ only in their tables
+(every ``pancake-N``, every ``sliding-RxC``) share its modules and their compiled kernels; a new
+member compiles nothing.
 
 - Functions defined in an importable module (every built-in, and a user's ``.py`` file; plain
-  Python functions or ``@numba.njit`` ones): the module is written to the kernel cache directory
-  (only when its text changes, so numba's cache stays valid) and imported; its kernels load from
-  disk in later processes.
-- Functions defined in a notebook or ``__main__``: the same text is compiled in memory with
-  uncached decorators; ``vecsearch.warm_up(puzzle)`` pays the compile once per process.
+  Python functions or ``@numba.njit`` ones), and the guards of a user's puzzle (which hold none of
+  its functions, wherever they are defined: a notebook's too): the modules are written to the
+  kernel cache directory (only when their text changes, so numba's cache stays valid) and
+  imported (``engine.runtime.generated``); their kernels load from disk in later processes.
+- Trusted functions no other process can import (defined in a notebook or ``__main__``), or a
+  cache directory that cannot be written: the same modules are kept in memory with uncached
+  decorators, their text registered with ``linecache``; ``vecsearch.warm_up(puzzle)`` pays the
+  compile once per process.
 
-The header carries a hash of the templates and of every source file the kernels depend on, so an
-edited puzzle or kernel rewrites the module and invalidates numba's cache.
+The family module carries a hash of the templates and of every source file the kernels depend
+on, and the modules' names carry it too, so an edited puzzle or kernel writes new modules and
+numba compiles them afresh.
 """
 
 from __future__ import annotations
 
 import ast
+import functools
 import hashlib
-import importlib.util
+import importlib
 import inspect
+import itertools
 import os
 import re
 import sys
@@ -41,23 +55,27 @@ import vecsearch._numba as nb_options
 from vecsearch.contract import ROLES as CONTRACT_ROLES
 from vecsearch.contract import no_rank, single_component
 from vecsearch.engine.runtime.caches import KERNELS
+from vecsearch.engine.runtime.generated import GENERATED, write
 from vecsearch.fingerprint import function_digest
-from vecsearch.kernels import state_words
 from vecsearch.kernels.roles import SHAPE_HELPERS
 
 nb_options.faster_inlining()
 PACKAGE_DIR = Path(__file__).resolve().parents[2]
-KERNEL_DIR = PACKAGE_DIR / "kernels"
-# Every template, beside the engine module that drives its kernels (the guards of a user's functions
-# in ``kernels/``): a generated module defines what one template imports from another.
-TEMPLATES = tuple(sorted(PACKAGE_DIR.rglob("*_template.py")))
-LAYER_TEMPLATES = tuple(PACKAGE_DIR / "engine" / f"{name}.py" for name in (
-    "runtime/layer_template", "runtime/hash_template", "tables/pair_template", "twobit/rank_space_template",
-    "twobit/segment_template", "tables/distance_template"))
+ROLES_MODULE = "vecsearch.kernels.roles"  # what the templates import their roles from
+# Every kernel template, by module name (each beside the engine module that drives its kernels; the
+# guards of a user's functions in ``kernels/``): code generation finds them here only, by their last name.
+TEMPLATES = ("vecsearch.engine.runtime.layer_template", "vecsearch.engine.runtime.hash_template",
+             "vecsearch.engine.tables.pair_template", "vecsearch.engine.twobit.rank_space_template",
+             "vecsearch.engine.twobit.segment_template", "vecsearch.engine.tables.distance_template",
+             "vecsearch.engine.heuristic.heuristic_template", "vecsearch.engine.heuristic.pdb_template",
+             "vecsearch.kernels.guard_template", "vecsearch.kernels.value_template")
+LAYER_TEMPLATES = ("layer_template", "hash_template", "pair_template", "rank_space_template", "segment_template",
+                   "distance_template")
 PLACEHOLDERS = {"no_rank": no_rank, "single_component": single_component}  # fallbacks of the contract
 # The roles every layer-kernel module binds to a function (after fallbacks); the others may be None.
 ROLES = ("expand_state", "predecessors_state", "rank_state", "component_state")
 OPTIONAL_ROLES = tuple(role.kernel_name for role in CONTRACT_ROLES if role.kernel_name not in ROLES)
+_in_memory_families = itertools.count(1)  # numbers the families kept in memory in this process
 
 
 def cache_dir() -> Path:
@@ -95,13 +113,14 @@ def _same_code(a, b) -> bool:
 
 
 def _stamp(functions) -> str:
-    """What a generated module's text records of its sources, so that numba's cache of it is
-    dropped when they change: numba's version, vecsearch's kernel sources and the files of
-    vecsearch's own functions, and for a user's functions their digests (``fingerprint``: their
-    code and what it reads, not the rest of their file, whose comments may change freely). A
-    vecsearch function counts with every module of its package: the rules a family binds call
-    helpers beside them (``rules`` calls ``arrangement``), which numba's cache would not see change."""
-    files = [*KERNEL_DIR.glob("*.py"), *TEMPLATES, PACKAGE_DIR / "_numba.py"]
+    """What a family's modules record of their sources, so that numba's cache of them is
+    dropped when they change: numba's version, vecsearch's kernel sources (every template, the
+    modules beside them) and the files of vecsearch's own functions, and for a user's functions
+    their digests (``fingerprint``: their code and what it reads, not the rest of their file,
+    whose comments may change freely). A vecsearch function counts with every module of its
+    package: the rules a family binds call helpers beside them (``rules`` calls ``arrangement``),
+    which numba's cache would not see change."""
+    files = [PACKAGE_DIR / "_numba.py", *(PACKAGE_DIR / "kernels").glob("*.py"), *map(template_path, TEMPLATES)]
     given = [f for f in functions.values() if f is not None]
     for function in given:
         if importable(function)[0].startswith("vecsearch."):
@@ -115,6 +134,90 @@ def _stamp(functions) -> str:
     return digest.hexdigest()[:16]
 
 
+def template_module(name: str) -> str:
+    """The module name of kernel template ``name`` (its last name, ``"layer_template"``, or the
+    whole one), from ``TEMPLATES``."""
+    for module in TEMPLATES:
+        if name in (module, module.rsplit(".", 1)[1]):
+            return module
+    raise ValueError(f"no kernel template {name!r}; the templates are {', '.join(TEMPLATES)}")
+
+
+def generated_from(file: str) -> str | None:
+    """The template a generated module (its file, or pseudo file name) was made from; None for a
+    family module or any other file."""
+    stem = Path(file.strip("<>")).stem
+    found = [m for m in TEMPLATES if stem.startswith("vecsearch_kernels_") and stem.endswith(f"_{m.rsplit('.', 1)[1]}")]
+    return found[0] if found else None
+
+
+def template_path(module: str) -> Path:
+    """The file of template ``module`` (a module of vecsearch: found without importing it)."""
+    return PACKAGE_DIR.joinpath(*module.split(".")[1:]).with_suffix(".py")
+
+
+def template_text(module: str) -> str:
+    """The text of template ``module`` (found by its name, not imported)."""
+    return _template(module)[0]
+
+
+@functools.cache
+def _template(module: str) -> tuple[str, tuple[tuple[int, str], ...], tuple[str, ...]]:
+    """Template ``module`` read once per process: its text, the statements importing the roles
+    or another template (their line and the module they import; the family's own modules stand
+    in for both) and its exports (``__all__``)."""
+    text = template_path(module).read_text()
+    local, exported = [], None
+    for node in ast.parse(text).body:
+        if isinstance(node, ast.Import) and any(a.name in (ROLES_MODULE, *TEMPLATES) for a in node.names):
+            raise ValueError(f"{module}, line {node.lineno}: a template imports the roles and other templates"
+                             f" with 'from ... import'")
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module in (ROLES_MODULE, *TEMPLATES):
+            local.append((node.lineno, node.module))
+        if isinstance(node, ast.Assign) and any(getattr(target, "id", None) == "__all__" for target in node.targets):
+            exported = tuple(ast.literal_eval(node.value))
+    if exported is None:
+        raise ValueError(f"kernel template {module} declares no __all__")
+    return text, tuple(local), exported
+
+
+def family_templates(names) -> tuple[str, ...]:
+    """The template modules a family made of templates ``names`` needs: those and every template
+    they import, each after the ones it imports."""
+    order: list[str] = []
+
+    def visit(module: str) -> None:
+        if module not in order:
+            for _, imported in _template(module)[1]:
+                if imported != ROLES_MODULE:
+                    visit(imported)
+            order.append(module)
+
+    for name in names:
+        visit(template_module(name))
+    return tuple(order)
+
+
+def exports(module: str) -> tuple[str, ...]:
+    """What template ``module`` exports (its ``__all__``): the kernels the engine calls, or the
+    roles a guard template stands for."""
+    return _template(module)[2]
+
+
+def generated_text(module: str, names: dict[str, str]) -> str:
+    """Template ``module``'s text for a family: each statement importing the roles or another
+    template imports the same names, on the same lines, from the family's module (``names``:
+    the roles' or a template's module name -> the family's module standing in for it)."""
+    text, local, _ = _template(module)
+    lines = text.splitlines(keepends=True)
+    for line, imported in local:
+        old, new = f"from {imported} import", f"from {names[imported]} import"
+        if not lines[line - 1].startswith(old):
+            raise ValueError(f"{module}, line {line}: expected a statement beginning {old!r}")
+        lines[line - 1] = new + lines[line - 1][len(old):]
+    return "".join(lines)
+
+
 def _shape_bindings(width: int) -> dict[str, str]:
     family = "narrow" if width == 1 else "wide"
     return {name: f"{family}_{name}" for name in SHAPE_HELPERS}
@@ -125,64 +228,68 @@ def _constants(width: int, capacity: int, has_predecessors: bool, guard, family:
             **dict(guard.constants if guard is not None else ())}
 
 
-def _header(functions: dict, constants: dict, guarded: bool) -> str:
+def _decorators(constants: dict, functions: dict, guarded: bool, in_memory: bool) -> str:
     # A hot loop counts no references (``_numba.loop``): vecsearch's own rules never allocate, and
     # a user's are compiled apart (``engine.runtime.guarded``), where they may; but the states a user's
     # unrank returns for a wide puzzle are arrays it allocates, which only a counting loop frees.
     # A guard raises, which a prange loop cannot pass on: a guarded family's parallel kernels run
-    # serially.
-    loop = "state_function as loop" if guarded and constants["WIDTH"] > 1 and functions.get("unrank_state") \
-        else "loop"
-    decorators = f"kernel, {loop}, {'kernel as ' if guarded else ''}parallel_kernel, state_function"
-    lines = [f"from vecsearch._numba import {decorators}", "from vecsearch.kernels.state_words import ("]
+    # serially. Kept in memory, nothing is cached, and a user's rules may allocate.
+    if in_memory:
+        return (f"user_kernel as kernel, state_function as loop, {'user_kernel' if guarded else 'user_parallel_kernel'}"
+                f" as parallel_kernel, state_function")
+    loop = "state_function as loop" if guarded and constants["WIDTH"] > 1 and functions.get("unrank_state") else "loop"
+    return f"kernel, {loop}, {'kernel as ' if guarded else ''}parallel_kernel, state_function"
+
+
+def _bindings(functions: dict, constants: dict, guarded: bool, in_memory: bool, defined=()) -> list[str]:
+    """The family module's lines binding the decorators, the shape helpers, the roles (a trusted
+    family's functions; a guarded family's come from its guard template) and the constants."""
+    lines = [f"from vecsearch._numba import {_decorators(constants, functions, guarded, in_memory)}",
+             "from vecsearch.kernels.state_words import ("]
     lines += [f"    {helper} as {name}," for name, helper in _shape_bindings(constants["WIDTH"]).items()]
     lines.append(")")
     for role, function in functions.items():
-        if function is None:
+        if function is None and role not in defined:
             lines.append(f"{role} = None")
-            continue
-        if guarded:
-            continue  # its guard follows (``guard_body``)
-        module_name, name, plain = importable(function)
-        if plain:
-            lines += [f"from {module_name} import {name} as _{role}", f"{role} = state_function(_{role})"]
+        elif guarded or function is None:
+            continue  # bound from the guard template
+        elif in_memory:
+            lines.append(f"# {role}: {getattr(function, '__qualname__', function)!s} (not importable: bound by"
+                         f" vecsearch.engine.runtime.codegen)")
         else:
-            lines.append(f"from {module_name} import {name} as {role}")
+            module_name, name, plain = importable(function)
+            if plain:
+                lines += [f"from {module_name} import {name} as _{role}", f"{role} = state_function(_{role})"]
+            else:
+                lines.append(f"from {module_name} import {name} as {role}")
     lines += [f"{name} = {value!r}" for name, value in constants.items()]
+    return lines
+
+
+def _imports_of(module: str, names) -> list[str]:
+    return [f"from {module} import (", *(f"    {name}," for name in names), ")"]
+
+
+def _family_text(label: str, stamp: str, bindings: list[str], names: dict[str, str], guard_module: str | None,
+                 guarded_roles, stand_ins: dict[str, str]) -> str:
+    """The family module: its bindings, the roles a guard template gives (and what stands in
+    for the others), then every other template's exports."""
+    lines = [f"# Generated by vecsearch.engine.runtime.codegen for {label!r}; do not edit.", f"# sources: {stamp}",
+             f'"""The kernels of {label!r}: the roles and constants its template modules import from here, then'
+             ' their kernels."""', *bindings]
+    templates = {template: name for template, name in names.items() if template != ROLES_MODULE}
+    lines += ["MODULES = {  # template -> the family's module of it",
+              *(f"    {template!r}: {name!r}," for template, name in templates.items()), "}"]
+    if guard_module is not None:
+        lines += _imports_of(names[guard_module], sorted(guarded_roles))
+        placeholders = sorted({target for target in stand_ins.values() if target in PLACEHOLDERS})
+        if placeholders:
+            lines.append(f"from vecsearch.contract import {', '.join(placeholders)}")
+        lines += [f"{role} = {target}" for role, target in stand_ins.items()]
+    for template, name in templates.items():
+        if template != guard_module:
+            lines += _imports_of(name, exports(template))
     return "\n".join(lines) + "\n"
-
-
-def guard_body(template: str, roles, fallbacks: dict[str, str]) -> str:
-    """The guards of ``template`` (``guard_template``, ``value_template``) for the ``roles``
-    (their helpers too), then each role of ``fallbacks`` bound to the one it falls back to
-    (``vecsearch.contract``)."""
-    text = template_body(KERNEL_DIR / f"{template}.py")
-    lines = text.splitlines(keepends=True)
-    for node in reversed(ast.parse(text).body):
-        if isinstance(node, ast.FunctionDef) and node.name.endswith("_state") and node.name not in roles:
-            start = min([node.lineno] + [d.lineno for d in node.decorator_list])
-            del lines[start - 1:node.end_lineno]
-    placeholders = sorted({target for target in fallbacks.values() if target in PLACEHOLDERS})
-    tail = [f"from vecsearch.contract import {', '.join(placeholders)}\n"] if placeholders else []
-    tail += [f"{role} = {target}\n" for role, target in fallbacks.items()]
-    return "".join(lines) + "\n\n" + "".join(tail)
-
-
-def template_body(path: Path) -> str:
-    """A template's text without its imports of the roles and of the other templates (the
-    generated module defines both)."""
-    text = path.read_text()
-    lines = text.splitlines(keepends=True)
-    local = {"vecsearch.kernels.roles", *(template_module(p) for p in TEMPLATES)}
-    for node in reversed(ast.parse(text).body):
-        if isinstance(node, ast.ImportFrom) and node.module in local:
-            del lines[node.lineno - 1:node.end_lineno]
-    return "".join(lines)
-
-
-def template_module(path: Path) -> str:
-    """The dotted name of the template module at ``path``."""
-    return ".".join(path.relative_to(PACKAGE_DIR.parent).with_suffix("").parts)
 
 
 def layer_kernels(puzzle) -> types.ModuleType:
@@ -214,14 +321,14 @@ def fallbacks(functions: dict, has_predecessors: bool, defined=()) -> dict[str, 
 
 def build_kernels(functions: dict, width: int, capacity: int, label: str, *, has_predecessors: bool = False,
                   guard=None, templates=LAYER_TEMPLATES, roles=ROLES, optional_roles=OPTIONAL_ROLES) -> types.ModuleType:
-    """The kernel module of a family given its per-state functions by role (None: not given), its
-    width, move capacity and whether its predecessors differ from its children: the layer kernels
-    by default, or other templates' (e.g. ``heuristic_template.py``, which adds
-    ``heuristic_state``). ``guard`` (``Puzzle.guard``; None for a trusted puzzle): the functions
-    are a user's, each behind the guard of its role (``kernels/guard_template.py``, or the value
-    adapters of ``kernels/value_template.py``); the module then holds none of them (the kernels
-    take them in their tables: ``engine.runtime.guarded``), so it serves every user's puzzle of the same
-    shape (``Guard.family`` names it) and is cached like a built-in family's."""
+    """The family module of a family given its per-state functions by role (None: not given),
+    its width, move capacity and whether its predecessors differ from its children, made of the
+    layer templates by default, or of other templates (by name: ``("heuristic_template",)``,
+    which adds ``heuristic_state``). ``guard`` (``Puzzle.guard``; None for a trusted puzzle): the
+    functions are a user's, each behind the guard of its role (``guard_template``, or the value
+    adapters of ``value_template``); the modules then hold none of them (the kernels take them in
+    their tables: ``engine.runtime.guarded``), so they serve every user's puzzle of the same shape
+    (``Guard.family`` names it) and are cached like a built-in family's."""
     guarded = guard is not None
     defined = () if guard is None else tuple(r for r in guard.defines if r in set(roles) | set(optional_roles))
     stand_ins = fallbacks(functions, has_predecessors, defined)
@@ -229,62 +336,76 @@ def build_kernels(functions: dict, width: int, capacity: int, label: str, *, has
     missing = set(roles) - set(given) - set(stand_ins) - set(defined)
     if missing or set(functions) - set(roles) - set(optional_roles):
         raise ValueError(f"kernel roles missing: {sorted(missing)}")
-    if guarded:
+    if tuple(templates) != LAYER_TEMPLATES:
+        label = "_".join([guard.family if guarded else label, *templates])
+    elif guarded:
         label = guard.family
     constants = _constants(width, capacity, has_predecessors, guard, label)
-    body = "\n\n".join(template_body(path) for path in templates)
-    if guarded:
-        body = guard_body(guard.template, {*given, *defined}, stand_ins) + "\n\n" + body
-    else:
+    modules = family_templates(tuple(templates) + ((guard.template,) if guarded else ()))
+    if not guarded:
         functions = {**functions, **{role: PLACEHOLDERS.get(target) or functions[target]
                                      for role, target in stand_ins.items()}}
-    if tuple(templates) != LAYER_TEMPLATES:
-        label = "_".join([label, *(path.stem for path in templates)])
+        stand_ins = {}
+    family = _Family(label, functions, constants, modules, template_module(guard.template) if guarded else None,
+                     {*given, *defined}, stand_ins)
     if guarded or all(importable(f) for f in functions.values() if f is not None):
         try:
-            return _cached_module(functions, constants, label, body, guarded)
+            return family.load(cache_dir())
         except OSError:
-            pass  # the cache directory is not writable: compile in memory instead
-    return _in_memory_module(functions, constants, label, body, guarded)
+            pass  # the cache directory is not writable: keep the modules in memory instead
+    return family.load(None)
 
 
-def _cached_module(functions, constants, label, body, guarded) -> types.ModuleType:
-    header = _header(functions, constants, guarded)
-    stamp = _stamp({} if guarded else functions)
-    text = f"# Generated by vecsearch.engine.runtime.codegen for {label!r}; do not edit.\n# sources: {stamp}\n" + header + body
-    slug = re.sub(r"\W", "_", label)
-    # the stamp in the name too: two versions of vecsearch sharing a cache directory keep apart
-    # (numba unpickles a cache index before it compares stamps, and fails on a type it lacks)
-    identity = hashlib.sha256((header + stamp).encode()).hexdigest()[:8]
-    module_name = f"vecsearch_kernels_{slug}_{identity}"
-    if module_name in sys.modules:
-        return sys.modules[module_name]
-    directory = cache_dir()
-    directory.mkdir(parents=True, exist_ok=True)
-    path = directory / f"{module_name}.py"
-    if not path.exists() or path.read_text() != text:
-        temporary = path.with_suffix(f".{os.getpid()}.tmp")
-        temporary.write_text(text)
-        temporary.replace(path)  # atomic: concurrent processes never see half a file
-    spec = importlib.util.spec_from_file_location(module_name, path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[module_name] = module  # numba's cache re-imports the module by name
-    spec.loader.exec_module(module)
-    return module
+class _Family:
+    """The texts of a family's modules, and loading them (from files in the cache directory,
+    or from memory)."""
+
+    def __init__(self, label, functions, constants, modules, guard_module, guarded_roles, stand_ins):
+        self.label, self.functions, self.constants, self.modules = label, functions, constants, modules
+        self.guard_module, self.guarded_roles, self.stand_ins = guard_module, guarded_roles, stand_ins
+        if guard_module is not None and set(guarded_roles) - set(exports(guard_module)):
+            raise ValueError(f"{guard_module} guards no {sorted(set(guarded_roles) - set(exports(guard_module)))}")
+        seen = [name for module in modules if module != guard_module for name in exports(module)]
+        if len(seen) != len(set(seen)):
+            raise ValueError(f"kernel templates export a name twice: {sorted({n for n in seen if seen.count(n) > 1})}")
+
+    def load(self, directory: Path | None) -> types.ModuleType:
+        """The family module, its modules written to ``directory`` (None: kept in memory) and
+        imported."""
+        guarded, in_memory = self.guard_module is not None, directory is None
+        bindings = _bindings(self.functions, self.constants, guarded, in_memory, self.guarded_roles if guarded else ())
+        stamp = "kept in memory" if in_memory else _stamp({} if guarded else self.functions)
+        slug = re.sub(r"\W", "_", self.label)
+        if in_memory:
+            base = f"vecsearch_kernels_user_{slug}_{next(_in_memory_families)}"
+        else:
+            # the stamp in the name too: two versions of vecsearch sharing a cache directory keep apart
+            # (numba unpickles a cache index before it compares stamps, and fails on a type it lacks)
+            identity = hashlib.sha256("\n".join([*bindings, stamp, *self.modules]).encode()).hexdigest()[:8]
+            base = f"vecsearch_kernels_{slug}_{identity}"
+            if base in sys.modules:
+                return sys.modules[base]
+            directory.mkdir(parents=True, exist_ok=True)
+        names = {ROLES_MODULE: base, **{module: f"{base}_{module.rsplit('.', 1)[1]}" for module in self.modules}}
+        texts = {name: generated_text(module, names)
+                 + f"# Generated by vecsearch.engine.runtime.codegen from {module} for {self.label!r}; do not edit.\n"
+                 for module, name in names.items() if module != ROLES_MODULE}
+        texts[base] = _family_text(self.label, stamp, bindings, names, self.guard_module, self.guarded_roles,
+                                   self.stand_ins)
+        preset = {"FAMILY": self.label}  # what the compile notice names (``jit.notice``), in every module
+        for name, text in texts.items():
+            path = None if in_memory else directory / f"{name}.py"
+            if path is not None:
+                write(path, text)
+            bound = in_memory and name == base and not guarded  # a trusted family's functions
+            roles = {r: f for r, f in self.functions.items() if f is not None} if bound else {}
+            GENERATED.add(name, text, path, {**preset, **roles})
+        return importlib.import_module(base)
 
 
-def _in_memory_module(functions, constants, label, body, guarded) -> types.ModuleType:
-    module = types.ModuleType("vecsearch_kernels_user_" + re.sub(r"\W", "_", label))
-    namespace = module.__dict__
-    namespace.update(
-        kernel=nb_options.user_kernel,
-        loop=nb_options.state_function,  # a user's rules may allocate: see _header
-        parallel_kernel=nb_options.user_kernel if guarded else nb_options.user_parallel_kernel,
-        state_function=nb_options.state_function,
-        **constants,
-    )
-    namespace.update({role: None for role in functions} if guarded else functions)
-    namespace.update({name: getattr(state_words, helper) for name, helper in _shape_bindings(constants["WIDTH"]).items()})
-    exec(compile(body, f"<vecsearch kernels for {label}>", "exec"), namespace)
-    sys.modules[module.__name__] = module  # the compile notice finds its FAMILY there
-    return module
+def module_files(kernels: types.ModuleType) -> list[tuple[str, str]]:
+    """``(what, file)`` for each module of a family (``layer_kernels(puzzle)``): the family
+    module (as ``ROLES_MODULE``: its templates import their roles from it), then each template's
+    (by the template's module name). A module kept in memory has a pseudo file name."""
+    return [(ROLES_MODULE, GENERATED.file(kernels.__name__)),
+            *((template, GENERATED.file(name)) for template, name in kernels.MODULES.items())]

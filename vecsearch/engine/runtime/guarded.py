@@ -19,7 +19,7 @@ from dataclasses import replace
 
 import numpy as np
 from numba import typeof
-from numba.core import types
+from numba.core import config, types
 from numba.core.errors import NumbaError, NumbaExperimentalFeatureWarning
 
 from vecsearch._numba import checked_function
@@ -86,6 +86,8 @@ def _compiled(puzzle, role, function, given_types=None):
                                                                 cache=importable(function) is not None))
     except NumbaError as error:
         raise PuzzleDefinitionError(f"{puzzle.name}: {jit.compile_failure(error, function)}") from error
+    if config.DISABLE_JIT:
+        return compiled  # a Python function: nothing typed (the guards check what comes back)
     returned = compiled.nopython_signatures[0].return_type
     if not _returns_what(puzzle, role, returned):
         raise PuzzleDefinitionError(f"{puzzle.name}: {role.name} ({name}) returns {returned}; expected"

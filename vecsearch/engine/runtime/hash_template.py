@@ -12,6 +12,9 @@ from vecsearch.kernels.phases import CLAIM, EXPAND, add_cycles
 from vecsearch.kernels.roles import (MAX_MOVES, WIDTH, copy_at, empty_at, equal_at, hash_at, kernel, less_at,
                                      state_function)
 
+# the kernels the engine calls (code generation exports them from the family module)
+__all__ = ("expand_all_range", "hash_grow", "hash_claim", "hash_rehash", "least_in_hash")
+
 
 @kernel
 def expand_all_range(frontier, lo, hi, tables, backward, scratch, out):

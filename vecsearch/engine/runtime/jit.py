@@ -23,6 +23,7 @@ import sys
 import threading
 import time
 
+import numpy as np
 from numba.core import event
 from numba.core.errors import NumbaError
 
@@ -49,18 +50,29 @@ def call(kernel, *args):
     the compile clock. Cheap enough for every call: it only compares the kernel's overload
     count before and after."""
     global _compile_seconds
-    known = len(kernel.overloads)
+    overloads = getattr(kernel, "overloads", ())  # none: a plain function (NUMBA_DISABLE_JIT=1)
+    known = len(overloads)
     started = time.perf_counter()
     try:
         result = kernel(*args)
     except NumbaError as error:
         raise PuzzleDefinitionError(compile_failure(error, kernel)) from error
-    if len(kernel.overloads) != known:
+    if not hasattr(kernel, "overloads"):
+        return boxed(result)
+    if len(overloads) != known:
         seconds = time.perf_counter() - started
         _compile_seconds += seconds
         if compile_log is not None:
             compile_log.append((getattr(getattr(kernel, "py_func", None), "__name__", repr(kernel)), seconds))
     return result
+
+
+def boxed(result):
+    """``result`` of a kernel run as Python (``NUMBA_DISABLE_JIT=1``) as numba returns it from
+    compiled code: numpy scalars as Python numbers (tuples of them too), arrays as they are."""
+    if isinstance(result, tuple):
+        return tuple(boxed(item) for item in result)
+    return result.item() if isinstance(result, np.generic) else result
 
 
 def compiling(name: str, build):

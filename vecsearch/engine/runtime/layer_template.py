@@ -35,6 +35,10 @@ from vecsearch.kernels.roles import (
     state_function,
 )
 
+# the kernels the engine calls (code generation exports them from the family module)
+__all__ = ("expand_claim_range", "bitset_grow", "bitset_grow_together", "claim_ranks", "clear_ranks", "least_in_bits",
+           "neighbours", "find_member", "find_parent", "least_goal", "components", "ranks")
+
 PREFETCH_BATCH = 256
 SPINS = 2000  # checks (a few microseconds) a waiting worker makes before it yields its processor
 BATCH_ROOM = PREFETCH_BATCH + MAX_MOVES  # children a batch may hold

@@ -21,6 +21,9 @@ from vecsearch.kernels.roles import (
     state_function,
 )
 
+# the kernels the engine calls (code generation exports them from the family module)
+__all__ = ("record_distances", "nearest_in_table", "descend_range", "descend_mod3_range")
+
 
 @kernel
 def record_distances(layer, tables, distances, depth):

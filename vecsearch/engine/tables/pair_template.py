@@ -25,6 +25,9 @@ from vecsearch.kernels.roles import (
     states_equal,
 )
 
+# the kernels the engine calls (code generation exports them from the family module)
+__all__ = ("pair_searches_worker",)
+
 UNSEEN = 255
 MAX_SIDE_DEPTH = 254  # deeper sides answer TOO_DEEP; the caller searches those pairs otherwise
 FOUND_NONE, UNREACHABLE, TOO_DEEP = -2, -1, -3  # statuses besides a path length

@@ -34,6 +34,9 @@ from vecsearch.kernels.roles import (
     unrank_state,
 )
 
+# the kernels the engine calls (code generation exports them from the family module)
+__all__ = ("twobit_range", "goal_ranks_range", "unrank_many")
+
 LOW_BITS = 0x5555555555555555  # the low bit of every cell
 TWOBIT_STATES = max(16, 512 // MAX_MOVES)  # ranks a batch takes: about 512 neighbours prefetched together
 FIRST_LOOK = 4  # a pull looks at (and prefetches) this many neighbours of every rank before the others

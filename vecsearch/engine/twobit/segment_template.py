@@ -22,6 +22,9 @@ from vecsearch.engine.twobit.rank_space_template import (
 )
 from vecsearch.kernels.roles import MAX_MOVES, kernel, loop
 
+# the kernels the engine calls (code generation exports them from the family module)
+__all__ = ("frontier_children_range", "pull_segment_range")
+
 
 @kernel
 def frontier_children_range(old, new, lo, hi, pattern, last_mask, component, tables, backward, own_lo, own_hi,
