@@ -98,39 +98,14 @@ def solve(puzzle, start=None, goal=None, *, method: str | None = None, max_depth
     """
     puzzle = as_puzzle(puzzle)
     condition = goal is None and puzzle.has_goal_condition
-    method = method or ("bfs" if condition else "bidirectional")
-    methods.check(method, puzzle, options, one=True)
-    if method == "table":
-        table = distance_table(puzzle, goal, **options)
-        solution = table.solution(start if start is not None else puzzle.start_states()[:1])
-        if solution is None or (max_depth is not None and len(solution) > max_depth):
-            raise NoSolution(f"{puzzle.name}: the goal is not reachable" + _within(max_depth))
-        return solution
-    if condition and method == "bfs":
-        from vecsearch.engine.search import bidirectional
-
-        result = bidirectional(puzzle, start, None, strategy="forward", max_depth=max_depth, **options)
-    else:
-        goals = goal if goal is not None else None if condition else puzzle.goal_states()
-        result = _search(method)(puzzle, start, goals, max_depth=max_depth, **options)
+    chosen = methods.check(method or ("bfs" if condition else "bidirectional"), puzzle, options, one=True)
+    starts = puzzle.start_states() if start is None else puzzle.states(start)
+    goals = None if condition else puzzle.goal_states() if goal is None else puzzle.states(goal)
+    result = chosen.solve_one(puzzle, starts, goals, max_depth, options)
     if result.solution is None:
         why = "the goal is not reachable" if result.complete else "no solution"
         raise NoSolution(f"{puzzle.name}: {why}" + _within(max_depth), result)
     return result.solution
-
-
-def _search(method: str):
-    if method == "astar":
-        from vecsearch.engine.astar import astar
-
-        return astar
-    if method == "idastar":
-        from vecsearch.engine.idastar import idastar
-
-        return idastar
-    from vecsearch.engine.search import bfs, bidirectional
-
-    return bidirectional if method == "bidirectional" else bfs
 
 
 def _within(max_depth) -> str:

@@ -1,13 +1,15 @@
-"""How each method of ``vecsearch.engine.methods`` answers a chunk of instances.
+"""How each method of ``vecsearch.engine.methods`` runs: its runner for one instance and for a
+chunk of many, named in the method's declaration (``Method.one``, ``Method.many``).
 
-``solve_chunk(puzzle, chunk, method, max_depth, options)`` returns lengths (-1: none within
-``max_depth``) and moves for the chunk's instances, in order; options were checked against the
-method's declaration before (``methods.check``).
+A runner of one instance, ``(puzzle, starts, goals, max_depth, options)``, takes the resolved
+puzzle, the start layer and the goal layer (None: the puzzle's goal condition) and returns a
+``SearchResult`` (its ``solution`` None when there is none). A runner of a chunk,
+``(puzzle, chunk, max_depth, options, method)``, returns lengths (-1: none) and moves for the
+chunk's instances, in order, and the profile of heuristic searches (else None). Options were
+checked against the method's declaration before (``methods.check``).
 """
 
 from __future__ import annotations
-
-from functools import partial
 
 import numpy as np
 
@@ -16,28 +18,63 @@ from vecsearch.engine.codegen import layer_kernels
 from vecsearch.engine.goals import default_goals
 from vecsearch.engine.guarded import kernel_tables
 from vecsearch.engine.methods import ball_radius, table_storage
-from vecsearch.engine.solve import distance_table, solve
-from vecsearch.errors import NoSolution
+from vecsearch.engine.result import SearchResult
+from vecsearch.engine.solve import distance_table
 
 
-def solve_chunk(puzzle, chunk, method: str, max_depth=None, options=None) -> tuple:
-    """Lengths and moves of every instance of ``chunk`` (an ``Instances``) by ``method``, and
-    the profile of the heuristic searches (else None)."""
-    if len(chunk) == 0:
-        return np.zeros(0, np.int64), np.zeros((0, 0), np.int64), None
-    lengths, moves, profile = RUNNERS[method](puzzle, chunk, max_depth, dict(options or {}))
-    if max_depth is not None:
-        lengths = np.where(lengths > max_depth, -1, lengths)
-    return lengths, moves, profile
+# --- one instance ------------------------------------------------------------------------------
+
+def bidirectional_one(puzzle, starts, goals, max_depth, options) -> SearchResult:
+    from vecsearch.engine.search import bidirectional
+
+    return bidirectional(puzzle, starts, goals, max_depth=max_depth, **options)
 
 
-def _table(puzzle, chunk, max_depth, options):
+def bfs_one(puzzle, starts, goals, max_depth, options) -> SearchResult:
+    """A forward search, stopping at the goal layer or, without one, on the goal condition."""
+    from vecsearch.engine.search import bidirectional
+
+    return bidirectional(puzzle, starts, goals, strategy="forward", max_depth=max_depth, **options)
+
+
+def astar_one(puzzle, starts, goals, max_depth, options) -> SearchResult:
+    from vecsearch.engine.astar import astar
+
+    return astar(puzzle, starts, goals, max_depth=max_depth, **options)
+
+
+def idastar_one(puzzle, starts, goals, max_depth, options) -> SearchResult:
+    from vecsearch.engine.idastar import idastar
+
+    return idastar(puzzle, starts, goals, max_depth=max_depth, **options)
+
+
+def table_one(puzzle, starts, goals, max_depth, options) -> SearchResult:
+    """The path down the distance table of the goal (built once per process, then reused)."""
+    table = distance_table(puzzle, default_goals(puzzle) if goals is None else goals, **options)
+    solution = table.solution(starts[:1])
+    if solution is not None and max_depth is not None and len(solution) > max_depth:
+        solution = None
+    return SearchResult(puzzle, table.profile, solution, True, [])
+
+
+# --- a chunk of instances ----------------------------------------------------------------------
+
+def one_by_one(puzzle, chunk, max_depth, options, method):
+    """Each instance by the method's runner of one instance."""
+    default = puzzle.goal_states() if chunk.goals is None and not puzzle.has_goal_condition else None
+    found = [method.solve_one(puzzle, chunk.starts[i:i + 1], chunk.goal_of(i, default), max_depth, options).solution
+             for i in range(len(chunk))]
+    return (*_as_arrays(found), None)
+
+
+def table_chunk(puzzle, chunk, max_depth, options, method):
     goals = chunk.goals if chunk.goals is not None else default_goals(puzzle, chunk.starts)
     table = distance_table(puzzle, goals, storage=table_storage(puzzle), **options)
     return (*table.solve_many(chunk.starts), None)
 
 
-def _pairs(puzzle, chunk, max_depth, options):
+def pairs_chunk(puzzle, chunk, max_depth, options, method):
     from vecsearch.engine.pairs import solve_pairs
 
     default = default_goals(puzzle, chunk.starts) if chunk.goals is None else None
@@ -50,17 +87,17 @@ def _pairs(puzzle, chunk, max_depth, options):
     return found.lengths, found.moves, None
 
 
-def _idastar(puzzle, chunk, max_depth, options):
+def idastar_chunk(puzzle, chunk, max_depth, options, method):
     from vecsearch.engine.idastar import idastar_many
 
     if not chunk.shared_goal or "split_from" in options:  # one search at a time, each split across threads
-        return _one_by_one(puzzle, chunk, max_depth, options, method="idastar")
+        return one_by_one(puzzle, chunk, max_depth, options, method)
     return idastar_many(puzzle, chunk.starts, chunk.goals, max_depth=max_depth, **options)
 
 
-def _start_tables(puzzle, chunk, max_depth, options):
-    """Each instance answered from the distance table rooted at its start (see the module
-    docstring): the nearest goal state by a bulk lookup, its path by descent, reversed."""
+def start_tables_chunk(puzzle, chunk, max_depth, options, method):
+    """Each instance answered from the distance table rooted at its start: the nearest goal
+    state by a bulk lookup, its path by descent, reversed."""
     kernels, tables = layer_kernels(puzzle), kernel_tables(puzzle)
     goals = chunk.goals if chunk.goals is not None else default_goals(puzzle, chunk.starts)
     offsets = chunk.goal_offsets if chunk.goal_offsets is not None else np.arange(len(chunk) + 1) * len(goals)
@@ -99,7 +136,7 @@ def _start_tables(puzzle, chunk, max_depth, options):
     return lengths, moves, None
 
 
-def _start_balls(puzzle, chunk, max_depth, options):
+def start_balls_chunk(puzzle, chunk, max_depth, options, method):
     """Instances sharing a start meet a ball around it (``methods.ball_radius``), built once and
     kept; a path found from the goal to the ball is walked back to the start."""
     from vecsearch.engine.search import bidirectional
@@ -129,27 +166,3 @@ def _as_arrays(found) -> tuple[np.ndarray, np.ndarray]:
         if solution is not None:
             moves[row, :len(solution)] = solution.moves
     return lengths, moves
-
-
-def _one_by_one(puzzle, chunk, max_depth, options, method="bidirectional"):
-    default = puzzle.goal_states() if chunk.goals is None and not puzzle.has_goal_condition else None
-    found = []
-    for i in range(len(chunk)):
-        try:
-            found.append(solve(puzzle, chunk.starts[i:i + 1], chunk.goal_of(i, default), method=method,
-                               max_depth=max_depth, **options))
-        except NoSolution:
-            found.append(None)
-    return (*_as_arrays(found), None)
-
-
-RUNNERS = {
-    "table": _table,
-    "start-tables": _start_tables,
-    "start-balls": _start_balls,
-    "pairs": _pairs,
-    "idastar": _idastar,
-    "bidirectional": partial(_one_by_one, method="bidirectional"),
-    "bfs": partial(_one_by_one, method="bfs"),
-    "astar": partial(_one_by_one, method="astar"),
-}
