@@ -15,6 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from importlib import resources
 
+import numpy as np
+
 from vecsearch.errors import InvalidPuzzleInput
 
 
@@ -61,7 +63,9 @@ class JudgeProblem:
 
     # --- map a case to an instance --------------------------------------------------------------
     def instance(self, data) -> tuple:
-        """A case's ``(start, goal)`` for the puzzle (goal None: the puzzle's own)."""
+        """A case's ``(start, goal)`` for the puzzle (goal None: the puzzle's own), or
+        ``(start, goal, moves_back)`` for a case mapped to an equivalent one (a canonical form
+        under a symmetry): ``moves_back[m]`` is the case's move that move ``m`` stands for."""
         raise NotImplementedError(f"{self.name} does not describe its cases as instances")
 
     def read_instances(self, data: str | bytes):
@@ -71,7 +75,12 @@ class JudgeProblem:
 
         text = data.decode("utf-8") if isinstance(data, bytes) else data
         cases, errors = self.read_all(text)
-        instances, bad = instances_from(self.puzzle, [(case.number, *self.instance(case.data)) for case in cases])
+        mapped = {case.number: self.instance(case.data) for case in cases}
+        instances, bad = instances_from(self.puzzle, [(number, *m[:2]) for number, m in mapped.items()])
+        if any(len(m) == 3 for m in mapped.values()):
+            identity = np.arange(self.puzzle.max_moves)
+            instances.moves_back = np.array([mapped[number][2] if len(mapped[number]) == 3 else identity
+                                             for number in instances.ids], np.int64).reshape(len(instances), -1)
         errors += [InvalidPuzzleInput(message).located(case=number) for number, message in bad]
         return instances, sorted(errors, key=lambda error: error.case)
 

@@ -54,7 +54,7 @@ class Method:
         lengths, moves, profile = run(puzzle, chunk, max_depth, dict(options or {}), self)
         if max_depth is not None:
             lengths = np.where(lengths > max_depth, -1, lengths)
-        return lengths, moves, profile
+        return lengths, chunk.as_asked(lengths, moves), profile
 
 
 REQUIREMENTS = {

@@ -41,8 +41,10 @@ class CubesJudge(JudgeProblem):
 
     def instance(self, data):
         """The dataset mapped by a board symmetry to one of three starts (distances do not
-        change), so that datasets share starts; the engine picks how to use that."""
-        return canonical(data)[1].instance()
+        change), so that datasets share starts; the engine picks how to use that. Its moves map
+        back by the symmetry."""
+        symmetry, image = canonical(data)
+        return (*image.instance(), symmetry.moves_back)
 
     def output(self, length, moves):
         return str(length)
