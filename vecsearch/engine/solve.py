@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from vecsearch.engine import methods
 from vecsearch.engine.caches import DISTANCE_TABLES
 from vecsearch.engine.endpoints import as_puzzle
 from vecsearch.engine.goals import default_goals
 from vecsearch.engine.solution import Solution
-from vecsearch.engine.tables import DistanceTable
 from vecsearch.errors import NoSolution
+
+if TYPE_CHECKING:
+    from vecsearch.engine.tables import DistanceTable
 
 
 def distance_table(puzzle, goal=None, *, max_depth=None, storage="bytes", threads=None) -> DistanceTable:
@@ -39,6 +43,8 @@ def distance_table(puzzle, goal=None, *, max_depth=None, storage="bytes", thread
     >>> vs.distance_table("eight").distance("8 6 7 2 5 4 3 x 1")
     31
     """
+    from vecsearch.engine.tables import DistanceTable  # a solve by search never needs it
+
     puzzle = as_puzzle(puzzle)
     goals = default_goals(puzzle) if goal is None else puzzle.states(goal)
     key = (puzzle, goals.tobytes(), max_depth, storage)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import numpy as np
 
 from vecsearch._numba import kernel
-from vecsearch.engine.heuristic import resolve
 from vecsearch.errors import InvalidPuzzleInput
 from vecsearch.judge import JudgeProblem
 from vecsearch.puzzles.sliding.board import GOAL_CONVENTIONS, MOVE_NAMES, goal_order
@@ -68,6 +67,8 @@ class SlidingJudge(JudgeProblem):
         """Which heuristic IDA* used (the databases on disk decide it), on the first answer."""
         if method != "idastar" or not len(instances):
             return {}
+        from vecsearch.engine.heuristic import resolve
+
         return {int(instances.ids[0]): f"IDA* with {resolve(self.puzzle, instances.goals).description}"}
 
     def read_instances(self, data):
