@@ -28,12 +28,12 @@ Module map:
   engine/twobit      two-bit (distance mod 3) search over rank space, push or pull per layer
   engine/planner     memory estimates per mode, the mode that fits, ``MemoryLimitError``
   engine/checkpoint  atomic checkpoint directories (JSON manifest and numpy arrays)
-  engine/methods     the one registry of methods: needs, options honoured, ``auto``
+  engine/methods     the one registry of methods: needs, options honoured, runners, ``auto``
   engine/solve       ``solve`` (one instance), ``distance_table`` (kept for reuse)
   engine/many        ``solve_many`` (many instances: method picked once, chunks, dask), ``iter_many``
   engine/instances   ``Instances``: ids, starts, goals in arrays; digests for resumes
   engine/answers     ``ManySolutions``: the one result type for many instances
-  engine/strategies  how each method answers a chunk of instances
+  engine/strategies  the methods' runners: one instance, and a chunk of many
   engine/distributed chunks of a batch on a dask.distributed cluster (optional)
   batch_io           batch files: JSON lines / judge formats in and out, streaming, resuming
   engine/pairs       ``solve_pairs`` (many instances, each with its own goal, in one kernel call)

@@ -15,13 +15,14 @@ import numpy as np
 from vecsearch.engine.answers import Chunk
 from vecsearch.engine.endpoints import portable
 from vecsearch.engine.methods import METHODS
+from vecsearch.engine.strategies import solve_chunk
 
 
 def _run(puzzle, chunk, method, max_depth, options):
     from vecsearch.engine.endpoints import as_puzzle
 
     began = time.perf_counter()
-    lengths, moves, profile = METHODS[method].solve_chunk(as_puzzle(puzzle), chunk, max_depth, options)
+    lengths, moves, profile = solve_chunk(as_puzzle(puzzle), chunk, METHODS[method], max_depth, options)
     return lengths, moves, profile, time.perf_counter() - began
 
 

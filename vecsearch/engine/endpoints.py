@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from vecsearch.engine import jit
 from vecsearch.engine.codegen import layer_kernels
 from vecsearch.engine.goals import goal_layer
 from vecsearch.engine.guarded import kernel_tables
@@ -37,7 +36,7 @@ def endpoints(puzzle, start, goal, need_goal: bool = True):
     if len(starts) == 0:
         raise InvalidPuzzleInput("no start state given")
     probe_once(puzzle, starts)
-    components = jit.call(layer_kernels(puzzle).components, starts, kernel_tables(puzzle))
+    components = layer_kernels(puzzle).components(starts, kernel_tables(puzzle))
     if len(set(components.tolist())) > 1:
         raise InvalidPuzzleInput(f"{puzzle.name}: the start states lie in different components"
                                  " (they can never reach one another); search them separately")
@@ -46,5 +45,5 @@ def endpoints(puzzle, start, goal, need_goal: bool = True):
     if goal is None and puzzle.has_goal_condition:
         return starts, goal_layer(puzzle, int(components[0]))
     goals = puzzle.goal_states() if goal is None else puzzle.states(goal)
-    goal_components = jit.call(layer_kernels(puzzle).components, goals, kernel_tables(puzzle))
+    goal_components = layer_kernels(puzzle).components(goals, kernel_tables(puzzle))
     return starts, goals[goal_components == components[0]]

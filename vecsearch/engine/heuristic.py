@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from vecsearch.engine import jit
 from vecsearch.engine.caches import HEURISTICS, KERNELS
 from vecsearch.engine.codegen import KERNEL_DIR, build_kernels
 from vecsearch.engine.guarded import guarded_heuristic
@@ -27,7 +26,7 @@ def heuristic_values(heuristic: Heuristic, states) -> np.ndarray:
     puzzle = heuristic.puzzle
     states = puzzle.states(states)
     kernel = search_kernels(puzzle, heuristic).heuristic_values
-    jit.call(kernel, states[:0], heuristic.tables)
+    kernel(states[:0], heuristic.tables)
     return kernel(states, heuristic.tables)
 
 

@@ -16,6 +16,7 @@ from vecsearch.engine.answers import Chunk, ManySolutions
 from vecsearch.engine.endpoints import as_puzzle
 from vecsearch.engine.instances import Instances, instances_from
 from vecsearch.engine.progress import progress_bar
+from vecsearch.engine.strategies import solve_chunk
 
 
 def solve_many(puzzle, instances, goal=None, *, method: str = "auto", max_depth=None, chunk_size=None, client=None,
@@ -103,5 +104,5 @@ def chunks_of(puzzle, instances: Instances, method: methods.Method, *, max_depth
 
 def _timed(puzzle, first, chunk, method, max_depth, options) -> Chunk:
     began = time.perf_counter()
-    lengths, moves, profile = method.solve_chunk(puzzle, chunk, max_depth, options)
+    lengths, moves, profile = solve_chunk(puzzle, chunk, method, max_depth, options)
     return Chunk(first, chunk.ids, lengths, moves, time.perf_counter() - began, method.name, profile)

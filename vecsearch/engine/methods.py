@@ -3,16 +3,15 @@ and ``auto``.
 
 ``solve``, ``solve_many``, ``vecsearch batch`` and the CLI's choices all read ``METHODS``. A
 method declares the puzzle features it needs (``REQUIREMENTS``), the options it honours besides
-``max_depth`` (which every method honours) and its runners: the function of
-``vecsearch.engine.strategies`` that answers one instance (``one``; None: the method answers
-many only) and the one that answers a chunk of many (``many``), loaded on first use. ``check``
-refuses a method that cannot run and an option it would ignore, with a message naming both, and
-returns the ``Method``, which callers pass inward; ``choose`` is ``method="auto"``.
+``max_depth`` (which every method honours) and its runners: the names of the functions of
+``vecsearch.engine.strategies`` that answer one instance (``one``; None: the method answers many
+only) and a chunk of many (``many``). ``check`` refuses a method that cannot run and an option it
+would ignore, with a message naming both, and returns the ``Method``, which callers pass inward;
+``for_batch`` also resolves ``"auto"`` (``choose``).
 """
 
 from __future__ import annotations
 
-import importlib
 import math
 from dataclasses import dataclass
 
@@ -27,34 +26,15 @@ class MethodError(VecsearchError, ValueError):
     an option it does not honour."""
 
 
-RUNNERS = "vecsearch.engine.strategies"  # the module of every method's runners
-
-
 @dataclass(frozen=True)
 class Method:
     name: str
     summary: str
     needs: tuple[str, ...]  # keys of REQUIREMENTS
     options: tuple[str, ...]  # honoured besides max_depth
-    many: str  # runner of a chunk: (puzzle, chunk, max_depth, options) -> (lengths, moves, profile or None)
-    one: str | None = None  # runner of one instance (``solve``): (puzzle, starts, goals, max_depth, options) -> result
+    many: str  # its runner of a chunk of instances in ``strategies``
+    one: str | None = None  # its runner of one instance (``solve``) in ``strategies``; None: many only
     chunk_size: int = 256  # instances per chunk of a batch
-
-    def solve_one(self, puzzle, starts, goals, max_depth, options):
-        """The ``SearchResult`` of one instance: ``puzzle`` resolved, ``starts`` and ``goals``
-        layers (goals None: the puzzle's goal condition), ``options`` checked."""
-        return getattr(importlib.import_module(RUNNERS), self.one)(puzzle, starts, goals, max_depth, options)
-
-    def solve_chunk(self, puzzle, chunk, max_depth, options) -> tuple:
-        """Lengths (-1: none within ``max_depth``) and moves of every instance of ``chunk`` (an
-        ``Instances``), and the profile of the heuristic searches (else None)."""
-        if len(chunk) == 0:
-            return np.zeros(0, np.int64), np.zeros((0, 0), np.int64), None
-        run = getattr(importlib.import_module(RUNNERS), self.many)
-        lengths, moves, profile = run(puzzle, chunk, max_depth, dict(options or {}), self)
-        if max_depth is not None:
-            lengths = np.where(lengths > max_depth, -1, lengths)
-        return lengths, chunk.as_asked(lengths, moves), profile
 
 
 REQUIREMENTS = {

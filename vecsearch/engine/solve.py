@@ -107,7 +107,9 @@ def solve(puzzle, start=None, goal=None, *, method: str | None = None, max_depth
     chosen = methods.check(method or ("bfs" if condition else "bidirectional"), puzzle, options, one=True)
     starts = puzzle.start_states() if start is None else puzzle.states(start)
     goals = None if condition else puzzle.goal_states() if goal is None else puzzle.states(goal)
-    result = chosen.solve_one(puzzle, starts, goals, max_depth, options)
+    from vecsearch.engine.strategies import solve_one
+
+    result = solve_one(puzzle, starts, goals, chosen, max_depth, options)
     if result.solution is None:
         why = "the goal is not reachable" if result.complete else "no solution"
         raise NoSolution(f"{puzzle.name}: {why}" + _within(max_depth), result)

@@ -13,13 +13,30 @@ from __future__ import annotations
 
 import numpy as np
 
-from vecsearch.engine import jit
 from vecsearch.engine.codegen import layer_kernels
 from vecsearch.engine.goals import default_goals
 from vecsearch.engine.guarded import kernel_tables
 from vecsearch.engine.methods import ball_radius, table_storage
 from vecsearch.engine.result import SearchResult
 from vecsearch.engine.solve import distance_table
+
+
+def solve_one(puzzle, starts, goals, method, max_depth, options) -> SearchResult:
+    """One instance by ``method`` (a ``Method``): ``puzzle`` resolved, ``starts`` and ``goals``
+    layers (goals None: the puzzle's goal condition), ``options`` checked."""
+    return globals()[method.one](puzzle, starts, goals, max_depth, options)
+
+
+def solve_chunk(puzzle, chunk, method, max_depth=None, options=None) -> tuple:
+    """Lengths (-1: none within ``max_depth``) and moves of every instance of ``chunk`` (an
+    ``Instances``) by ``method`` (a ``Method``), in the instances' own moves, and the profile of
+    the heuristic searches (else None)."""
+    if len(chunk) == 0:
+        return np.zeros(0, np.int64), np.zeros((0, 0), np.int64), None
+    lengths, moves, profile = globals()[method.many](puzzle, chunk, max_depth, dict(options or {}), method)
+    if max_depth is not None:
+        lengths = np.where(lengths > max_depth, -1, lengths)
+    return lengths, chunk.as_asked(lengths, moves), profile
 
 
 # --- one instance ------------------------------------------------------------------------------
@@ -63,7 +80,8 @@ def table_one(puzzle, starts, goals, max_depth, options) -> SearchResult:
 def one_by_one(puzzle, chunk, max_depth, options, method):
     """Each instance by the method's runner of one instance."""
     default = puzzle.goal_states() if chunk.goals is None and not puzzle.has_goal_condition else None
-    found = [method.solve_one(puzzle, chunk.starts[i:i + 1], chunk.goal_of(i, default), max_depth, options).solution
+    run = globals()[method.one]  # the function the method's declaration names
+    found = [run(puzzle, chunk.starts[i:i + 1], chunk.goal_of(i, default), max_depth, options).solution
              for i in range(len(chunk))]
     return (*_as_arrays(found), None)
 
@@ -108,8 +126,8 @@ def start_tables_chunk(puzzle, chunk, max_depth, options, method):
     group = group.ravel()
     far = np.iinfo(np.int64).max
     distance = np.full(len(goals), far, np.int64)
-    ranks = jit.call(kernels.ranks, goals, tables)
-    components = jit.call(kernels.components, goals, tables)
+    ranks = kernels.ranks(goals, tables)
+    components = kernels.components(goals, tables)
     for g in range(len(starts)):
         table = distance_table(puzzle, starts[g:g + 1], **options)
         rows = np.flatnonzero((group[owner] == g) & (components == table.component))

@@ -184,12 +184,11 @@ def _multiset_permutations(values):
 
 
 def _in_component(puzzle, states, reference):
-    from vecsearch.engine import jit
     from vecsearch.engine.codegen import layer_kernels
 
     kernels = layer_kernels(puzzle)
-    home = jit.call(kernels.components, reference, puzzle.tables)[0]
-    return states[jit.call(kernels.components, states, puzzle.tables) == home]
+    home = kernels.components(reference, puzzle.tables)[0]
+    return states[kernels.components(states, puzzle.tables) == home]
 
 
 class Pattern(Coarsening):
