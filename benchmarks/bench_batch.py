@@ -82,8 +82,8 @@ def _best_cli(args, repeat=3):
 def _eight_breakdown(path: Path) -> str:
     import vecsearch as vs
     from vecsearch.batch_io import jsonl_records
-    from vecsearch.engine.many import iter_many
-    from vecsearch.engine.solve import distance_table
+    from vecsearch.engine.batch.many import iter_many
+    from vecsearch.engine.batch.solve import distance_table
 
     problem = vs.get_problem("eight")
     data = path.read_bytes()
@@ -136,7 +136,7 @@ def _passes(datasets, **options):
     """Seconds of a first pass over the datasets in this process (the tables rooted at the
     starts built on the way) and of a second (tables held); every answer of both checked."""
     import vecsearch as vs
-    from vecsearch.engine.many import iter_many
+    from vecsearch.engine.batch.many import iter_many
 
     problem = vs.get_problem("cubes")
     instances, _ = problem.batch_instances(_cubes_text(datasets).encode())

@@ -103,8 +103,8 @@ def cubes_enumeration():
 
 def cubes_hardest():
     import vecsearch as vs
-    from vecsearch.engine.methods import ball_radius
-    from vecsearch.engine.solve import distance_table
+    from vecsearch.engine.batch.methods import ball_radius
+    from vecsearch.engine.batch.solve import distance_table
     from vecsearch.puzzles import cubes
 
     puzzle = cubes.cubic_puzzle()

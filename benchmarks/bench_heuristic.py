@@ -29,7 +29,7 @@ def _warm_up():
     """Compile (or load) the pattern-database IDA* kernels on the 3x3 and the 4x4, and make sure
     the 4x4 databases exist (6-6-3 and 7-8), so the timed part is loading and searching only."""
     import vecsearch as vs
-    from vecsearch.engine.heuristic import resolve
+    from vecsearch.engine.heuristic.evaluation import resolve
 
     vs.solve_many("sliding-3x3", ["8 6 7 2 5 4 3 x 1"], method="idastar", heuristic="pdb")
     puzzle = vs.get_puzzle("sliding-4x4")
@@ -41,7 +41,7 @@ def _warm_up():
 
 def korf100_in_process():
     import vecsearch as vs
-    from vecsearch.engine.caches import HEURISTICS, clear_caches
+    from vecsearch.engine.runtime.caches import HEURISTICS, clear_caches
 
     _warm_up()
     puzzle = vs.get_puzzle("sliding-4x4")
@@ -70,7 +70,7 @@ def korf100_in_process():
 
 def pdb_build(name):
     import vecsearch as vs
-    from vecsearch.engine.heuristic import resolve
+    from vecsearch.engine.heuristic.evaluation import resolve
 
     vs.solve_many("sliding-3x3", ["8 6 7 2 5 4 3 x 1"], method="idastar", heuristic="pdb")  # compile apart
     resolve(vs.get_puzzle("sliding-3x3"), vs.get_puzzle("sliding-3x3").goal_states(), "pdb", directory=tempfile.mkdtemp())

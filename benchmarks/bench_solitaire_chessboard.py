@@ -19,7 +19,7 @@ import judge_answers
 from measure import reference
 from run import Benchmark
 
-from vecsearch.engine.codegen import layer_kernels
+from vecsearch.engine.runtime.codegen import layer_kernels
 
 CASES = 1000
 

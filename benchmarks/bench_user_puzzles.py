@@ -80,8 +80,8 @@ def contract_check_on_built_ins():
     import numpy as np
 
     import vecsearch as vs
-    from vecsearch.engine.endpoints import as_puzzle
-    from vecsearch.engine.guarded import kernel_tables
+    from vecsearch.engine.runtime.endpoints import as_puzzle
+    from vecsearch.engine.runtime.guarded import kernel_tables
 
     puzzle = vs.get_puzzle("eight")
     rng = np.random.default_rng(24)

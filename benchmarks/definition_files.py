@@ -27,7 +27,7 @@ import warnings
 from pathlib import Path
 
 import vecsearch as vs
-from vecsearch.engine.planner import parse_size
+from vecsearch.engine.runtime.planner import parse_size
 from vecsearch.errors import DefinitionNote, VecsearchError
 from vecsearch.puzzles.permutation import PermutationPuzzle, load_definition
 

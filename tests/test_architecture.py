@@ -1,4 +1,5 @@
-"""The package's shape: an acyclic import graph, no private names across modules, small modules.
+"""The package's shape: an acyclic import graph, no private names across modules, an engine in
+rooms that import downwards, kernel templates beside the modules that drive them, cohesive modules.
 
 The graph is read from the source with ``ast``: every ``import`` and ``from ... import`` of the
 package, at module level and inside functions (a function-level import is still a dependency,
@@ -8,12 +9,15 @@ only a later one). See ARCHITECTURE.md for the layers these tests keep.
 from __future__ import annotations
 
 import ast
+import warnings
 from pathlib import Path
 
 import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "vecsearch"
-MAX_LINES = 400  # lines of code (docstrings, comments and blank lines aside)
+SOFT_LIMIT = 400  # lines of code (docstrings, comments and blank lines aside) past which a module says why
+# Modules past the soft limit, and why they stay whole (a module is split by concern, never by size).
+LONG_MODULES: dict[str, str] = {}
 
 
 def modules() -> dict[str, Path]:
@@ -91,8 +95,8 @@ def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
 def test_the_checks_see_a_cycle_and_a_private_import(tmp_path):
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
     module = tmp_path / "m.py"
-    module.write_text("def f():\n    from vecsearch.engine.search import _hidden\n")
-    assert imports("vecsearch.m", module, {}) == [("vecsearch.engine.search", "_hidden", 2)]
+    module.write_text("def f():\n    from vecsearch.engine.layered.search import _hidden\n")
+    assert imports("vecsearch.m", module, {}) == [("vecsearch.engine.layered.search", "_hidden", 2)]
 
 
 def test_the_import_graph_has_no_cycle():
@@ -141,7 +145,111 @@ def code_lines(source: str) -> int:
     return len(code)
 
 
-@pytest.mark.parametrize("name", sorted(modules()))
-def test_modules_stay_small(name):
-    lines = code_lines(modules()[name].read_text())
-    assert lines <= MAX_LINES, f"{name} has {lines} lines of code; split it by what its parts do"
+def test_modules_past_the_soft_limit_say_why():
+    """A long module is a prompt to look for a second concern in it, not a failure: each one over
+    the limit has its reason in ``LONG_MODULES`` (listed, so that the list is never stale)."""
+    sizes = {name: code_lines(path.read_text()) for name, path in modules().items()}
+    unexplained = {name: size for name, size in sizes.items() if size > SOFT_LIMIT and name not in LONG_MODULES}
+    if unexplained:
+        warnings.warn(f"modules over {SOFT_LIMIT} lines of code without a reason in LONG_MODULES: {unexplained}",
+                      stacklevel=1)
+    assert [name for name in LONG_MODULES if sizes.get(name, 0) <= SOFT_LIMIT] == []
+
+
+def room(module: str) -> str | None:
+    """The engine's room (``runtime``, ``layered``, ...) of ``module``; None outside the engine."""
+    parts = module.split(".")
+    return parts[2] if parts[:2] == ["vecsearch", "engine"] and len(parts) > 2 else None
+
+
+def is_template(module: str) -> bool:
+    return module.endswith("_template")
+
+
+def test_every_engine_module_is_in_a_room():
+    loose = [m for m in modules() if m.startswith("vecsearch.engine.") and m.count(".") == 2
+             and modules()[m].name != "__init__.py"]
+    assert loose == []
+
+
+def test_the_rooms_of_the_engine_import_downwards_only():
+    """The rooms form a hierarchy (runtime at the bottom, batch at the top): no two rooms import
+    each other, directly or through a third. The templates' imports of one another do not count:
+    code generation joins them into one module per family."""
+    edges, _ = graph()
+    rooms = {}
+    for source, targets in edges.items():
+        for target in targets:
+            if room(source) and room(target) and room(source) != room(target) \
+                    and not (is_template(source) and is_template(target)):
+                rooms.setdefault(room(source), set()).add(room(target))
+    assert len(rooms) >= 5
+    assert cycles({r: rooms.get(r, set()) for r in set(rooms) | set().union(*rooms.values())}) == []
+    assert "runtime" not in rooms  # the machinery every room uses imports none of them
+
+
+def test_puzzles_use_only_the_engines_public_api():
+    import vecsearch.engine as engine
+
+    known = modules()
+    reach = []
+    for name, path in known.items():
+        if not name.startswith("vecsearch.puzzles"):
+            continue
+        for target, taken, line in imports(name, path, known):
+            if target.startswith("vecsearch.engine") and (target != "vecsearch.engine" or taken not in engine.PUBLIC):
+                reach.append(f"{path.relative_to(PACKAGE.parent)}:{line} imports {taken or target}")
+    assert reach == []
+
+
+def test_every_public_name_of_the_engine_loads():
+    import vecsearch.engine as engine
+
+    assert [name for name in engine.PUBLIC if getattr(engine, name, None) is None] == []
+
+
+def kernels_of(path: Path) -> set[str]:
+    """The kernels a template defines (functions decorated ``kernel`` or ``parallel_kernel``)."""
+    def named(decorator):
+        return getattr(decorator, "id", None) or getattr(getattr(decorator, "func", None), "id", None)
+    return {node.name for node in ast.parse(path.read_text()).body if isinstance(node, ast.FunctionDef)
+            and any(named(d) in ("kernel", "parallel_kernel") for d in node.decorator_list)}
+
+
+def test_kernel_templates_sit_beside_the_modules_that_drive_them():
+    """A template's kernels are called (``kernels.name(...)``) from its own room more than from any
+    other; ``kernels/`` holds the blocks the templates share and the guards around a user's
+    functions, no kernel of its own."""
+    calls: dict[str, dict[str, int]] = {}
+    for name, path in modules().items():
+        if is_template(name):
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Attribute):
+                place = room(name) or name.rsplit(".", 1)[0]
+                calls.setdefault(node.attr, {}).setdefault(place, 0)
+                calls[node.attr][place] += 1
+    misplaced = {}
+    for name, path in modules().items():
+        if not is_template(name):
+            continue
+        kernels = kernels_of(path)
+        if name.startswith("vecsearch.kernels."):
+            assert kernels == set(), f"{name} defines kernels: move it beside the engine module that calls them"
+            continue
+        assert room(name) and kernels, name
+        callers: dict[str, int] = {}
+        for kernel in kernels:
+            for place, count in calls.get(kernel, {}).items():
+                callers[place] = callers.get(place, 0) + count
+        if not callers or max(callers.values()) > callers.get(room(name), 0):
+            misplaced[name] = callers
+    assert misplaced == {}
+
+
+def test_templates_import_only_shared_kernels_and_templates():
+    """A template is bound by code generation, never by the engine's machinery."""
+    edges, _ = graph()
+    wrong = {m: sorted(t for t in targets if t.startswith("vecsearch.engine") and not is_template(t))
+             for m, targets in edges.items() if is_template(m)}
+    assert {m: t for m, t in wrong.items() if t} == {}

@@ -16,7 +16,7 @@ import reference_gap as gap_ref
 import reference_solitaire as sol_ref
 import vecsearch as vs
 from vecsearch.batch_io import read_jsonl, run_jsonl, run_judge
-from vecsearch.engine.instances import instances_from
+from vecsearch.engine.batch.instances import instances_from
 from vecsearch.kernels.text import record_lines, token_lines
 
 
@@ -289,8 +289,8 @@ def test_progress_bar_counts_instances_on_stderr(capsys):
 def test_large_rank_spaces_use_two_bit_tables(monkeypatch):
     """Above TABLE_AUTO_RANKS ranks a shared-goal table stores distances mod 3 (patched down
     here so that the 2x3 puzzle counts as large); answers still match the reference."""
-    from vecsearch.engine import methods
-    from vecsearch.engine.solve import distance_table
+    from vecsearch.engine.batch import methods
+    from vecsearch.engine.batch.solve import distance_table
 
     monkeypatch.setattr(methods, "TABLE_AUTO_RANKS", 100)
     puzzle = vs.get_puzzle("sliding-2x3")

@@ -100,7 +100,7 @@ def test_exit_codes_and_messages(tmp_path):
 
 def test_the_cli_offers_every_method_of_the_registry():
     from vecsearch.cli import build_parser
-    from vecsearch.engine.methods import METHODS
+    from vecsearch.engine.batch.methods import METHODS
 
     parser = build_parser()
     for name in ("auto", *METHODS):
@@ -113,7 +113,7 @@ def test_dask_local_cluster_equals_the_local_run(tmp_path):
 
     import vecsearch as vs
     from vecsearch.batch_io import run_jsonl
-    from vecsearch.engine.instances import instances_from
+    from vecsearch.engine.batch.instances import instances_from
 
     rng = random.Random(3)
     puzzle = vs.get_puzzle("sliding-2x4")

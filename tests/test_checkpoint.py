@@ -13,7 +13,7 @@ import pytest
 
 import vecsearch as vs
 from test_cli import HANG
-from vecsearch.engine import checkpoint as checkpoints
+from vecsearch.engine.runtime import checkpoint as checkpoints
 
 
 def stop_at(depth):

@@ -11,7 +11,7 @@ from reference import bfs_layers, distances, replay
 from reference_chessboard import matching_cost, matching_cost_brute_force, neighbours, parse, random_position, rows
 
 import vecsearch as vs
-from vecsearch.engine.codegen import layer_kernels
+from vecsearch.engine.runtime.codegen import layer_kernels
 from vecsearch.puzzles.chessboard import chessboard, shortest
 
 SAMPLE = "1111\n0000\n1110\n0010\n\n1010\n0101\n1010\n0101\n"

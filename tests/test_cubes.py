@@ -13,8 +13,8 @@ import reference_cubes as ref
 from reference import bfs_layers as reference_bfs_layers
 
 import vecsearch as vs
-from vecsearch.engine import methods
-from vecsearch.engine.codegen import layer_kernels
+from vecsearch.engine.batch import methods
+from vecsearch.engine.runtime.codegen import layer_kernels
 from vecsearch.puzzles import cubes
 from vecsearch.puzzles.cubes import Dataset, cubic_puzzle
 

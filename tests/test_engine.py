@@ -50,7 +50,7 @@ def test_small_spaces_grow_with_all_workers_or_alone_when_they_are_busy(monkeypa
     search whose team is busy (it grows alone), find the same layers."""
     import threading
 
-    from vecsearch.engine import blocks
+    from vecsearch.engine.runtime import blocks
 
     start, expected = layers_from_a_random_start(3, 3)
     search = functools.partial(vs.bfs, sliding(3, 3), pack_sliding(start), keep_layers=True, threads=2)
@@ -211,7 +211,8 @@ def test_enumeration_frees_each_frontier_chunk_once_the_next_layer_has_a_state(m
     less at its peak than when the frontier is kept whole."""
     import tracemalloc
 
-    from vecsearch.engine import enumeration, layers, visited
+    from vecsearch.engine.layered import enumeration
+    from vecsearch.engine.runtime import layers, visited
 
     monkeypatch.setattr(visited, "GROW_BELOW", 0)  # every layer expanded on its own
     monkeypatch.setattr(visited, "TOGETHER_STATES", 0)

@@ -8,7 +8,7 @@ import pytest
 import reference_gap as ref
 
 import vecsearch as vs
-from vecsearch.engine.codegen import layer_kernels
+from vecsearch.engine.runtime.codegen import layer_kernels
 from vecsearch.puzzles import gap
 from vecsearch.puzzles.gap import gap_puzzle
 

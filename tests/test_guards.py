@@ -100,8 +100,8 @@ def test_a_broken_rule_is_named_in_every_mode(mode, kind):
 
 def test_the_guards_cost_the_built_in_puzzles_nothing():
     """Built-in families run unguarded kernels: their functions are vecsearch's own."""
-    from vecsearch.engine.codegen import layer_kernels
-    from vecsearch.engine.guarded import kernel_tables
+    from vecsearch.engine.runtime.codegen import layer_kernels
+    from vecsearch.engine.runtime.guarded import kernel_tables
 
     for name in ("eight", "pancake-6", "cubes", "gap"):
         puzzle = vs.get_puzzle(name)

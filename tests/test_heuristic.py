@@ -11,7 +11,7 @@ import pytest
 
 import vecsearch as vs
 from reference import distances, goal_distances, pack_sliding, replay, sliding_goal, sliding_neighbours, unpack_sliding
-from vecsearch.engine.heuristic import heuristic_values, resolve
+from vecsearch.engine.heuristic.evaluation import heuristic_values, resolve
 from vecsearch.puzzles.sliding import sliding
 from vecsearch.puzzles.sliding.patterns import pattern_database
 
@@ -216,7 +216,7 @@ def test_additive_heuristics_never_exceed_the_true_distance(rows, cols, partitio
 
 
 def test_the_4x4_default_takes_7_8_once_built_else_6_6_3(tmp_path):
-    from vecsearch.engine.pdb import database_path
+    from vecsearch.engine.heuristic.pdb import database_path
     from vecsearch.puzzles.sliding.heuristics import (canonical_patterns, default_partition, layout_partition,
                                                       partition_name)
 

@@ -18,7 +18,7 @@ from reference import distances, pack_sliding, sliding_goal, sliding_neighbours
 from test_engine import random_state
 
 import vecsearch as vs
-from vecsearch.engine import methods
+from vecsearch.engine.batch import methods
 
 EIGHT_FAR = "8 6 7 2 5 4 3 x 1"  # 31 moves from the goal
 
@@ -36,6 +36,16 @@ def cli(*args, stdin=""):
     done = subprocess.run([sys.executable, "-m", "vecsearch", *args], input=stdin, capture_output=True, text=True,
                           timeout=600)
     return done.returncode, done.stdout, done.stderr
+
+
+def test_every_method_names_runners_that_exist():
+    from vecsearch.engine.batch.solve import RUNNERS_OF_ONE
+    from vecsearch.engine.batch.strategies import RUNNERS_OF_CHUNK
+
+    for method in methods.METHODS.values():
+        assert method.many in RUNNERS_OF_CHUNK
+        assert method.one is None or method.one in RUNNERS_OF_ONE
+    assert set(methods.names(one=True)) == {m.name for m in methods.METHODS.values() if m.one is not None}
 
 
 @pytest.mark.parametrize("name", sorted(methods.METHODS))

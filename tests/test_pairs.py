@@ -11,7 +11,8 @@ from reference import bfs_layers, distances, pack_sliding, replay, sliding_neigh
 from test_engine import random_state
 from test_user_puzzles import (LIMIT, SIDE, climb, climb_expand, climb_neighbours, climb_predecessors, grid_expand,
                                grid_neighbours)
-from vecsearch.engine import caches, pairs
+from vecsearch.engine.runtime import caches
+from vecsearch.engine.tables import pairs
 from vecsearch.puzzles.sliding import sliding
 
 

@@ -40,7 +40,7 @@ def test_segments_on_threads_count_what_the_reference_counts():
     assert {r.method for r in pancakes.profile.records[1:]} == {"push", "pull"}  # both ways of making a layer
     sliding = vs.bfs("sliding-2x4", segments=3, threads=2)
     assert sliding.layer_sizes == reference_sizes(sliding_goal(2, 4), sliding_neighbours(2, 4))
-    assert sliding.complete and isinstance(sliding.profile.records[-1], vs.engine.profile.PartitionedRecord)
+    assert sliding.complete and isinstance(sliding.profile.records[-1], vs.engine.results.profile.PartitionedRecord)
 
 
 def test_a_local_cluster_counts_what_the_local_search_counts(client, tmp_path):
@@ -118,7 +118,7 @@ def test_a_killed_client_process_resumes_from_its_last_layer(tmp_path):
 
 
 def _tables_built():
-    from vecsearch.engine.caches import DISTANCE_TABLES
+    from vecsearch.engine.runtime.caches import DISTANCE_TABLES
 
     return len(DISTANCE_TABLES)
 
@@ -126,8 +126,8 @@ def _tables_built():
 def test_group_by_start_sends_each_starts_instances_to_one_worker():
     import numpy as np
 
-    from vecsearch.engine.distributed import group_by_start
-    from vecsearch.engine.instances import Instances
+    from vecsearch.engine.batch.distributed import group_by_start
+    from vecsearch.engine.batch.instances import Instances
 
     starts = np.array([5, 3, 5, 7, 3, 5, 9, 9, 5, 1, 5, 5, 5], np.int64)
     chunks = group_by_start(Instances(list(range(len(starts))), starts), 3, 2)

@@ -7,8 +7,8 @@ import pytest
 from numba import njit
 
 import vecsearch as vs
-from vecsearch.engine import planner
-from vecsearch.engine.enumeration import KEEP_FARTHEST
+from vecsearch.engine.runtime import planner
+from vecsearch.engine.layered.enumeration import KEEP_FARTHEST
 
 
 def test_sizes_are_read_and_written():

@@ -185,8 +185,8 @@ def bars(monkeypatch):
 
 
 def test_one_progress_helper_for_tables_pairs_idastar_and_pattern_databases(bars, tmp_path):
-    from vecsearch.engine.pairs import solve_pairs
-    from vecsearch.engine.tables import DistanceTable
+    from vecsearch.engine.tables.pairs import solve_pairs
+    from vecsearch.engine.tables.distance import DistanceTable
     from vecsearch.puzzles.sliding.patterns import pattern_database
 
     table = DistanceTable("sliding-2x3", progress=True)

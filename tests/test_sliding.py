@@ -9,7 +9,7 @@ import pytest
 from reference import pack_sliding, sliding_goal, sliding_neighbours, sliding_solvable, unpack_sliding
 
 import vecsearch as vs
-from vecsearch.engine.codegen import layer_kernels
+from vecsearch.engine.runtime.codegen import layer_kernels
 from vecsearch.puzzles.sliding import sliding
 
 

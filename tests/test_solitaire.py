@@ -10,7 +10,7 @@ from reference import bfs_layers, replay
 from reference_solitaire import distance_within, neighbours, parse, random_config, random_walk, step_neighbours, text
 
 import vecsearch as vs
-from vecsearch.engine.codegen import layer_kernels
+from vecsearch.engine.runtime.codegen import layer_kernels
 from vecsearch.puzzles.solitaire import reachable, solitaire
 
 SAMPLE = "4 4 4 5 5 4 6 5\n2 4 3 3 3 6 4 6\n"

@@ -11,10 +11,10 @@ import pytest
 from numba.core import event
 
 import vecsearch as vs
-from vecsearch.engine import jit
-from vecsearch.engine import methods, strategies
-from vecsearch.engine import solve as solve_module
-from vecsearch.engine.instances import instances_from
+from vecsearch.engine.runtime import jit
+from vecsearch.engine.batch import methods, strategies
+from vecsearch.engine.batch import solve as solve_module
+from vecsearch.engine.batch.instances import instances_from
 
 
 def python(code: str, **env):
@@ -44,7 +44,7 @@ def test_every_public_name_loads_on_first_use():
     for name in vs.__all__:
         assert getattr(vs, name) is not None
     from vecsearch import solve_many
-    from vecsearch.engine.many import solve_many as original
+    from vecsearch.engine.batch.many import solve_many as original
     assert solve_many is original
     with pytest.raises(AttributeError, match="no attribute 'no_such_name'"):
         vs.no_such_name
@@ -122,7 +122,7 @@ def test_a_quick_compile_or_a_quiet_library_says_nothing(announcing, capsys, mon
 def test_a_real_compile_is_announced_on_stderr():
     done = subprocess.run([sys.executable, "-c", textwrap.dedent("""
         import numba
-        from vecsearch.engine import jit
+        from vecsearch.engine.runtime import jit
         jit.announce_compiles("demo")
         jit.ANNOUNCE_AFTER = 0.0
         numba.njit(lambda x: x + 1)(1)
@@ -139,7 +139,7 @@ def test_warm_up_compiles_what_solve_and_bfs_call(name):
     out = python(f"""
         import numpy as np
         import vecsearch as vs
-        from vecsearch.engine import jit
+        from vecsearch.engine.runtime import jit
         puzzle = vs.get_puzzle({name!r})
         vs.warm_up(puzzle, validate=False, batches=True)
         jit.compile_log = []

@@ -6,7 +6,7 @@ import pytest
 from numba import njit
 
 import vecsearch as vs
-from vecsearch.engine.twobit import MethodCosts
+from vecsearch.engine.twobit.search import MethodCosts
 from reference import bfs_layers, goal_distances, replay, sliding_neighbours, unpack_sliding
 
 DENSE = ["sliding-2x2", "sliding-2x3", "sliding-3x2", "sliding-2x4", "sliding-3x3", "pocket-htm", "pocket-qtm",

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 import vecsearch as vs
-from vecsearch.engine import jit
+from vecsearch.engine.runtime import jit
 
 HANG = 1800
 

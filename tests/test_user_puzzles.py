@@ -8,8 +8,8 @@ from numba import njit
 from reference import bfs_layers, replay
 
 import vecsearch as vs
-from vecsearch.engine import codegen
-from vecsearch.engine.codegen import layer_kernels
+from vecsearch.engine.runtime import codegen
+from vecsearch.engine.runtime.codegen import layer_kernels
 
 # --- a directed puzzle defined at module level (its kernels are generated and cached) -------
 LIMIT = 200

@@ -19,45 +19,21 @@ Module map:
   svg                pictures of states and solutions (puzzles supply ``draw(state)``)
   plots              matplotlib pictures of one or several profiles (lazy import)
   optional           lazy imports of optional dependencies, errors naming the extra
-  engine/search      ``bfs``, ``bidirectional`` (entry points over the layer machinery)
-  engine/sides       ``Side``: one direction of a layered search (visited set, frontier, layers)
-  engine/endpoints   puzzles by name, start and goal layers of a search
-  engine/result      ``SearchResult``
-  engine/caches      process-wide caches by name, ``clear_caches()``
-  engine/enumeration ``bfs`` without a goal: layered or two-bit, planned, checkpointed, interruptible
-  engine/twobit      two-bit (distance mod 3) search over rank space, push or pull per layer
-  engine/planner     memory estimates per mode, the mode that fits, ``MemoryLimitError``
-  engine/checkpoint  atomic checkpoint directories (JSON manifest and numpy arrays)
-  engine/methods     the one registry of methods: needs, options honoured, runners, ``auto``
-  engine/solve       ``solve`` (one instance), ``distance_table`` (kept for reuse)
-  engine/many        ``solve_many`` (many instances: method picked once, chunks, dask), ``iter_many``
-  engine/instances   ``Instances``: ids, starts, goals in arrays; digests for resumes
-  engine/answers     ``ManySolutions``: the one result type for many instances
-  engine/strategies  the methods' runners: one instance, and a chunk of many
-  engine/distributed chunks of a batch on a dask.distributed cluster (optional)
+  engine             every search, in rooms that import downwards (``vecsearch.engine`` lists its public
+                     names; a room keeps the kernel templates its modules drive beside them):
+    runtime/         layers, visited sets, threads over blocks, the memory planner, kernel code generation,
+                     a user's functions guarded, goals, caches, compile time, progress, checkpoints, endpoints
+    results/         per-layer profiles, ``SearchResult``, ``Solution`` (paths from stored layers), ``ManySolutions``
+    twobit/          two bits per rank: whole spaces, the partitioned search over segments (threads or dask)
+    layered/         ``bfs``, ``bidirectional``: sides growing layers; a whole space enumerated, checkpointed
+    tables/          ``DistanceTable``, ``solve_pairs``, ``distances_between``
+    heuristic/       heuristics by name, IDA*, A*, pattern databases, move-sequence automata
+    batch/           the methods (``METHODS``), ``solve``, ``solve_many``, chunks on dask, ``warm_up``
   batch_io           batch files: JSON lines / judge formats in and out, streaming, resuming
-  engine/pairs       ``solve_pairs`` (many instances, each with its own goal, in one kernel call)
-  engine/tables      ``DistanceTable``: one backward BFS, answers by descent
-  engine/between     ``distances_between``: from a set of starts to the nearest of a goal set
-  engine/idastar     IDA* (one instance, or many in parallel); engine/astar: A*
   heuristics         ``Heuristic``: an admissible bound and its tables (part of the contract)
-  engine/heuristic   heuristics by name, evaluated in bulk; search kernels per heuristic
-  engine/pdb         pattern databases: 0-1 BFS of an abstraction (planned first), memory-mapped numpy files
-  engine/paths       path reconstruction from stored layers
-  engine/visited     bitset and hash-set visited sets, layer expansion
-  engine/layers      layers as chunked arrays
-  engine/profile     per-layer records: data, table, HTML, DataFrame, plot
-  engine/progress    the one tqdm progress-bar helper (layers, pairs, IDA* iterations, instances)
-  engine/solution    ``Solution``: states and moves
-  engine/codegen     kernel modules per puzzle family, the templates' roles bound (cached by numba)
-  engine/guarded     a user's functions compiled with bounds checks, handed to the kernels in their tables
-  engine/goals       goals given as conditions: tested on layers, or listed by a scan of the rank space
   fingerprint        digests of what a puzzle computes (its functions' code, tables, moves): resumes
-  engine/blocks      serial range kernels run over blocks of their input on several threads
-  engine/jit         compile time kept apart from search time; long compiles announced
-  engine/warmup      ``warm_up(puzzle)`` / ``vecsearch warm-up``: miniature runs of what solve and bfs call
-  kernels/*          numba building blocks: layer / rank-space / pair / heuristic / pdb templates
-                     (their roles declared in kernels/roles), the guards around a user's functions
+  kernels/*          numba building blocks the templates share (their roles declared in kernels/roles),
+                     the guards around a user's functions
                      and the adapters of puzzles over values (guard / value templates), intrinsics,
                      ranks, state words, nibbles, text (batch lines read and written in bulk)
   puzzles/*          one module per puzzle family (rules, encoding, judge format)
@@ -86,22 +62,22 @@ from vecsearch.registry import get_problem, get_puzzle
 # Everything else loads on first use (PEP 562): ``import vecsearch`` stays cheap for the CLI.
 _LAZY = {
     "Heuristic": "vecsearch.heuristics",
-    "solve_pairs": "vecsearch.engine.pairs",
-    "BoundRecord": "vecsearch.engine.profile", "LayerRecord": "vecsearch.engine.profile",
-    "Profile": "vecsearch.engine.profile",
-    "SearchResult": "vecsearch.engine.result", "bfs": "vecsearch.engine.search",
-    "bidirectional": "vecsearch.engine.search",
-    "Solution": "vecsearch.engine.solution",
-    "ManySolutions": "vecsearch.engine.answers", "distance_table": "vecsearch.engine.solve",
-    "solve": "vecsearch.engine.solve", "solve_many": "vecsearch.engine.many", "METHODS": "vecsearch.engine.methods",
-    "DistanceTable": "vecsearch.engine.tables",
+    "solve_pairs": "vecsearch.engine",
+    "BoundRecord": "vecsearch.engine", "LayerRecord": "vecsearch.engine",
+    "Profile": "vecsearch.engine",
+    "SearchResult": "vecsearch.engine", "bfs": "vecsearch.engine",
+    "bidirectional": "vecsearch.engine",
+    "Solution": "vecsearch.engine",
+    "ManySolutions": "vecsearch.engine", "distance_table": "vecsearch.engine",
+    "solve": "vecsearch.engine", "solve_many": "vecsearch.engine", "METHODS": "vecsearch.engine",
+    "DistanceTable": "vecsearch.engine",
     "plot_profiles": "vecsearch.plots",
-    "validate": "vecsearch.validation", "clear_caches": "vecsearch.engine.caches", "warm_up": "vecsearch.engine.warmup",
+    "validate": "vecsearch.validation", "clear_caches": "vecsearch.engine", "warm_up": "vecsearch.engine",
     "Explorer": "vecsearch.explorer", "explore": "vecsearch.explorer", "to_networkx": "vecsearch.explorer.graph",
     "Orbit": "vecsearch.puzzles.permutation", "PermutationDefinition": "vecsearch.puzzles.permutation",
     "PermutationPuzzle": "vecsearch.puzzles.permutation", "load_definition": "vecsearch.puzzles.permutation",
     "Pattern": "vecsearch.puzzles.permutation", "phases": "vecsearch.puzzles.permutation",
-    "distances_between": "vecsearch.engine.between",
+    "distances_between": "vecsearch.engine",
     "ValuePuzzle": "vecsearch.values", "Vector": "vecsearch.values", "Permutation": "vecsearch.values",
     "Subset": "vecsearch.values",
 }

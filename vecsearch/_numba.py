@@ -17,7 +17,7 @@
 - ``called``: a function compiled once and called by the kernels (not inlined into each by
   numba, which costs compile time per kernel): the one that raises a guard's ``BrokenRule``.
 - ``checked_function(function, argument_types, cache)``: a user's per-state function, compiled
-  for the argument types its role is called with (``engine.guarded.argument_types``), with bounds checks:
+  for the argument types its role is called with (``engine.runtime.guarded.argument_types``), with bounds checks:
   an index out of range raises ``IndexError``, which its guard (``kernels/guard_template``) turns
   into a ``BrokenRule``, instead of writing outside an array. The kernels take it as a first-class
   function, so they serve every user puzzle of the same types and load from the cache even when
@@ -35,7 +35,7 @@ workers and another program busy on one core, every region waited for a deschedu
 (measured: full 3x3 BFS 184 ms instead of 13 ms; passive: 19.5 ms, no worse than one thread).
 It must be set before numba first starts its thread pool, hence here, at import.
 
-``faster_inlining()`` (applied by ``vecsearch.engine.codegen`` before it builds kernels) removes a
+``faster_inlining()`` (applied by ``vecsearch.engine.runtime.codegen`` before it builds kernels) removes a
 quadratic cost from numba's inliner, which took most of the compile time of kernels built from
 ``inline="always"`` functions; see there.
 """

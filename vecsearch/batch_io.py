@@ -26,8 +26,8 @@ import sys
 
 import numpy as np
 
-from vecsearch.engine.instances import Instances, duplicate_ids, instances_from
-from vecsearch.engine.many import iter_many
+from vecsearch.engine.batch.instances import Instances, duplicate_ids, instances_from
+from vecsearch.engine.batch.many import iter_many
 from vecsearch.errors import InvalidPuzzleInput
 from vecsearch.kernels.text import record_lines
 

@@ -43,7 +43,7 @@ def run_solve(args) -> int:
 
 def _solve_instance(args) -> int:
     """``vecsearch solve PUZZLE --start STATE [--goal STATE]``: one shortest move string."""
-    from vecsearch.engine.solve import solve
+    from vecsearch.engine.batch.solve import solve
     from vecsearch.errors import NoSolution
     from vecsearch.registry import get_puzzle
 
@@ -61,10 +61,10 @@ def _solve_instance(args) -> int:
 
 def _enumerate(args, **options):
     """The puzzle and the ``bfs`` the options of ``_add_search_arguments`` (and ``options``) ask for."""
-    from vecsearch.engine import planner
-    from vecsearch.engine.planner import format_size
-    from vecsearch.engine.search import bfs
-    from vecsearch.engine.segments import is_partitioned
+    from vecsearch.engine.runtime import planner
+    from vecsearch.engine.runtime.planner import format_size
+    from vecsearch.engine.layered.search import bfs
+    from vecsearch.engine.twobit.segments import is_partitioned
     from vecsearch.registry import get_puzzle
 
     puzzle = get_puzzle(args.puzzle)
@@ -110,7 +110,7 @@ def _progress(args) -> bool:
 
 
 def run_bfs(args) -> int:
-    from vecsearch.engine.enumeration import KEEP_FARTHEST
+    from vecsearch.engine.layered.enumeration import KEEP_FARTHEST
     from vecsearch.errors import MemoryLimitError, SearchInterrupted
 
     try:
@@ -248,8 +248,8 @@ def _write(path: str, save) -> None:
 
 
 def run_warm_up(args) -> int:
-    from vecsearch.engine import jit
-    from vecsearch.engine.warmup import kernel_set, warm_up
+    from vecsearch.engine.runtime import jit
+    from vecsearch.engine.batch.warmup import kernel_set, warm_up
     from vecsearch.registry import WARM_UP_EXAMPLES, get_puzzle
 
     if not args.puzzles and not args.all:
@@ -283,7 +283,7 @@ def run_warm_up(args) -> int:
         kernels += len(log)
     print(f"total {total:.2f} s: {kernels} kernels compiled or loaded for {len(puzzles)} puzzles")
     for puzzle in named if args.databases else ():
-        from vecsearch.engine.heuristic import resolve
+        from vecsearch.engine.heuristic.evaluation import resolve
 
         made = resolve(puzzle, puzzle.goal_states(), args.databases, progress=None)
         print(f"{puzzle.name:<16} {made.description}: {made.nbytes / 2**20:.0f} MiB,"

@@ -41,7 +41,7 @@ examples:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from vecsearch.engine import methods
+    from vecsearch.engine.batch import methods
 
     parser = argparse.ArgumentParser(
         prog="vecsearch", description="Exhaustive state-space search for combinatorial puzzles.",
@@ -203,7 +203,7 @@ def _non_negative(text: str) -> int:
 
 
 def _memory_size(text: str) -> int:
-    from vecsearch.engine.planner import parse_size
+    from vecsearch.engine.runtime.planner import parse_size
 
     try:
         return parse_size(text)

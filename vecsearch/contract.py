@@ -6,7 +6,7 @@ it, and the *check* its outputs must pass. Everything else reads these declarati
 
 - the records ``Rules``, ``Moves`` and ``Rank`` (what ``Puzzle(...)`` takes) are made from them;
 - ``vecsearch.kernels.roles`` declares a kernel name per role (``expand_state``, ...) for the
-  kernel templates, and ``vecsearch.engine.codegen`` binds them per family, wrapping a user's
+  kernel templates, and ``vecsearch.engine.runtime.codegen`` binds them per family, wrapping a user's
   functions in the checks declared here (``vecsearch.kernels.guards``);
 - ``vecsearch.validate`` probes each role given by the check declared for it;
 - the role table of the docs (``role_table()``, printed in the README) is made from them.

@@ -112,7 +112,7 @@ class BrokenRule(PuzzleDefinitionError):
     """
 
     RULES = ("raised", "count", "move", "reserved", "rank", "bound", "value", "permutation", "subset")
-    describing = weakref.WeakValueDictionary()  # user puzzles by ``Puzzle.serial`` (``engine.guarded``)
+    describing = weakref.WeakValueDictionary()  # user puzzles by ``Puzzle.serial`` (``engine.runtime.guarded``)
 
     def __init__(self, puzzle: int | str, role: str, rule: int, state, value: int = 0, index: int = 0, limit: int = 0,
                  position: int = -1):

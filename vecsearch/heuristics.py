@@ -1,7 +1,7 @@
 """``Heuristic``: an admissible state function bound to its goal-specific tables.
 
 Part of the puzzle contract: a puzzle makes its heuristics (``Puzzle.make_heuristic``); the engine
-evaluates them in bulk and inlines them into its search kernels (``vecsearch.engine.heuristic``).
+evaluates them in bulk and inlines them into its search kernels (``vecsearch.engine.heuristic.evaluation``).
 """
 
 from __future__ import annotations

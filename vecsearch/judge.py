@@ -71,7 +71,7 @@ class JudgeProblem:
     def read_instances(self, data: str | bytes):
         """The cases of a whole input as ``Instances`` (ids: case numbers), and the errors of the
         malformed cases (``InvalidPuzzleInput``, located by case)."""
-        from vecsearch.engine.instances import instances_from
+        from vecsearch.engine.batch.instances import instances_from
 
         text = data.decode("utf-8") if isinstance(data, bytes) else data
         cases, errors = self.read_all(text)
@@ -108,7 +108,7 @@ class JudgeProblem:
     def solve_text(self, text: str) -> tuple[list[Answer], list[InvalidPuzzleInput]]:
         """An answer per case, in input order (a malformed one: ``marker``, its error as the
         note), and the errors: the instances answered as one chunk of a batch."""
-        from vecsearch.engine.many import iter_many
+        from vecsearch.engine.batch.many import iter_many
 
         instances, errors = self.read_instances(text)
         answers = {}

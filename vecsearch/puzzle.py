@@ -26,14 +26,14 @@ Conventions (every built-in puzzle states its own instance of these at the top o
   engine does without it is declared once in ``vecsearch.contract.ROLES`` (listed in ``Puzzle``'s
   docstring); ``Rules``, ``Moves`` (count, names, ``inverses[m]``: the move undoing ``m``, which IDA* never plays right
   after ``m``; a puzzle may instead give ``move_sequences``, an automaton of the sequences IDA*
-  plays, ``engine.sequences``: the permutation puzzles' canonical sequences) and
+  plays, ``engine.heuristic.sequences``: the permutation puzzles' canonical sequences) and
   ``Rank`` group them with the traits they go with. ``tables`` (a tuple of numpy arrays) is
   handed to every function; a heuristic's tables are ``heuristic_tables(goals)`` when the puzzle
   gives that function, else the tables followed by the goal layer.
 
 The functions are numba ``@njit`` functions (plain functions are compiled for you). A built-in
 family's are compiled into its kernels; a user's are compiled apart, with bounds checks, and
-handed to kernels shared by every user's puzzle of the same types (``engine.guarded``): defined
+handed to kernels shared by every user's puzzle of the same types (``engine.runtime.guarded``): defined
 in an importable module they are cached on disk, defined in a notebook they compile once per
 process (a fraction of a second), and the kernels load from the cache either way.
 """
@@ -228,7 +228,7 @@ class Puzzle:
     def functions(self) -> Mapping[str, object]:
         """The compiled per-state functions by the kernel name of their role (``expand_state``,
         ``rank_state``, ...: ``vecsearch.contract.ROLES``; None: not given), read-only. The
-        engine binds them into its kernels (``vecsearch.engine.codegen.layer_kernels``)."""
+        engine binds them into its kernels (``vecsearch.engine.runtime.codegen.layer_kernels``)."""
         return MappingProxyType(self._functions)
 
     @property
@@ -248,7 +248,7 @@ class Puzzle:
 
     def state_types(self) -> tuple:
         """The numba types of one state and of an array of states, as the user's functions see
-        them (``engine.guarded`` compiles them for these)."""
+        them (``engine.runtime.guarded`` compiles them for these)."""
         vector = numba.types.Array(numba.types.int64, 1, "C")
         if self.width == 1:
             return numba.types.int64, vector
@@ -279,7 +279,7 @@ class Puzzle:
 
     @property
     def move_sequences(self) -> np.ndarray | None:
-        """The automaton of the move sequences IDA* plays (``engine.sequences``), or None: the
+        """The automaton of the move sequences IDA* plays (``engine.heuristic.sequences``), or None: the
         moves that undo the previous one are left out (``inverse_moves``)."""
         return None
 
@@ -380,7 +380,7 @@ class Puzzle:
 
     def goal_states(self) -> np.ndarray:
         """The goal set (a layer). A goal given as a condition has none here: the engine turns
-        it into states when a method needs them (``vecsearch.engine.goals``)."""
+        it into states when a method needs them (``vecsearch.engine.runtime.goals``)."""
         if self.has_goal_condition:
             raise InvalidPuzzleInput(f"{self.name}'s goal is a condition, not states")
         if self._goal is None:

@@ -39,7 +39,7 @@ DEFINITION_SUFFIXES = (".tws", ".def", ".json")
 
 # One member of every built-in family for ``vecsearch warm-up --all``, with a second size where
 # sizes call different kernels (parallel ones, a hash set); members whose kernels an earlier one
-# compiled are skipped (``engine.warmup.kernel_set``).
+# compiled are skipped (``engine.batch.warmup.kernel_set``).
 WARM_UP_EXAMPLES = (
     "sliding-3x3", "sliding-3x4", "sliding-4x4", "solitaire", "chessboard", "cubes", "gap",
     "pocket-htm", "pocket-full", "pancake-9", "pancake-11", "topspin-10-4", "lrx-9",

@@ -25,8 +25,8 @@ from pathlib import Path
 
 import numpy as np
 
-from vecsearch.engine.codegen import cache_dir, layer_kernels
-from vecsearch.engine.guarded import kernel_tables
+from vecsearch.engine.runtime.codegen import cache_dir, layer_kernels
+from vecsearch.engine.runtime.guarded import kernel_tables
 from vecsearch.errors import InvalidPuzzleInput, PuzzleDefinitionError
 
 
@@ -275,7 +275,7 @@ def _check_goal(puzzle, state):
 
 def _check_compiled(puzzle, states):
     """The compiled kernels give the children the Python functions give."""
-    from vecsearch.engine import jit
+    from vecsearch.engine.runtime import jit
 
     for state in states:
         layer = puzzle.states(np.array([state]))

@@ -16,11 +16,11 @@ Module map:
 
 from __future__ import annotations
 
-from vecsearch.engine import planner
-from vecsearch.engine.endpoints import as_puzzle
-from vecsearch.engine.result import SearchResult
-from vecsearch.engine.search import bfs, bidirectional
-from vecsearch.engine.tables import DistanceTable
+from vecsearch.engine.runtime import planner
+from vecsearch.engine.runtime.endpoints import as_puzzle
+from vecsearch.engine.results.result import SearchResult
+from vecsearch.engine.layered.search import bfs, bidirectional
+from vecsearch.engine.tables.distance import DistanceTable
 from vecsearch.errors import VecsearchError
 from vecsearch.explorer.model import PER_PAGE, Explorer, Neighbour
 from vecsearch.explorer.sources import LayerSide, TableSide

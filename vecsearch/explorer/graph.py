@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from vecsearch.engine.codegen import layer_kernels
-from vecsearch.engine.endpoints import as_puzzle
-from vecsearch.engine.guarded import kernel_tables
-from vecsearch.engine.search import bfs
+from vecsearch.engine.runtime.codegen import layer_kernels
+from vecsearch.engine.runtime.endpoints import as_puzzle
+from vecsearch.engine.runtime.guarded import kernel_tables
+from vecsearch.engine.layered.search import bfs
 from vecsearch.errors import VecsearchError
 from vecsearch.explorer.records import plain_state
 from vecsearch.optional import require

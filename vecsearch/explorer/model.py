@@ -28,8 +28,8 @@ from pathlib import Path
 
 import numpy as np
 
-from vecsearch.engine.codegen import layer_kernels
-from vecsearch.engine.guarded import kernel_tables
+from vecsearch.engine.runtime.codegen import layer_kernels
+from vecsearch.engine.runtime.guarded import kernel_tables
 from vecsearch.errors import InvalidPuzzleInput
 from vecsearch.explorer.page import PER_LAYER, document, fragment, snapshot
 from vecsearch.explorer.pictures import Pictures

@@ -21,8 +21,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from vecsearch.engine.codegen import layer_kernels
-from vecsearch.engine.guarded import kernel_tables
+from vecsearch.engine.runtime.codegen import layer_kernels
+from vecsearch.engine.runtime.guarded import kernel_tables
 from vecsearch.errors import VecsearchError
 
 BLOCK = 1 << 20  # ranks per block of a table's per-layer counts

@@ -1,6 +1,6 @@
 """Checks around a user's per-state functions: a broken rule raises ``BrokenRule``, never a crash.
 
-Code generation (``vecsearch.engine.codegen``) puts these guards in the kernel module of a user's
+Code generation (``vecsearch.engine.runtime.codegen``) puts these guards in the kernel module of a user's
 puzzle, one per role the puzzle gives, under the role's kernel name (``expand_state``, ...). The
 module holds no code of the user's: it serves every user's puzzle whose tables and functions have
 the same types, and is cached like a built-in family's. The user's functions come in the kernel
@@ -206,7 +206,7 @@ def is_goal_state(state, tables):
 @state_function
 def heuristic_state(state, htables):
     """The user's heuristic; ``htables``: ``(its tables, functions, limits)``
-    (``engine.heuristic``)."""
+    (``engine.heuristic.evaluation``)."""
     h = 0
     failed = False
     user = htables[GUARD][SLOT_HEURISTIC]

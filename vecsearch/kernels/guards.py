@@ -2,7 +2,7 @@
 kernel tables of a user's puzzle, rule codes, ``broken`` and ``whole``.
 
 A user's puzzle hands its kernels ``tables`` as ``(the puzzle's tables, guard)``
-(``vecsearch.engine.guarded.kernel_tables``), ``guard`` being ``(limits, fields, ranking,
+(``vecsearch.engine.runtime.guarded.kernel_tables``), ``guard`` being ``(limits, fields, ranking,
 functions...)``: ``limits`` holds the puzzle's number in ``BrokenRule.describing``
 (``LIMIT_PUZZLE``) and what the outputs are checked against: ``max_moves``,
 ``max_predecessors``, ``rank_size`` (0 without a rank) and, for values, the size of a ``Subset``

@@ -2,7 +2,7 @@
 
 A kernel that takes a ``clock`` (an int64 array, one entry per phase) adds the processor cycles
 each phase of its batches took (``intrinsics.cycles``, read a few times per batch of states, not
-per state) with one atomic add per phase and call; ``vecsearch.engine.phases`` turns the counts
+per state) with one atomic add per phase and call; ``vecsearch.engine.runtime.phase_clock`` turns the counts
 into seconds of the layer. The phases:
 
 - ``scan``: passes over a two-bit table (finding the frontier's or the unreached cells, retiring

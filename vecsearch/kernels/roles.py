@@ -2,7 +2,7 @@
 
 The kernel templates (``*_template.py`` beside this module) are ordinary modules: they import
 the names below from here, so they import, lint and read like any other code. A template on its
-own compiles nothing useful, though: ``vecsearch.engine.codegen`` emits one module per puzzle
+own compiles nothing useful, though: ``vecsearch.engine.runtime.codegen`` emits one module per puzzle
 *family* in which that single ``from vecsearch.kernels.roles import (...)`` statement is replaced
 by a header binding each role to the family's own function (and the decorators to cached or
 uncached ones). Everything else in the templates is used as written.
@@ -59,7 +59,7 @@ ROLES = tuple(role.kernel_name for role in CONTRACT_ROLES)
 
 def _stub(name):
     def unbound(*args):
-        raise NotImplementedError(f"{name} is bound per puzzle family by vecsearch.engine.codegen")
+        raise NotImplementedError(f"{name} is bound per puzzle family by vecsearch.engine.runtime.codegen")
 
     unbound.__name__ = name
     return state_function(unbound)

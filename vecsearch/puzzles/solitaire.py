@@ -34,7 +34,7 @@ import numpy as np
 
 from vecsearch._numba import state_function
 from vecsearch.contract import Moves, Rank, Rules
-from vecsearch.engine.search import bidirectional
+from vecsearch.engine import bidirectional
 from vecsearch.errors import InvalidPuzzleInput
 from vecsearch.judge import Case, JudgeProblem
 from vecsearch.kernels.intrinsics import popcount

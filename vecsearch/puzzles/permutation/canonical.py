@@ -1,4 +1,4 @@
-"""Canonical move sequences of a permutation puzzle, from its definition (``engine.sequences``).
+"""Canonical move sequences of a permutation puzzle, from its definition (``engine.heuristic.sequences``).
 
 Two moves *commute* when playing them in either order makes the same move (compared as moves of
 the definition, pieces and twists: moves that commute there commute on every state). A pair
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from vecsearch.engine.sequences import canonical_automaton, undo_automaton
+from vecsearch.engine import canonical_automaton, undo_automaton
 
 
 def _key(move) -> tuple:

@@ -184,11 +184,9 @@ def _multiset_permutations(values):
 
 
 def _in_component(puzzle, states, reference):
-    from vecsearch.engine.codegen import layer_kernels
+    from vecsearch.engine import components
 
-    kernels = layer_kernels(puzzle)
-    home = kernels.components(reference, puzzle.tables)[0]
-    return states[kernels.components(states, puzzle.tables) == home]
+    return states[components(puzzle, states) == components(puzzle, reference)[0]]
 
 
 class Pattern(Coarsening):
@@ -334,8 +332,7 @@ def phases(puzzle, start: str | Pattern, goal: str | Pattern, *, threads=None, m
     >>> between.maximum, sum(between.counts)
     (11, 648)
     """
-    from vecsearch.engine.between import distances_between, distances_in
-    from vecsearch.engine.tables import DistanceTable
+    from vecsearch.engine import DistanceTable, distances_between, distances_in
 
     start = start if isinstance(start, Pattern) else Pattern(puzzle, start)
     goal = goal if isinstance(goal, Pattern) else Pattern(puzzle, goal)

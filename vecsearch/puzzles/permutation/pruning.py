@@ -3,9 +3,9 @@
 A **projection** is a ``patterns.Coarsening`` of the puzzle (some pieces made identical, some
 orientations ignored: a pattern written by the user, or one of ``default_patterns``). Its coset
 space is itself a permutation puzzle (its solved state is the coarsened one) whose rank is
-perfect; the engine's distance table (``engine.tables.DistanceTable``) enumerates it
+perfect; the engine's distance table (``engine.tables.distance.DistanceTable``) enumerates it
 breadth-first from the goal's projections (a byte per rank, ``UNREACHED`` where none), and
-``engine.pdb.cached_array``
+``engine.heuristic.pdb.cached_array``
 keeps it on disk under a name hashed from the definition, the projection, the metric and the
 goal (the databases of a heuristic also in one file, read into memory when it is made). The distance of a state's projection never exceeds the state's own, so the
 largest over the projections is an admissible bound (``projection_bound``).
@@ -28,7 +28,7 @@ from typing import NamedTuple
 import numpy as np
 
 from vecsearch._numba import state_function
-from vecsearch.engine.pdb import UNREACHED, cached_array
+from vecsearch.engine import UNREACHED, cached_array
 from vecsearch.errors import InvalidPuzzleInput, PuzzleDefinitionError, VecsearchError
 from vecsearch.heuristics import Heuristic
 from vecsearch.kernels.ranking import binomial_table, factorial_table, lehmer_digit
@@ -272,14 +272,14 @@ def database_name(space, goals: np.ndarray) -> str:
 
 def projection_database(pattern: Coarsening, space, goals, *, threads=None, max_memory=None, progress=False):
     """The database of ``pattern`` (its coset space ``space``) towards the fine goal layer
-    ``goals``: ``(entries, name, seconds)`` (``name``: its file's, ``engine.pdb.cached_array``). Built by the engine's distance table (a byte per
+    ``goals``: ``(entries, name, seconds)`` (``name``: its file's, ``engine.heuristic.pdb.cached_array``). Built by the engine's distance table (a byte per
     rank, breadth-first with a bitset), in the coordinates form when it fits (table lookups:
     faster moves, the same rank), else in ``space``'s labels form."""
     fine = pattern.fine
     coarse_goals = np.unique(space.states([space.encode(coarse_state(pattern, fine.pieces(g))) for g in goals]), axis=0)
 
     def build():
-        from vecsearch.engine.tables import DistanceTable
+        from vecsearch.engine import DistanceTable
 
         try:
             searched = type(space)(space.definition, fine.metric, name=space.name, representation="coordinates")

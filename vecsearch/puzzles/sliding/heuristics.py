@@ -26,7 +26,7 @@ from typing import NamedTuple
 import numpy as np
 
 from vecsearch._numba import state_function
-from vecsearch.engine.pdb import cached_array, database_path
+from vecsearch.engine import cached_array, database_path
 from vecsearch.errors import InvalidPuzzleInput, VecsearchError
 from vecsearch.puzzles.sliding.lookups import (CELLS, COLS, MIRRORED, NO_PATTERN, PATTERN_OF, ROWS, TURN, UNMIRROR_TILES,
                                                PatternDatabaseTables, additive_pdb, additive_pdb_update)

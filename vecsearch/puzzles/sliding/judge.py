@@ -67,14 +67,14 @@ class SlidingJudge(JudgeProblem):
         """Which heuristic IDA* used (the databases on disk decide it), on the first answer."""
         if method != "idastar" or not len(instances):
             return {}
-        from vecsearch.engine.heuristic import resolve
+        from vecsearch.engine import resolve_heuristic
 
-        return {int(instances.ids[0]): f"IDA* with {resolve(self.puzzle, instances.goals).description}"}
+        return {int(instances.ids[0]): f"IDA* with {resolve_heuristic(self.puzzle, instances.goals).description}"}
 
     def read_instances(self, data):
         """All lines read in one pass (``kernels.text``) and checked in bulk; only the lines that
         fail are read again one by one, for their message. A bad line does not stop the rest."""
-        from vecsearch.engine.instances import Instances
+        from vecsearch.engine import Instances
         from vecsearch.kernels.text import token_lines
 
         data = data.encode("utf-8") if isinstance(data, str) else data

@@ -33,9 +33,7 @@ import numpy as np
 
 from vecsearch._numba import kernel, state_function
 from vecsearch.contract import Rank, Rules
-from vecsearch.engine.blocks import map_blocks
-from vecsearch.engine.pdb import UNREACHED, Abstraction, cached_array, enumerate_distances
-from vecsearch.engine.progress import layer_progress
+from vecsearch.engine import UNREACHED, Abstraction, cached_array, enumerate_distances, layer_progress, map_blocks
 from vecsearch.kernels.intrinsics import popcount
 from vecsearch.kernels.ranking import nth_unused
 from vecsearch.puzzle import Puzzle, signed64
@@ -289,7 +287,7 @@ def pattern_database(rows: int, cols: int, homes, blank_home: int, *, directory=
     pattern's tile order) when the blank belongs at ``blank_home``; built once (under
     ``max_memory``; with a progress bar if ``progress``), then loaded.
 
-    Returns ``(packed, facts, seconds, built)`` as ``vecsearch.engine.pdb.cached_array``.
+    Returns ``(packed, facts, seconds, built)`` as ``vecsearch.engine.cached_array``.
     """
     homes = tuple(int(c) for c in homes)
     name = database_name(rows, cols, homes, blank_home)

@@ -1,0 +1,224 @@
+"""IDA*: iterative-deepening depth-first search under an admissible heuristic.
+
+Each iteration is one depth-first search, in numba with an explicit stack, through the nodes
+whose ``f = g + h`` stays within a bound; the next bound is the least f that exceeded it. The
+first goal found is optimal. Memory is the stack only (depth x branching), so IDA* reaches
+depths no breadth-first search can store (a random 15-puzzle: ~53 moves, 10^13 states). The
+moves played follow the puzzle's sequence automaton (``engine.heuristic.sequences``): at least, a move
+that undoes the previous one is never generated; permutation puzzles play canonical sequences.
+
+``idastar`` solves one instance with one kernel call per bound (each a profile record, timed);
+once an iteration is long (``split_from`` nodes), the next ones are split: the tree's nodes a few
+moves deep are searched in parallel, and the first subtree to reach the goal stops the others.
+``idastar_many`` runs complete IDA* searches for many instances in parallel, one per task.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numba
+import numpy as np
+
+from vecsearch.engine.runtime import jit
+from vecsearch.engine.runtime.blocks import thread_limit
+from vecsearch.engine.runtime.codegen import layer_kernels
+from vecsearch.engine.runtime.endpoints import as_puzzle, endpoints
+from vecsearch.engine.runtime.goals import default_goals
+from vecsearch.engine.runtime.guarded import kernel_tables
+from vecsearch.engine.heuristic.evaluation import heuristic_values, resolve, search_kernels
+from vecsearch.engine.results.profile import BoundRecord, Profile
+from vecsearch.engine.runtime.progress import progress_bar
+from vecsearch.engine.results.result import SearchResult
+from vecsearch.engine.heuristic.sequences import sequence_table
+from vecsearch.engine.results.solution import Solution
+from vecsearch.errors import InvalidPuzzleInput
+
+NO_BOUND = 1 << 40  # as in engine/heuristic/heuristic_template.py
+DEFAULT_MAX_BOUND = 255  # default cap of the f-bound (the path length) when none is given
+BATCH = 1024  # instances per parallel kernel call of idastar_many
+SPLIT_FROM = 1 << 17  # an iteration expanding this many nodes has its successors split across threads
+SUBTREES_PER_THREAD = 32
+
+
+def idastar(puzzle, start=None, goal=None, *, heuristic=None, max_depth=None, on_bound=None, threads=None,
+            split_from=SPLIT_FROM, progress=False) -> SearchResult:
+    """An optimal path from ``start`` to ``goal`` (defaults: the puzzle's own) by IDA*.
+
+    ``heuristic``: a name the puzzle offers (``puzzle.heuristic_names``), a ``Heuristic``, or None
+    for the puzzle's default. ``max_depth`` caps the path length looked for. ``on_bound`` is
+    called with each iteration's ``BoundRecord``; ``progress=True`` draws a bar of the iterations.
+    Iterations after one that expanded ``split_from`` nodes run on ``threads`` threads (default: all).
+    """
+    puzzle = as_puzzle(puzzle)
+    starts, goals = endpoints(puzzle, start, goal, need_goal=True)
+    if len(starts) != 1:
+        raise InvalidPuzzleInput("IDA* searches from one start state; use solve_many for many")
+    profile = Profile(visited="none (depth-first)")
+    watch = jit.Stopwatch()
+    if len(goals) == 0:  # the goal lies in another component
+        return SearchResult(puzzle, profile, None, True, [])
+    chosen = resolve(puzzle, goals, heuristic)
+    kernel = search_kernels(puzzle, chosen).ida_iteration
+    fixed = (kernel_tables(puzzle), chosen.tables, sequence_table(puzzle), goals)
+    cap = DEFAULT_MAX_BOUND if max_depth is None else max_depth
+    kernel(starts, *fixed, -1, np.empty(1, np.int64))  # compile: bound -1 prunes the root
+    bound = int(heuristic_values(chosen, starts[:1])[0])
+    solution, complete, expanded = None, False, 0
+    with progress_bar(progress, f"idastar {puzzle.name}", unit=" iterations") as bar:
+        while bound <= cap:
+            record, moves, next_bound = _iteration(puzzle, chosen, kernel, starts, fixed, bound, expanded, split_from,
+                                                    threads)
+            expanded = record.expanded
+            profile.add(record)
+            rate = record.expanded / max(record.seconds, 1e-9)
+            bar.advance(1, f"f <= {bound}, {record.expanded:,} nodes, {rate:,.0f} nodes/s")
+            if on_bound is not None:
+                on_bound(record)
+            if moves is not None:
+                solution = solution_along(puzzle, starts, moves, profile)
+                complete = True
+                break
+            if next_bound == NO_BOUND:
+                complete = True  # every state reachable from the start was searched
+                break
+            bound = int(next_bound)
+    profile.compile_seconds = watch.compile_seconds
+    return SearchResult(puzzle, profile, solution, complete, [], "idastar")
+
+
+def _iteration(puzzle, chosen, kernel, starts, fixed, bound, expanded, split_from, threads):
+    """One iteration within ``bound`` (split across threads after one of ``split_from`` nodes):
+    its ``BoundRecord``, the moves of the path found (None: none) and the next bound."""
+    path = np.empty(bound + 1, np.int64)
+    began = time.perf_counter()
+    if expanded >= max(split_from, 1) and (threads or numba.get_num_threads()) > 1:
+        with thread_limit(threads), numba.parallel_chunksize(1):
+            length, next_bound, expanded, generated = _split_iteration(puzzle, chosen, starts, fixed, bound, path)
+    else:
+        length, next_bound, expanded, generated = kernel(starts, *fixed, bound, path)
+    stack_bytes = (bound + 1) * puzzle.max_moves * (8 * puzzle.width + 16)
+    record = BoundRecord("idastar", int(bound), int(expanded), int(generated), time.perf_counter() - began,
+                         stack_bytes + chosen.nbytes)
+    return record, (path[:length].tolist() if length >= 0 else None), next_bound
+
+
+def _split_iteration(puzzle, chosen, start, fixed, bound, path):
+    """``ida_iteration`` on all threads: the nodes within ``bound`` a few moves deep (breadth-first,
+    in Python, until there are enough) become parallel tasks. Same results; the moves found go to
+    ``path``."""
+    tables, _, sequences, goals = fixed
+    want = SUBTREES_PER_THREAD * numba.get_num_threads()
+    nodes = [(start, 0, [])]  # (state, the sequence automaton's state, moves)
+    next_bound, expanded, generated, depth = NO_BOUND, 0, 0, 0
+    while nodes and len(nodes) < want and depth < bound:
+        deeper = []
+        for state, at, prefix in nodes:
+            children, moves = layer_kernels(puzzle).neighbours(state, tables, False)
+            keep = sequences[at, moves] >= 0
+            children, moves = children[keep], moves[keep]
+            values = heuristic_values(chosen, children)
+            expanded += 1
+            generated += len(moves)
+            for j in range(len(moves)):
+                f = depth + 1 + int(values[j])
+                if f > bound:
+                    next_bound = min(next_bound, f)
+                elif values[j] == 0 and any(np.array_equal(children[j], g) for g in goals):
+                    path[:depth + 1] = prefix + [int(moves[j])]
+                    return depth + 1, bound, expanded, generated
+                else:
+                    deeper.append((children[j:j + 1], int(sequences[at, moves[j]]), prefix + [int(moves[j])]))
+        nodes, depth = deeper, depth + 1
+    if not nodes:
+        return -1, next_bound, expanded, generated
+    roots = np.concatenate([state for state, _, _ in nodes])
+    automaton = np.array([at for _, at, _ in nodes], dtype=np.int64)
+    n = len(nodes)
+    outputs = [np.empty(n, np.int64) for _ in range(4)]  # lengths, next bounds, expanded, generated
+    paths = np.zeros((n, bound + 1), np.int64)
+    kernel = search_kernels(puzzle, chosen).ida_split
+    none = automaton[:0]
+    kernel(roots[:0], none, none, none, *fixed, bound, np.zeros(1, np.int64), none, paths[:0], none, none,
+           none)
+    kernel(roots, heuristic_values(chosen, roots), automaton, np.full(n, depth, np.int64), *fixed, bound,
+           np.zeros(1, np.int64), outputs[0], paths, *outputs[1:])
+    lengths, bounds, sub_expanded, sub_generated = outputs
+    expanded += int(sub_expanded.sum())
+    generated += int(sub_generated.sum())
+    found = np.flatnonzero(lengths >= 0)
+    if len(found):
+        i = int(found[0])
+        moves = nodes[i][2] + paths[i, :lengths[i]].tolist()
+        path[:len(moves)] = moves
+        return len(moves), bound, expanded, generated
+    return -1, min(next_bound, int(bounds.min())), expanded, generated
+
+
+def solution_along(puzzle, start: np.ndarray, moves: list[int], profile) -> Solution:
+    """The ``Solution`` that plays ``moves`` from ``start`` (a one-state layer)."""
+    states = [start]
+    for move in moves:
+        children, child_moves = layer_kernels(puzzle).neighbours(states[-1], kernel_tables(puzzle), False)
+        states.append(children[np.flatnonzero(child_moves == move)[:1]])
+    return Solution(puzzle, np.concatenate(states), moves, profile)
+
+
+def idastar_many(puzzle, starts, goal=None, *, heuristic=None, max_depth=None, threads=None, progress=False):
+    """Optimal solutions for many starts towards one goal, IDA* on all cores (one start per task,
+    handed out dynamically), sharing one heuristic (its pattern databases are loaded once).
+
+    Returns ``(lengths, moves, profile)``: ``lengths[i]`` is -1 when start ``i`` cannot reach the
+    goal (or not within ``max_depth``), and ``moves[i, :lengths[i]]`` are its moves. The profile
+    sums the nodes of every instance per f-bound; its seconds are the batch's wall time.
+    ``progress=True`` draws a bar of the instances solved (a batch of ``BATCH`` at a time).
+    """
+    puzzle = as_puzzle(puzzle)
+    starts = puzzle.states(starts)
+    goals = default_goals(puzzle, starts) if goal is None else puzzle.states(goal)
+    kernels = layer_kernels(puzzle)
+    goal_components = set(kernels.components(goals, kernel_tables(puzzle)).tolist())
+    if len(goal_components) != 1:
+        raise InvalidPuzzleInput(f"{puzzle.name}: the goal states lie in {len(goal_components)} components;"
+                                 " solve towards one component at a time")
+    component = goal_components.pop()
+    cap = DEFAULT_MAX_BOUND if max_depth is None else max_depth
+    chosen = resolve(puzzle, goals, heuristic)
+    kernel = search_kernels(puzzle, chosen).ida_many
+    fixed = (kernel_tables(puzzle), chosen.tables, sequence_table(puzzle), goals, cap)
+    lengths = np.full(len(starts), -1, dtype=np.int64)
+    parts = []  # each batch's moves, trimmed to its longest solution
+    expanded_by_bound = np.zeros(cap + 1, dtype=np.int64)
+    generated_by_bound = np.zeros(cap + 1, dtype=np.int64)
+    profile = Profile(visited="none (depth-first)")
+    watch = jit.Stopwatch()
+    empty = np.zeros((0, cap + 1), np.int64)
+    kernel(starts[:0], np.zeros(0, np.bool_), *fixed, np.zeros((0, cap), np.int64), lengths[:0], empty, empty)
+    began = time.perf_counter()
+    bar = progress_bar(progress, f"idastar {puzzle.name}", unit=" inst", total=len(starts))
+    with thread_limit(threads), numba.parallel_chunksize(1), bar as advancing:
+        for lo in range(0, len(starts), BATCH):
+            part = starts[lo:lo + BATCH]
+            skip = kernels.components(part, kernel_tables(puzzle)) != component
+            expanded = np.zeros((len(part), cap + 1), np.int64)
+            generated = np.zeros_like(expanded)
+            moves = np.zeros((len(part), cap), np.int64)
+            kernel(part, skip, *fixed, moves, lengths[lo:lo + BATCH], expanded, generated)
+            parts.append(moves[:, :max(0, int(lengths[lo:lo + BATCH].max(initial=0)))])
+            expanded_by_bound += expanded.sum(axis=0)
+            generated_by_bound += generated.sum(axis=0)
+            advancing.advance(len(part))
+    seconds = time.perf_counter() - began
+    total = max(1, int(expanded_by_bound.sum()))
+    for bound in np.flatnonzero(expanded_by_bound):
+        share = seconds * expanded_by_bound[bound] / total  # apportioned: the batch is timed as a whole
+        profile.add(BoundRecord("idastar", int(bound), int(expanded_by_bound[bound]), int(generated_by_bound[bound]),
+                                share, chosen.nbytes))
+    profile.compile_seconds = watch.compile_seconds
+    lengths[lengths < 0] = -1
+    moves = np.zeros((len(starts), max(0, int(lengths.max(initial=0)))), np.int64)
+    row = 0
+    for part in parts:
+        moves[row:row + len(part), :part.shape[1]] = part
+        row += len(part)
+    return lengths, moves, profile

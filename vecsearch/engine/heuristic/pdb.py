@@ -1,0 +1,180 @@
+"""Pattern databases: exact distances in an abstraction of a puzzle, enumerated breadth-first.
+
+An ``Abstraction`` is a smaller puzzle (a projection of the real one: only some tiles or pieces
+are told apart) whose distance to its goal never exceeds the real distance. Its moves may cost
+0 (``free_moves``): for additive sliding-tile databases, moves of tiles outside the pattern
+are free (or, better, folded into the abstract state: see ``puzzles/sliding/patterns``).
+``enumerate_distances`` runs a 0-1 breadth-first search over the abstraction's rank space with
+the engine's bitset and parallel expansion: each layer (distance ``d``) is grown by the paid
+moves of the previous layer, then closed under free moves, if any. Database entries are groups
+of consecutive ranks (``entry = rank // group``: e.g. the same pattern with the blank anywhere)
+holding the least distance of the group.
+
+Databases are built once and kept on disk as numpy files (``cached_array``), in
+``$VECSEARCH_CACHE_DIR/pdb`` (default ``~/.cache/vecsearch/pdb``) or a directory given.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from vecsearch.engine.runtime import jit, planner
+from vecsearch.engine.runtime.blocks import thread_limit
+from vecsearch.engine.runtime.codegen import build_kernels, cache_dir
+from vecsearch.engine.runtime.guarded import kernel_tables
+from vecsearch.engine.runtime.layers import Layer, LayerBuilder, empty_states
+from vecsearch.engine.results.profile import LayerRecord, Profile
+from vecsearch.engine.runtime.visited import ROUND, expand_blocks
+from vecsearch.errors import VecsearchError
+
+PDB_TEMPLATE = Path(__file__).with_name("pdb_template.py")
+UNREACHED = 255
+
+
+@dataclass(frozen=True)
+class Abstraction:
+    """An abstract space to enumerate from its goal layer ``goals``.
+
+    ``puzzle`` needs a rank (``rank_size`` bits are allocated) and reversible moves (distances
+    from the goal are distances to it); ``free_moves`` are the move indices that cost 0;
+    ``group`` consecutive ranks form one database entry.
+    """
+
+    puzzle: object
+    goals: np.ndarray
+    free_moves: tuple[int, ...] = ()
+    group: int = 1
+
+
+def enumerate_distances(abstraction: Abstraction, *, threads=None, on_layer=None,
+                        max_memory=None) -> tuple[np.ndarray, Profile]:
+    """``entries[i]``: the least distance to the goal over the abstract states of entry ``i``
+    (``UNREACHED`` = 255 if none is connected to it), and the profile of the enumeration.
+
+    The memory planner is asked first (``planner.plan_database``: the bitset and the entries
+    must fit under ``max_memory``, default most of the available memory); the layers are checked
+    against the same limit as they grow."""
+    puzzle = abstraction.puzzle
+    if not puzzle.has_rank or not puzzle.reversible:
+        raise VecsearchError(f"{puzzle.name}: an abstraction needs a rank and reversible moves")
+    if puzzle.rank_size % abstraction.group:
+        raise VecsearchError(f"{puzzle.name}: rank_size {puzzle.rank_size} is not a multiple of group {abstraction.group}")
+    budget = planner.plan_database(puzzle, abstraction.group, max_memory)
+    roles = ("expand_state", "rank_state")
+    kernels = build_kernels({role: puzzle.functions[role] for role in roles}, puzzle.width, puzzle.move_capacity,
+                            puzzle.kernel_label, templates=(PDB_TEMPLATE,), roles=roles, optional_roles=())
+    costs = np.ones(puzzle.max_moves, dtype=np.int64)
+    costs[list(abstraction.free_moves)] = 0
+    bits = np.zeros((puzzle.rank_size + 63) // 64, dtype=np.uint64)
+    entries = np.full(puzzle.rank_size // abstraction.group, UNREACHED, dtype=np.uint8)
+    profile = Profile(visited="bitset")
+    watch = jit.Stopwatch()
+    step = _Expander(kernels, puzzle, bits, costs, entries, abstraction.group, budget)
+    with thread_limit(threads):
+        layer_watch = jit.Stopwatch()
+        goals = puzzle.states(abstraction.goals).copy()
+        layer = Layer.of(goals[:kernels.claim_goals(goals, kernel_tables(puzzle), bits, entries, abstraction.group)],
+                         puzzle.width)
+        depth, frontier, generated = 0, len(goals), 0
+        while len(layer):
+            if abstraction.free_moves:
+                layer, closing = step.close(layer, depth)
+                generated += closing
+            seconds = layer_watch.search_seconds
+            record = LayerRecord("abstract", depth, len(layer), frontier, generated, generated - len(layer) if depth else 0,
+                                 seconds, bits.nbytes + entries.nbytes + layer.nbytes, "0-1")
+            profile.add(record)
+            if on_layer is not None:
+                on_layer(record)
+            if depth + 1 >= UNREACHED:
+                raise VecsearchError(f"{puzzle.name}: abstract distances beyond {UNREACHED - 1}")
+            layer_watch = jit.Stopwatch()
+            frontier = len(layer)
+            depth += 1
+            layer, generated = step.expand(layer, 1, depth)
+    profile.compile_seconds = watch.compile_seconds
+    return entries, profile
+
+
+class _Expander:
+    def __init__(self, kernels, puzzle, bits, costs, entries, group, budget):
+        self.kernels, self.puzzle = kernels, puzzle
+        self.fixed = (bits, costs)
+        self.entries, self.group = entries, group
+        self.budget = budget
+        self.held = bits.nbytes + entries.nbytes + planner.SCRATCH_BYTES
+        self.scratch = empty_states(puzzle.width)
+
+    def expand(self, layer: Layer, want: int, depth: int) -> tuple[Layer, int]:
+        """New states one move of cost ``want`` after ``layer``, and the children generated. The
+        new layer grows in chunks, each checked against the budget first."""
+        stride = self.puzzle.max_moves
+        needed = min(len(layer), ROUND) * stride
+        if len(self.scratch) < needed:
+            self.scratch = empty_states(self.puzzle.width, needed)
+        held = self.held + layer.nbytes
+        builder = LayerBuilder(self.puzzle.width, len(layer) * stride,
+                               lambda grown: self.budget.check(held + grown, f"layer {depth}"))
+        generated = 0
+        fixed = (kernel_tables(self.puzzle), *self.fixed, want, self.entries, self.group, depth)
+        for chunk in layer.chunks:
+            for lo in range(0, len(chunk), ROUND):
+                for out, (g, new) in expand_blocks(self.kernels.expand_cost_range, chunk[lo:lo + ROUND], fixed,
+                                                   self.scratch, stride):
+                    builder.append(self.scratch[out:out + new])
+                    generated += g
+        return builder.finish(), generated
+
+    def close(self, layer: Layer, depth: int) -> tuple[Layer, int]:
+        """``layer`` and every state reached from it by free moves; children generated."""
+        chunks, newest, generated = list(layer.chunks), layer, 0
+        while len(newest):
+            newest, g = self.expand(newest, 0, depth)
+            chunks += newest.chunks
+            generated += g
+        return Layer(chunks, self.puzzle.width), generated
+
+
+def database_dir(directory=None) -> Path:
+    """Where pattern databases are kept: ``directory``, else ``<vecsearch cache>/pdb``."""
+    return Path(directory) if directory is not None else cache_dir() / "pdb"
+
+
+def database_path(name: str, directory=None) -> Path:
+    """The file of the database ``name`` (present or not)."""
+    return database_dir(directory) / f"{name}.npy"
+
+
+def cached_array(name: str, build: Callable[[], tuple[np.ndarray, dict]], directory=None):
+    """The array saved as ``name.npy`` in ``database_dir(directory)``, built by ``build()`` (which
+    returns the array and a dict of facts kept beside it as ``name.json``) if absent. A saved
+    array is memory-mapped (read-only): loading costs no time, pages are read as they are used.
+
+    Returns ``(array, facts, seconds, built)``.
+    """
+    path = database_path(name, directory)
+    folder = path.parent
+    began = time.perf_counter()
+    if path.exists():
+        facts_path = path.with_suffix(".json")
+        facts = json.loads(facts_path.read_text()) if facts_path.exists() else {}
+        return np.load(path, mmap_mode="r"), facts, time.perf_counter() - began, False
+    array, facts = build()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        for suffix, write in ((".json", lambda f: f.write(json.dumps(facts, indent=1).encode())),
+                              (".npy", lambda f: np.save(f, array))):
+            temporary = path.with_suffix(f".{os.getpid()}.tmp")
+            with open(temporary, "wb") as handle:
+                write(handle)
+            temporary.replace(path.with_suffix(suffix))  # atomic: readers never see half a file
+    except OSError:
+        return array, facts, time.perf_counter() - began, True  # not writable: kept for this process only
+    return np.load(path, mmap_mode="r"), facts, time.perf_counter() - began, True  # the built copy is let go

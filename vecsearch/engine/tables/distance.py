@@ -1,0 +1,270 @@
+"""Distance tables: one backward BFS from a goal answers every instance with that goal.
+
+``DistanceTable`` stores, for every rank of the goal's component, the distance to the goal:
+one byte per rank (``storage="bytes"``; ``UNKNOWN`` where unreached), or two bits, the distance
+mod 3 (``storage="mod3"``, built by the two-bit search; needs unrank). An instance's shortest
+path is read off by descent: from the start, repeatedly take the first move (in move order) that
+lowers the distance by one; with two bits, a child whose value is one less mod 3 is one move
+closer, and the walk ends at a goal. Starts are solved in parallel, and a start in another
+component answers "unreachable" in the same pass.
+
+A table may stop at a ``max_depth`` (a *ball* of that radius around the goal). ``search`` then
+meets it in the middle: a BFS from the starts stops at its first layer that touches the ball,
+so one ball serves every instance with that goal and each instance pays only for its own side.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vecsearch.engine.runtime import blocks, jit, planner
+from vecsearch.engine.results import paths
+from vecsearch.engine.runtime.blocks import thread_limit
+from vecsearch.engine.runtime.codegen import layer_kernels
+from vecsearch.engine.runtime.endpoints import as_puzzle
+from vecsearch.engine.runtime.goals import default_goals
+from vecsearch.engine.runtime.guarded import kernel_tables
+from vecsearch.engine.results.profile import Profile
+from vecsearch.engine.runtime.progress import layer_progress
+from vecsearch.engine.results.result import SearchResult
+from vecsearch.engine.layered.sides import Side
+from vecsearch.engine.results.solution import Solution
+from vecsearch.engine.twobit.search import TwoBitSearch
+from vecsearch.engine.runtime.visited import state_key
+from vecsearch.errors import InvalidPuzzleInput, MemoryLimitError, VecsearchError
+
+STORAGES = ("bytes", "mod3")
+DESCEND_BLOCK = 4096  # starts per block a thread takes when many walk down the table
+
+
+class DistanceTable:
+    """The distance of every state to a goal, by one backward search; then answers by lookup.
+
+    A table answers any number of instances with the same goal by walking down it (in
+    parallel), and meets searches from starts beyond its radius (``search``).
+
+    Parameters
+    ----------
+    puzzle : Puzzle or str
+        The puzzle (it needs a rank and predecessors), or its name.
+    goal : state, text or sequence of them, optional
+        A state or a set in one component (default: the puzzle's goal).
+    max_depth : int, optional
+        Record only the states within this many moves (``radius``; bytes only). Others read
+        as unknown, so ``solve_many`` answers -1 for them: use ``search`` for those.
+    threads : int, optional
+        Threads that build it (default: all cores).
+    on_layer : callable, optional
+        Called with each layer's `LayerRecord`.
+    storage : {"bytes", "mod3"}, default "bytes"
+        One byte per rank, or two bits (the distance mod 3: a quarter of the memory; paths are
+        walked down the same way).
+    max_memory : int or str, optional
+        Bytes it may use (default: most of the available memory).
+    progress : bool, default False
+        Draw a bar of the layers.
+
+    Raises
+    ------
+    MemoryLimitError
+        The table would not fit in ``max_memory``.
+
+    See Also
+    --------
+    distance_table : The same, built once per process and cached.
+
+    Examples
+    --------
+    >>> table = vs.DistanceTable("sliding-2x3")
+    >>> table.complete, table.max_distance, table.distance("x 5 4 3 2 1")
+    (True, 21, 15)
+    >>> str(table.solution("4 1 2 x 5 3"))
+    'urrd'
+    """
+
+    def __init__(self, puzzle, goal=None, *, max_depth=None, threads=None, on_layer=None, storage="bytes",
+                 max_memory=None, progress=False):
+        if storage not in STORAGES:
+            raise ValueError(f"storage must be one of {', '.join(STORAGES)}, not {storage!r}")
+        if storage == "mod3" and max_depth is not None:
+            raise ValueError("storage='mod3' holds whole components: a ball (max_depth) needs storage='bytes'")
+        puzzle = as_puzzle(puzzle)
+        if not puzzle.has_rank:
+            raise VecsearchError(f"{puzzle.name} has no rank: a distance table needs one")
+        if not puzzle.searchable_backward:
+            raise VecsearchError(f"{puzzle.name} cannot search backwards: a distance table needs predecessors")
+        self.puzzle = puzzle
+        goals = default_goals(puzzle) if goal is None else puzzle.states(goal)
+        components = set(layer_kernels(puzzle).components(goals, kernel_tables(puzzle)).tolist())
+        if len(components) != 1:
+            raise InvalidPuzzleInput(f"{puzzle.name}: the goal states lie in {len(components)} components;"
+                                     " build one table per component")
+        self.component = components.pop()
+        self.storage = storage
+        with layer_progress(progress, on_layer, f"distance table {puzzle.name}") as on_layer:
+            self._build(goals, max_depth, threads, on_layer, max_memory)
+
+    def _build(self, goals, max_depth, threads, on_layer, max_memory) -> None:
+        puzzle, storage = self.puzzle, self.storage
+        if storage == "mod3":
+            self._build_mod3(goals, threads, on_layer, max_memory)
+            return
+        limit = planner.default_limit() if max_memory is None else planner.parse_size(max_memory)
+        if puzzle.rank_size > limit:
+            raise MemoryLimitError(f"{puzzle.name}: a distance table of one byte per rank needs"
+                                   f" {planner.format_size(puzzle.rank_size)}, over the limit of"
+                                   f" {planner.format_size(limit)}; storage='mod3' needs a quarter of that")
+        self.distances = np.full(puzzle.rank_size, np.iinfo(np.uint8).max, dtype=np.uint8)
+        from vecsearch.engine.layered.enumeration import enumerate_space  # loaded on first use, as bfs loads it
+
+        result = enumerate_space(puzzle, goals, backward=True, max_depth=max_depth, visited="bitset", threads=threads,
+                                 on_layer=on_layer, max_memory=max(limit - puzzle.rank_size, 1),
+                                 layer_sink=self._record_layer)
+        self.profile = result.profile
+        self.max_distance = result.depth
+        self.complete = result.complete
+        self.radius = None if result.complete else max_depth
+
+    def _build_mod3(self, goals, threads, on_layer, max_memory) -> None:
+        puzzle = self.puzzle
+        if not puzzle.reversible:
+            raise VecsearchError(f"{puzzle.name}: storage='mod3' needs reversible moves (a child's distance mod 3"
+                                 " only tells 'one closer' when moves can be undone); use storage='bytes'")
+        planner.plan(puzzle, mode="twobit", max_memory=max_memory)  # refuses a table that cannot fit
+        search = TwoBitSearch(puzzle, self.component, True, 0, "backward", mod3=True)
+        self.profile = Profile(visited="twobit")
+        with thread_limit(threads):
+            record = search.seed(goals)
+            while True:
+                self.profile.add(record)
+                if on_layer is not None:
+                    on_layer(record)
+                if search.exhausted:
+                    break
+                record = search.step()
+        self.mod3 = search.table
+        self.goal_ranks = np.unique(layer_kernels(puzzle).ranks(goals, kernel_tables(puzzle)))
+        self.max_distance = search.depth - (search.counts[-1] == 0)
+        self.complete = True
+        self.radius = None
+
+    @property
+    def unknown(self) -> int:
+        """The value a state's entry holds while its distance is unknown."""
+        return int(np.iinfo(self.distances.dtype).max)
+
+    def _record_layer(self, depth: int, layer) -> None:
+        if depth >= self.unknown:  # deeper than one byte can tell: widen the table
+            widened = self.distances.astype(np.uint16)
+            widened[self.distances == self.unknown] = np.iinfo(np.uint16).max
+            self.distances = widened
+        for chunk in layer.chunks:
+            layer_kernels(self.puzzle).record_distances(chunk, kernel_tables(self.puzzle), self.distances, depth)
+
+    def solve_many(self, starts) -> tuple[np.ndarray, np.ndarray]:
+        """Lengths (-1: unreachable) and moves (row ``i``, first ``lengths[i]`` entries) of
+        shortest paths from each start to the goal."""
+        starts = self.puzzle.states(starts)
+        lengths = np.empty(len(starts), dtype=np.int64)
+        moves = np.zeros((len(starts), self.max_distance), dtype=np.int64)
+        name, fixed = ("descend_mod3", (self.mod3, self.goal_ranks)) if self.storage == "mod3" else \
+            ("descend", (self.distances, self.unknown))
+        kernel = getattr(layer_kernels(self.puzzle), f"{name}_range")
+        tail = (kernel_tables(self.puzzle), self.component, moves, lengths)
+        jit.warm(kernel, *fixed, starts, 0, 0, *tail)
+        blocks.map_blocks(lambda lo, hi: kernel(*fixed, starts, lo, hi, *tail), len(starts), DESCEND_BLOCK)
+        return lengths, moves
+
+    def distances_of(self, states) -> np.ndarray:
+        """The table's distance of each state (-1: unknown, or another component), by lookup."""
+        puzzle = self.puzzle
+        states = puzzle.states(states)
+        kernels = layer_kernels(puzzle)
+        out = np.full(len(states), -1, np.int64)
+        same = kernels.components(states, kernel_tables(puzzle)) == self.component
+        if self.storage != "bytes":
+            raise VecsearchError("distances_of reads a table of one byte per rank (storage='bytes')")
+        if same.any():
+            found = self.distances[kernels.ranks(states[same], kernel_tables(puzzle))].astype(np.int64)
+            found[found == self.unknown] = -1
+            out[same] = found
+        return out
+
+    def distance(self, state) -> int | None:
+        """Moves from ``state`` to the goal, or None if unreachable."""
+        lengths, _ = self.solve_many(self.puzzle.states(state)[:1])
+        return None if lengths[0] < 0 else int(lengths[0])
+
+    def solution(self, start) -> Solution | None:
+        """A shortest path from ``start`` to the goal, or None if unreachable."""
+        starts = self.puzzle.states(start)[:1]
+        lengths, moves = self.solve_many(starts)
+        if lengths[0] < 0:
+            return None
+        path = [starts]
+        for move in moves[0, :lengths[0]]:
+            children, child_moves = layer_kernels(self.puzzle).neighbours(path[-1], kernel_tables(self.puzzle), False)
+            path.append(children[np.flatnonzero(child_moves == move)[:1]])
+        return Solution(self.puzzle, np.concatenate(path), moves[0, :lengths[0]].tolist(), self.profile)
+
+    def search(self, starts, *, max_depth=None, threads=None, on_layer=None, path=True) -> SearchResult:
+        """Shortest path from any of ``starts`` (one component) to the goal, meeting the table.
+
+        A BFS from the starts stops at its first layer ``b`` holding states the table knows; the
+        nearest of them gives the distance ``b + d``, exact because no state closer to the
+        starts is within the table's radius. Without a meeting, a complete table proves the goal
+        unreachable; a ball of radius ``r`` proves every path longer than ``b + r``, so the
+        search stops once that passes ``max_depth`` (then ``complete`` is False). ``path=False``
+        finds the distance only (``length``).
+        """
+        if self.storage == "mod3":
+            raise VecsearchError("search meets a ball of distances: build the table with storage='bytes'")
+        puzzle = self.puzzle
+        starts = puzzle.states(starts)
+        starts = starts[layer_kernels(puzzle).components(starts, kernel_tables(puzzle)) == self.component]
+        profile = Profile(visited="bitset")
+        if len(starts) == 0:
+            return SearchResult(puzzle, profile, None, True, [])
+        watch = jit.Stopwatch()
+        nearest = layer_kernels(puzzle).nearest_in_table
+        with thread_limit(threads):
+            side = Side(puzzle, "forward", starts, profile, kind="bitset", on_layer=on_layer)
+            solution = length = None
+            complete = True
+            while True:
+                hit = self._nearest(nearest, side.frontier)
+                if hit is not None:
+                    meet, distance = hit
+                    if max_depth is None or side.depth + distance <= max_depth:
+                        length = side.depth + distance
+                        if path:
+                            solution = self._join(paths.forward_half(puzzle, side.layers, meet), meet, profile)
+                    else:
+                        complete = False
+                    break
+                if self.radius is None:
+                    break  # the table holds the whole component: the starts cannot reach the goal
+                if max_depth is not None and side.depth + 1 + self.radius > max_depth:
+                    complete = False
+                    break
+                side.step(None)
+                if side.exhausted:
+                    break
+        profile.compile_seconds = watch.compile_seconds
+        side.visited.release(side.layers)
+        return SearchResult(puzzle, profile, solution, complete, side.layers, length=length)
+
+    def _nearest(self, kernel, layer):
+        """The state of ``layer`` nearest the goal by the table, and its distance; or None."""
+        best = None
+        for chunk in layer.chunks:
+            i, distance = kernel(chunk, kernel_tables(self.puzzle), self.distances, self.unknown)
+            if i >= 0 and (best is None or (distance, state_key(chunk[i:i + 1])) < (best[1], state_key(best[0]))):
+                best = (chunk[i:i + 1].copy(), int(distance))
+        return best
+
+    def _join(self, forward, meet, profile) -> Solution:
+        down = self.solution(meet)
+        moves = [paths.move_between(self.puzzle, a, b) for a, b in zip(forward, forward[1:])]
+        states = np.concatenate(forward + [down.states[1:]])
+        return Solution(self.puzzle, states, moves + list(down.moves), profile)

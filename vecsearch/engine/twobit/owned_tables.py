@@ -1,0 +1,353 @@
+"""Owner-local tables for the partitioned two-bit search (Korf's disk-based frontier search).
+
+Each segment of the table lives only on the worker that owns it, in its own directory (on its
+own disk): ``DIR/segment-T/table-D.bin``, where ``DIR`` is the run directory as that worker sees
+it (``{worker}`` in it is replaced by the worker's name, so that workers on one machine get
+directories of their own). A segment's file is as long as the whole table but holds only the
+segment's words (a sparse file: the rest is never written, so it takes no disk and no memory),
+so the kernels address it by rank as they do a shared table; no worker ever opens another's.
+
+A layer, on the workers that own the segments (``OwnerRunner``):
+
+1. ``retire`` (in the first round): ``table-(D+1)`` = the segment's range of ``table-D`` with its
+   frontier retired, and ``table-(D-1)`` removed;
+2. rounds of ``expand_round``: a segment expands a slice of its frontier, sets its own children
+   in ``table-(D+1)`` and returns the others, unfiltered (it cannot know whether another
+   segment has reached them), bucketed by owner; each owner claims what was routed to it
+   (``claim_routed``: a claim sets only unreached cells, so a child sent twice, or already
+   reached, changes nothing). A child travels as its offset in its owner's range (4 bytes), and
+   rounds bound the children in flight (``ROUND_CHILDREN``);
+3. ``count``: the segment's new frontier cells, and the first few ranks of them.
+
+The routed children travel between workers as dask results, never through a shared file. A
+task only reads ``table-D`` and writes its own segment's ``table-(D+1)``, so a layer interrupted
+by a worker's death is made again from the start, once the worker is back (a nanny restarts it
+under the same name, with its directory): a lost worker costs one layer. The client keeps the
+search's state (``search.json``) in its own directory and resumes from it.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import numpy as np
+
+from vecsearch.engine.runtime import jit
+from vecsearch.engine.runtime.codegen import layer_kernels
+from vecsearch.engine.runtime.endpoints import as_puzzle
+from vecsearch.engine.runtime.guarded import kernel_tables
+from vecsearch.engine.twobit.segment_tasks import COPY_WORDS, FRONTIER_PATTERN, ROUND_WORDS, Job, SegmentReport
+from vecsearch.errors import VecsearchError
+from vecsearch.engine.twobit.segment_cells import (bucket_by_owner, claim_offsets, claim_ranks, frontier_cells,
+                                              retire_frontier)
+
+ROUND_CHILDREN = 1 << 21  # children a segment routes per round, about, before the owners claim them
+OFFSET = np.uint32  # a routed child: its offset in its owner's range (segments of at most 2^32 ranks)
+WORKER_WAIT = 120.0  # seconds to wait for a lost worker to come back before giving up
+POLL_SECONDS = 1.0  # how often a wait for tasks checks that their workers are still there
+LAYER_TRIES = 4  # a layer is made again after a lost worker, at most this many times in all
+
+
+def worker_name() -> str:
+    """The name of the dask worker running this task ("local" outside a worker)."""
+    try:
+        from distributed import get_worker
+
+        return str(get_worker().name)
+    except (ImportError, ValueError):
+        return "local"
+
+
+def segment_table(job: Job, segment: int, depth: int) -> Path:
+    """The owner's file of ``segment``'s table at ``depth``, in this worker's directory."""
+    return Path(job.directory.format(worker=worker_name())) / f"segment-{segment}" / f"table-{depth}.bin"
+
+
+def _table(job: Job, segment: int, depth: int, mode: str) -> np.memmap:
+    return np.memmap(segment_table(job, segment, depth), dtype=np.int64, mode=mode, shape=(job.layout.words,))
+
+
+def _sparse(path: Path, words: int) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "wb") as handle:
+        handle.truncate(8 * words)
+
+
+def seed(job: Job, segment: int, starts: np.ndarray) -> int:
+    """``table-0`` of ``segment``: not reached, but for the starts it owns; their number."""
+    lo, hi = job.layout.word_range(segment)
+    _sparse(segment_table(job, segment, 0), job.layout.words)
+    table = _table(job, segment, 0, "r+")
+    for start in range(lo, hi, COPY_WORDS):
+        table[start:min(hi, start + COPY_WORDS)] = -1
+    own = starts[(starts >= 32 * lo) & (starts < 32 * hi)]
+    claim_ranks(table, own)
+    table.flush()
+    return len(own)
+
+
+def retire(job: Job, segment: int, depth: int) -> None:
+    """``table-(depth+1)`` of ``segment``: its range of ``table-depth`` with the frontier retired."""
+    lo, hi = job.layout.word_range(segment)
+    _sparse(segment_table(job, segment, depth + 1), job.layout.words)
+    old, new = _table(job, segment, depth, "r"), _table(job, segment, depth + 1, "r+")
+    for start in range(lo, hi, COPY_WORDS):
+        stop = min(hi, start + COPY_WORDS)
+        retire_frontier(old[start:stop], new[start:stop])
+    new.flush()
+    if depth:
+        forget(job, segment, depth - 1)
+
+
+def forget(job: Job, segment: int, depth: int) -> None:
+    """Remove ``segment``'s table at ``depth`` (a later layer is committed)."""
+    segment_table(job, segment, depth).unlink(missing_ok=True)
+
+
+@dataclass(frozen=True)
+class Round:
+    """What one round of a segment's expansion gives: where the next round starts (``hi`` when
+    done), counts, and the children routed to each segment."""
+
+    next_word: int
+    expanded: int
+    generated: int
+    routed: list
+    seconds: float
+    compile_seconds: float
+
+
+def expand_round(job: Job, segment: int, depth: int, word: int, first: bool) -> Round:
+    """Expand ``segment``'s frontier from ``word`` on until about ``ROUND_CHILDREN`` children are
+    routed (see the module docstring); the ``first`` round of a layer makes the next table first
+    (``retire``)."""
+    watch = jit.Stopwatch()
+    if first:
+        retire(job, segment, depth)
+    puzzle = as_puzzle(job.puzzle)
+    kernel = layer_kernels(puzzle).frontier_children_range
+    layout = job.layout
+    lo, hi = layout.word_range(segment)
+    old, new = _table(job, segment, depth, "r"), _table(job, segment, depth + 1, "r+")
+    look = new.view()
+    look.setflags(write=False)  # the words of the own children, prefetched (the type of ``old``: one compile)
+    out = np.empty(ROUND_WORDS * 32 * puzzle.max_moves, np.int64)
+    own = (32 * lo, min(layout.rank_size, 32 * hi))
+    span = 32 * layout.segment_words
+    expanded = generated = held = 0
+    parts: list[list[np.ndarray]] = [[] for _ in range(layout.segments)]
+    while word < hi and held < ROUND_CHILDREN:
+        stop = min(hi, word + ROUND_WORDS)
+        e, g, written = kernel(old, new, word, stop, FRONTIER_PATTERN, layout.last_mask(), job.component,
+                               kernel_tables(puzzle), job.backward, own[0], own[1], out, look, False)
+        expanded += e
+        generated += g
+        held += written
+        for owner, ranks in enumerate(bucket_by_owner(out[:written], span, layout.segments)):
+            if len(ranks):
+                parts[owner].append((ranks - owner * span).astype(OFFSET))  # offsets in the owner's range
+        word = stop
+    new.flush()
+    routed = [np.concatenate(p) if p else np.empty(0, OFFSET) for p in parts]
+    return Round(word, expanded, generated, routed, watch.seconds, watch.compile_seconds)
+
+
+def claim_routed(job: Job, segment: int, depth: int, *routed: np.ndarray) -> int:
+    """Claim the children routed to ``segment`` (offsets in its range) in its
+    ``table-(depth+1)``; the bytes received."""
+    new = _table(job, segment, depth + 1, "r+")
+    for offsets in routed:
+        claim_offsets(new, 32 * job.layout.segment_words * segment, offsets)
+    new.flush()
+    return sum(r.nbytes for r in routed)
+
+
+def count(job: Job, segment: int, depth: int) -> tuple[int, np.ndarray]:
+    """The frontier cells of ``segment`` at ``depth``, and the first ``job.keep`` of their ranks."""
+    lo, hi = job.layout.word_range(segment)
+    kept = np.empty(job.keep, np.int64)
+    found, filled = frontier_cells(_table(job, segment, depth, "r"), lo, hi, kept)
+    return int(found), kept[:filled]
+
+
+def remove(job: Job, segment: int) -> None:
+    """Remove ``segment``'s files (the run is over and its directory was temporary)."""
+    directory = segment_table(job, segment, 0).parent
+    for path in directory.glob("table-*.bin"):
+        path.unlink(missing_ok=True)
+    try:
+        directory.rmdir()
+        directory.parent.rmdir()
+    except OSError:
+        pass
+
+
+def warm(job: Job) -> float:
+    """Compile (or load) the owner tasks' kernels in this process; the seconds it took."""
+    watch = jit.Stopwatch()
+    puzzle = as_puzzle(job.puzzle)
+    old, new, none = np.full(1, -1, np.int64), np.full(1, -1, np.int64), np.empty(0, np.int64)
+    old.setflags(write=False)
+    layer_kernels(puzzle).frontier_children_range(old, new, 0, 0, FRONTIER_PATTERN, job.layout.last_mask(),
+                                                  job.component, kernel_tables(puzzle), job.backward, 0, 0, none, old, False)
+    claim_ranks(new, none)
+    claim_offsets(new, 0, none.astype(OFFSET))
+    frontier_cells(new, 0, 0, none)
+    bucket_by_owner(none, 32, 1)
+    return watch.compile_seconds
+
+
+class OwnerRunner:
+    """Runs the owner-local layers on a ``dask.distributed`` cluster: segment ``t`` on the
+    ``t``-th worker (by name, in turn), every task of a segment on its owner only."""
+
+    pulls = False  # a pull would read the other segments' frontier
+    owners_of_tables = True
+
+    def __init__(self, client, owners: dict[int, str] | None = None):
+        self.client = client
+        self.owners = owners
+        self.workers = max(1, len(client.scheduler_info()["workers"]))
+
+    def _addresses(self) -> dict[str, str]:
+        return {str(info.get("name")): address for address, info in self.client.scheduler_info()["workers"].items()}
+
+    @staticmethod
+    def default_segments(workers: int, rank_size: int) -> int:
+        """Two segments per worker, of at most 2^32 ranks (a routed child is a 32-bit offset)."""
+        return max(2 * workers, -(-rank_size // 2**32))
+
+    def start(self, job: Job) -> float:
+        if 32 * job.layout.segment_words > 2**32:
+            raise VecsearchError(f"owner-local segments hold at most 2^32 ranks: give at least"
+                                 f" {-(-job.layout.rank_size // 2**32)} segments")
+        names = sorted(self._addresses())
+        if self.owners is None:
+            self.owners = {t: names[t % len(names)] for t in range(job.layout.segments)}
+        self.job = self.client.scatter(job, broadcast=True, hash=False)
+        self.segments = job.layout.segments
+        self.plain_job = job
+        return max(self.client.run(warm, job).values(), default=0.0)
+
+    def _where(self) -> dict[int, str]:
+        """Each segment's owner's address; waits for an owner that is away (restarting)."""
+        waited = time.monotonic()
+        while True:
+            addresses = self._addresses()
+            missing = sorted({name for name in self.owners.values() if name not in addresses})
+            if not missing:
+                return {t: addresses[name] for t, name in self.owners.items()}
+            if time.monotonic() - waited > WORKER_WAIT:
+                raise VecsearchError(f"the workers named {', '.join(missing)} hold segment tables and have left the"
+                                     " cluster: start them again (same names, same directories) and resume")
+            time.sleep(0.2)
+
+    def _gather(self, futures, where: dict[int, str]):
+        """The results of ``futures`` (a list or a dict), or ``WorkerLost`` as soon as an owner
+        in ``where`` leaves the cluster: a task bound to its address would never run."""
+        from distributed import wait
+
+        pending = list(futures.values()) if isinstance(futures, dict) else list(futures)
+        while True:
+            try:
+                wait(pending, timeout=POLL_SECONDS)
+                return self.client.gather(futures)
+            except TimeoutError:
+                if not set(where.values()) <= set(self._addresses().values()):
+                    self.client.cancel(pending)
+                    raise WorkerLost from None
+
+    def _on_owner(self, where, segment, function, *args):
+        return self.client.submit(function, self.job, segment, *args, workers=[where[segment]],
+                                  allow_other_workers=False, pure=False)
+
+    def seed(self, starts: np.ndarray) -> int:
+        return again_if_a_worker_is_lost(lambda: self._seed(starts))
+
+    def _seed(self, starts: np.ndarray) -> int:
+        where = self._where()
+        return sum(self._gather([self._on_owner(where, t, seed, starts) for t in range(self.segments)], where))
+
+    def layer(self, depth: int, pull: bool) -> tuple[list, list]:
+        """Make ``depth + 1``; a layer cut short by a lost worker is made again, whole."""
+        return again_if_a_worker_is_lost(lambda: self._layer(depth))
+
+    def _layer(self, depth: int) -> tuple[list, list]:
+        where = self._where()
+        layout = self.plain_job.layout
+        words = {t: layout.word_range(t)[0] for t in range(self.segments)}
+        ends = {t: layout.word_range(t)[1] for t in range(self.segments)}
+        reports = {t: SegmentReport(t) for t in range(self.segments)}
+        received = dict.fromkeys(range(self.segments), 0)
+        first = True
+        while any(words[t] < ends[t] for t in words):
+            rounds = {t: self._on_owner(where, t, expand_round, depth, words[t], first)
+                      for t in words if words[t] < ends[t] or first}
+            claims = {u: self._on_owner(where, u, claim_routed, depth, *[  # after u's own round (its retire)
+                self.client.submit(_routed_to, rounds[t], u, workers=[where[t]], pure=False) for t in rounds])
+                for u in range(self.segments)}
+            summaries = {t: self.client.submit(_summary, f, workers=[where[t]], pure=False) for t, f in rounds.items()}
+            done = self._gather([*summaries.values(), *claims.values()], where)
+            for t, (next_word, expanded, generated, sent, seconds, compiled) in zip(summaries, done):
+                words[t] = next_word
+                r = reports[t]
+                reports[t] = replace(r, expanded=r.expanded + expanded, generated=r.generated + generated,
+                                     routed=r.routed + sent, seconds=r.seconds + seconds,
+                                     compile_seconds=r.compile_seconds + compiled)
+            for u, got in zip(claims, done[len(summaries):]):
+                received[u] += got
+            first = False
+        counted = self._gather([self._on_owner(where, t, count, depth + 1) for t in range(self.segments)], where)
+        settled = [SegmentReport(t, routed=received[t], new=n, kept=kept) for t, (n, kept) in enumerate(counted)]
+        return list(reports.values()), settled
+
+    def committed(self, depth: int) -> None:
+        """Layer ``depth`` is committed (its owners remove the table before it as they retire)."""
+
+    def finish(self, depth: int, remove_files: bool) -> None:
+        """The search stopped at ``depth``: the owners remove its files (``remove_files``), or the
+        table before the last."""
+        again_if_a_worker_is_lost(lambda: self._finish(depth, remove_files))
+
+    def _finish(self, depth: int, remove_files: bool) -> None:
+        where = self._where()
+        self._gather([self._on_owner(where, t, remove) if remove_files else self._on_owner(where, t, forget, depth - 1)
+                      for t in range(self.segments)], where)
+
+
+class WorkerLost(Exception):
+    """A worker that owns segment tables left the cluster while its tasks were pending."""
+
+
+def again_if_a_worker_is_lost(make, tries: int = LAYER_TRIES):
+    """``make()``, made again (up to ``tries`` times in all) when a worker dies under it: its
+    tasks only read the previous table and write their own segment's next one, so a rerun has
+    the same effect. dask says so in several ways (a killed worker, a cancelled or lost future,
+    a closed connection)."""
+    from distributed import KilledWorker
+    from distributed.client import FutureCancelledError
+    from distributed.comm.core import CommClosedError
+
+    for attempt in range(tries):
+        try:
+            return make()
+        except (WorkerLost, KilledWorker, FutureCancelledError, CommClosedError, OSError):
+            if attempt == tries - 1:
+                raise
+
+
+def _routed_to(round_: Round, owner: int) -> np.ndarray:
+    return round_.routed[owner]
+
+
+def _summary(round_: Round) -> tuple:
+    own = sum(r.nbytes for r in round_.routed)
+    return round_.next_word, round_.expanded, round_.generated, own, round_.seconds, round_.compile_seconds
+
+
+def default_directory() -> str:
+    """The owners' directory when none is given: each worker's temporary directory."""
+    return os.path.join(os.environ.get("TMPDIR", "/tmp"), "vecsearch-owned-{worker}")

@@ -1,0 +1,102 @@
+"""Cells of two-bit tables that do not depend on the puzzle: compiled once for all of them.
+
+``retire_cells`` serves the local search (``vecsearch.engine.twobit.search``); the rest, a partitioned
+one (``vecsearch.engine.twobit.segment_tasks``).
+
+The table is an int64 array of 2-bit cells, rank ``32w + i`` in bits ``[2i, 2i + 2)`` of word
+``w``. Cells are ``3`` not reached, ``1`` the frontier (the newest layer), ``0`` reached before
+it. The next layer starts as a copy with the frontier turned into ``0`` (``retire_frontier``);
+children then turn a ``3`` into ``1`` (``claim_ranks``).
+"""
+
+import numpy as np
+
+from vecsearch._numba import kernel
+from vecsearch.kernels.intrinsics import popcount
+
+LOW_BITS = np.int64(0x5555555555555555)
+
+
+@kernel
+def retire_cells(table, lo, hi, pattern):
+    """Turn the cells of words ``[lo, hi)`` that ``pattern`` selects (``(3 - v) * 0x5555...``:
+    the cells equal to ``v``) into ``0``; returns how many there were."""
+    count = 0
+    for word in range(lo, hi):
+        x = table[word] ^ pattern
+        cells = x & (x >> 1) & LOW_BITS
+        if cells != 0:
+            table[word] &= ~(cells * 3)
+            count += popcount(cells)
+    return count
+
+
+def retire_frontier(words: np.ndarray, out: np.ndarray) -> None:
+    """``out`` = ``words`` with every frontier cell (``01``) turned into ``00``."""
+    frontier = words & LOW_BITS & ~((words >> 1) & LOW_BITS)
+    np.bitwise_and(words, ~frontier, out=out)
+
+
+@kernel
+def claim_ranks(table, ranks):
+    """Set the unreached cells among ``ranks`` to the frontier."""
+    for i in range(ranks.shape[0]):
+        word = ranks[i] >> 5
+        shift = (ranks[i] & 31) << 1
+        if (table[word] >> shift) & 3 == 3:
+            table[word] &= ~(np.int64(2) << shift)
+
+
+@kernel
+def claim_offsets(table, base, offsets):
+    """``claim_ranks`` of the ranks ``base + offsets`` (routed children, as offsets in their
+    owner's range: half the bytes)."""
+    for i in range(offsets.shape[0]):
+        rank = base + np.int64(offsets[i])
+        word = rank >> 5
+        shift = (rank & 31) << 1
+        if (table[word] >> shift) & 3 == 3:
+            table[word] &= ~(np.int64(2) << shift)
+
+
+@kernel
+def frontier_cells(table, lo, hi, kept):
+    """``(count, filled)``: the frontier cells of words ``[lo, hi)``, the first ``filled`` of
+    whose ranks are written to ``kept`` (as many as it holds)."""
+    count = 0
+    filled = 0
+    for word in range(lo, hi):
+        x = table[word]
+        cells = x & LOW_BITS & ~((x >> 1) & LOW_BITS)
+        while cells != 0:
+            low = cells & -cells
+            cells ^= low
+            if filled < kept.shape[0]:
+                kept[filled] = (word << 5) | (popcount(low - 1) >> 1)
+                filled += 1
+            count += 1
+    return count, filled
+
+
+@kernel
+def _bucket(ranks, segment_ranks, out, starts):
+    """Counting sort of ``ranks`` by owner (``rank // segment_ranks``) into ``out``; owner
+    ``o``'s ranks end up in ``out[starts[o]:starts[o + 1]]``."""
+    starts[:] = 0
+    for r in ranks:
+        starts[r // segment_ranks + 1] += 1
+    for o in range(1, starts.shape[0]):
+        starts[o] += starts[o - 1]
+    at = starts[:-1].copy()
+    for r in ranks:
+        o = r // segment_ranks
+        out[at[o]] = r
+        at[o] += 1
+
+
+def bucket_by_owner(ranks: np.ndarray, segment_ranks: int, segments: int) -> list[np.ndarray]:
+    """``ranks`` split by the segment that owns each (segments of ``segment_ranks`` ranks)."""
+    out = np.empty_like(ranks)
+    starts = np.empty(segments + 1, np.int64)
+    _bucket(ranks, segment_ranks, out, starts)
+    return [out[starts[o]:starts[o + 1]] for o in range(segments)]

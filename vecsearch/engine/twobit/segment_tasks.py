@@ -1,0 +1,209 @@
+"""The work of one segment in one layer of a partitioned two-bit search, as tasks a worker runs.
+
+The run directory (``vecsearch.engine.twobit.segments``) holds one two-bit table file per depth,
+``table-D.bin``: 2 bits per rank, ``3`` not reached, ``1`` the frontier (reached at depth ``D``),
+``0`` reached earlier (``vecsearch.engine.twobit.segment_cells``). Segment ``t`` owns a range of its
+words. Making depth ``D + 1`` takes two phases, each one task per segment:
+
+1. ``expand_segment``: copy the owner's range of ``table-D`` into ``table-(D+1)`` with the
+   frontier retired, expand the frontier cells of the range, claim the children that fall in
+   the range, and route the others that ``table-D`` says are not reached yet to their owners:
+   one file per destination, ``routes-D/to-U.from-T.bin`` (written under a temporary name, then
+   renamed).
+2. ``settle_segment``: claim the children routed to the range, then count its frontier cells
+   (the new layer) and keep the first few ranks (the farthest states, if no layer follows).
+
+``table-D`` is never written once made, and each task writes only its own range and files, so
+a task may run again, on another worker, after a crash or a kill: its effect is the same, and
+so are the counts (the settle phase counts cells; it does not add up claims).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from vecsearch.engine.runtime import jit, planner
+from vecsearch.engine.runtime.codegen import layer_kernels
+from vecsearch.engine.runtime.endpoints import as_puzzle
+from vecsearch.engine.runtime.guarded import kernel_tables
+from vecsearch.engine.twobit.segment_cells import bucket_by_owner, claim_ranks, frontier_cells, retire_frontier
+from vecsearch.puzzle import signed64
+
+LOW_BITS = 0x5555555555555555
+FRONTIER_PATTERN = signed64(2 * LOW_BITS)  # selects the cells equal to 1 (see ``rank_space_template``)
+ROUND_WORDS = 1 << 11  # words of the range expanded per kernel call (65,536 ranks)
+COPY_WORDS = 1 << 20  # words retired per numpy call (8 MiB): bounded memory on out-of-core runs
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Where each segment's ranks lie: ``segments`` ranges of whole words over ``rank_size``."""
+
+    rank_size: int
+    segments: int
+
+    @property
+    def words(self) -> int:
+        return planner.two_bit_words(self.rank_size)
+
+    @property
+    def segment_words(self) -> int:
+        return -(-self.words // self.segments)
+
+    def word_range(self, t: int) -> tuple[int, int]:
+        return min(self.words, t * self.segment_words), min(self.words, (t + 1) * self.segment_words)
+
+    def last_mask(self) -> int:
+        """The low-bit mask of the cells of the table's last word that are ranks."""
+        tail = self.rank_size - 32 * (self.words - 1)
+        return signed64(LOW_BITS & ((1 << (2 * tail)) - 1))
+
+
+@dataclass(frozen=True)
+class Job:
+    """What every task of one search needs: picklable, so that it travels to workers."""
+
+    puzzle: object  # a registry name, or the puzzle itself
+    directory: str
+    layout: Layout
+    component: int
+    backward: bool
+    keep: int  # frontier ranks each segment keeps (the farthest states)
+
+    def table_path(self, depth: int) -> Path:
+        return Path(self.directory) / f"table-{depth}.bin"
+
+    def routes(self, depth: int) -> Path:
+        return Path(self.directory) / f"routes-{depth}"
+
+    def table(self, depth: int, mode: str) -> np.memmap:
+        """The table at ``depth``, memory-mapped (``mode``: ``"r"`` or ``"r+"``)."""
+        return np.memmap(self.table_path(depth), dtype=np.int64, mode=mode, shape=(self.layout.words,))
+
+
+@dataclass(frozen=True)
+class SegmentReport:
+    segment: int
+    expanded: int = 0
+    generated: int = 0
+    routed: int = 0  # bytes sent to other segments (expand) or received (settle)
+    new: int = 0  # settle: frontier cells after the layer
+    kept: np.ndarray | None = None  # settle: the first ``keep`` of them
+    seconds: float = 0.0
+    compile_seconds: float = 0.0
+
+
+def expand_segment(job: Job, segment: int, depth: int, pull: bool) -> SegmentReport:
+    """Phase 1 of making ``depth + 1`` for ``segment`` (see the module docstring); a ``pull``
+    layer only copies the range (its settle phase looks for parents instead)."""
+    watch = jit.Stopwatch()
+    puzzle = as_puzzle(job.puzzle)
+    kernel = layer_kernels(puzzle).frontier_children_range
+    layout = job.layout
+    lo, hi = layout.word_range(segment)
+    old, new = job.table(depth, "r"), job.table(depth + 1, "r+")
+    for start in range(lo, hi, COPY_WORDS):
+        stop = min(hi, start + COPY_WORDS)
+        retire_frontier(old[start:stop], new[start:stop])
+    if pull:
+        new.flush()
+        return SegmentReport(segment, seconds=watch.seconds)
+    out = np.empty(ROUND_WORDS * 32 * puzzle.max_children, np.int64)  # a child per move of each rank, at most
+    own = (32 * lo, min(layout.rank_size, 32 * hi))
+    expanded = generated = 0
+    with _RouteFiles(job.routes(depth), segment) as routes:
+        for start in range(lo, hi, ROUND_WORDS):
+            e, g, written = kernel(old, new, start, min(hi, start + ROUND_WORDS), FRONTIER_PATTERN,
+                                   layout.last_mask(), job.component, kernel_tables(puzzle), job.backward, own[0],
+                                   own[1], out, old, True)
+            expanded += e
+            generated += g
+            if written:
+                for owner, ranks in enumerate(bucket_by_owner(out[:written], 32 * layout.segment_words,
+                                                              layout.segments)):
+                    routes.append(owner, ranks)
+    new.flush()
+    return SegmentReport(segment, expanded, generated, routes.sent, seconds=watch.seconds,
+                         compile_seconds=watch.compile_seconds)
+
+
+def settle_segment(job: Job, segment: int, depth: int, pull: bool) -> SegmentReport:
+    """Phase 2 of making ``depth + 1`` for ``segment``: claim what was routed to it (``pull``:
+    set each unreached rank of the range with a parent in the frontier), then count."""
+    watch = jit.Stopwatch()
+    old, new = job.table(depth, "r"), job.table(depth + 1, "r+")
+    lo, hi = job.layout.word_range(segment)
+    looked = 0
+    if pull:
+        puzzle = as_puzzle(job.puzzle)
+        _, looked, _ = layer_kernels(puzzle).pull_segment_range(old, new, lo, hi, job.layout.last_mask(),
+                                                                job.component, kernel_tables(puzzle), job.backward)
+    received = 0
+    for path in sorted(job.routes(depth).glob(f"to-{segment}.from-*.bin")):
+        ranks = np.fromfile(path, dtype=np.int64)
+        claim_ranks(new, ranks)
+        received += ranks.nbytes
+    kept = np.empty(job.keep, np.int64)
+    count, filled = frontier_cells(new, lo, hi, kept)
+    new.flush()
+    return SegmentReport(segment, generated=looked, routed=received, new=int(count), kept=kept[:filled],
+                         seconds=watch.seconds, compile_seconds=watch.compile_seconds)
+
+
+def warm(job: Job) -> float:
+    """Compile (or load) the kernels of ``job``'s puzzle in this process, for the argument types
+    the tasks pass (the previous table is mapped read-only); the seconds it took."""
+    watch = jit.Stopwatch()
+    puzzle = as_puzzle(job.puzzle)
+    kernels = layer_kernels(puzzle)
+    old, new, none = np.full(1, -1, np.int64), np.full(1, -1, np.int64), np.empty(0, np.int64)
+    old.setflags(write=False)
+    kernels.frontier_children_range(old, new, 0, 0, FRONTIER_PATTERN, job.layout.last_mask(),
+                                    job.component, kernel_tables(puzzle), job.backward, 0, 0, none, old, True)
+    kernels.pull_segment_range(old, new, 0, 0, job.layout.last_mask(), job.component, kernel_tables(puzzle),
+                               job.backward)
+    claim_ranks(new, none)
+    frontier_cells(new, 0, 0, none)
+    bucket_by_owner(none, 32, 1)
+    return watch.compile_seconds
+
+
+class _RouteFiles:
+    """The files of the ranks one segment routes to others in one layer, under temporary names
+    until all are written, then renamed (so a rerun of the task replaces them whole)."""
+
+    def __init__(self, directory: Path, segment: int):
+        self.directory = directory
+        self.segment = segment
+        self.handles: dict[int, object] = {}
+        self.sent = 0
+
+    def __enter__(self):
+        self.directory.mkdir(exist_ok=True)
+        return self
+
+    def path(self, owner: int) -> Path:
+        return self.directory / f"to-{owner}.from-{self.segment}.bin"
+
+    def append(self, owner: int, ranks: np.ndarray) -> None:
+        if not len(ranks):
+            return
+        if owner not in self.handles:
+            self.handles[owner] = open(self._part(owner), "wb")
+        ranks.tofile(self.handles[owner])
+        self.sent += ranks.nbytes
+
+    def _part(self, owner: int) -> Path:
+        return self.path(owner).with_name(self.path(owner).name + f".{os.getpid()}.part")
+
+    def __exit__(self, kind, error, trace):
+        for owner, handle in self.handles.items():
+            handle.close()
+            if kind is None:
+                os.replace(self._part(owner), self.path(owner))
+            else:
+                self._part(owner).unlink(missing_ok=True)

@@ -1,0 +1,101 @@
+"""Kernels of the partitioned two-bit search: one segment's share of a layer.
+
+An ordinary module bound per family by ``vecsearch.engine.runtime.codegen``, like ``rank_space_template``
+(whose cells and neighbours it uses). ``old`` is the table at the frontier's depth, ``new`` the
+next one; a segment expands or pulls the words ``[lo, hi)`` (see
+``vecsearch.engine.twobit.segment_tasks``). Each kernel allocates its scratch and runs its ``loop``,
+which takes the frontier in batches as ``twobit_range`` does (same helpers).
+"""
+
+import numpy as np
+from vecsearch.kernels.phases import PHASES
+from vecsearch.engine.twobit.rank_space_template import (
+    FIRST_LOOK,
+    HAS_NEAR,
+    batch_neighbours,
+    batch_scratch,
+    cell_value,
+    pull_batch,
+    pull_near,
+    take_cells,
+    unrank_batch,
+)
+from vecsearch.kernels.roles import MAX_MOVES, kernel, loop
+
+
+@kernel
+def frontier_children_range(old, new, lo, hi, pattern, last_mask, component, tables, backward, own_lo, own_hi,
+                            out, look, filter_routed):
+    """Expand the cells ``pattern`` selects in words ``[lo, hi)`` of ``old`` (``backward``: to
+    predecessors), set the children whose ranks lie in ``[own_lo, own_hi)`` in ``new`` (where
+    they are not reached: ``new`` is ``old`` with its frontier retired), and write the other
+    children's ranks to ``out`` (room for the puzzle's ``max_moves`` per selected cell): only
+    those ``old`` has not reached when ``filter_routed``, all of them otherwise (a table that
+    holds only its own range). The children's words are prefetched from ``look`` (``old``, or
+    ``new`` read-only). Returns ``(expanded, generated, written)``."""
+    pending, counts, starts, states, kids, moves, ranks = batch_scratch()
+    return frontier_children_loop(old, new, lo, hi, pattern, last_mask, component, tables, backward, own_lo, own_hi,
+                                  out, look, filter_routed, pending, counts, starts, states, kids, moves, ranks)
+
+
+@loop
+def frontier_children_loop(old, new, lo, hi, pattern, last_mask, component, tables, backward, own_lo, own_hi, out,
+                           look, filter_routed, pending, counts, starts, states, kids, moves, ranks):
+    expanded = 0
+    generated = 0
+    written = 0
+    word = lo
+    while word < hi:
+        taken, word = take_cells(old, word, hi, pattern, last_mask, False, pending)
+        unrank_batch(pending, taken, component, tables, states)
+        c = batch_neighbours(look, pending, taken, states, component, tables, backward, kids, moves, ranks, counts,
+                             starts, MAX_MOVES)
+        for j in range(c):
+            r = ranks[j]
+            if own_lo <= r < own_hi:
+                new[r >> 5] &= ~(2 << ((r & 31) << 1))  # 3 (not reached) becomes 1; 1 and 0 stay
+            elif not filter_routed or cell_value(old, r) == 3:
+                out[written] = r
+                written += 1
+        generated += c
+        expanded += taken
+    return expanded, generated, written
+
+
+@kernel
+def pull_segment_range(old, new, lo, hi, last_mask, component, tables, backward):
+    """The pull form of ``frontier_children_range``: set in ``new`` every cell of words
+    ``[lo, hi)`` that ``old`` has not reached and that has a neighbour one move before it (a
+    predecessor; a child when ``backward``) in ``old``'s frontier (cell ``1``). Returns
+    ``(looked, neighbours looked at, set)``."""
+    no_stash = np.empty(0, np.int64)  # a segment counts its cells afterwards; it keeps no ranks as it sets them
+    spent = np.zeros(len(PHASES), np.int64)  # pull_near times its phases; a segment reports none
+    pending, counts, starts, states, kids, moves, ranks = batch_scratch()
+    return pull_segment_loop(old, new, lo, hi, last_mask, component, tables, backward, no_stash, np.zeros(1, np.int64),
+                             spent, pending, counts, starts, states, kids, moves, ranks)
+
+
+@loop
+def pull_segment_loop(old, new, lo, hi, last_mask, component, tables, backward, no_stash, fill, spent, pending, counts,
+                      starts, states, kids, moves, ranks):
+    direction = not backward
+    looked = 0
+    generated = 0
+    found = 0
+    word = lo
+    while word < hi:
+        taken, word = take_cells(old, word, hi, 0, last_mask, False, pending)  # pattern 0: the unreached
+        looked += taken
+        if HAS_NEAR:
+            n, g, taken = pull_near(old, new, pending, counts, starts, taken, component, tables, direction, ranks, 1,
+                                    1, no_stash, fill, spent)
+            found += n
+            generated += g
+        unrank_batch(pending, taken, component, tables, states)
+        batch_neighbours(old, pending, taken, states, component, tables, direction, kids, moves, ranks, counts, starts,
+                         FIRST_LOOK)
+        n, g, _ = pull_batch(old, new, pending, counts, starts, taken, ranks, 1, 1, no_stash, fill)
+        found += n
+        generated += g
+    return looked, generated, found
+
