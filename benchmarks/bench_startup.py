@@ -17,6 +17,10 @@ from pathlib import Path
 
 from run import Benchmark
 
+TESTS = Path(__file__).parent.parent / "tests"
+sys.path.insert(0, str(TESTS))
+import reference  # noqa: E402  (the tests' plain-Python BFS: an independent answer)
+
 VECSEARCH = [str(Path(sys.executable).parent / "vecsearch")]  # the installed command, as users run it
 
 
@@ -24,25 +28,41 @@ def _env(cache: str) -> dict:
     return dict(os.environ, NUMBA_CACHE_DIR=f"{cache}/numba", VECSEARCH_CACHE_DIR=f"{cache}/kernels")
 
 
-def _wall(command, env, stdin=None, cwd=None) -> float:
+def _wall(command, env, stdin=None, cwd=None, check_output=None) -> float:
+    """Seconds of a whole process; ``check_output(stdout)`` checks what it printed."""
     started = time.perf_counter()
-    subprocess.run(command, env=env, input=stdin, cwd=cwd, stdout=subprocess.DEVNULL, check=True,
-                   text=True)
-    return time.perf_counter() - started
+    done = subprocess.run(command, env=env, input=stdin, cwd=cwd, capture_output=True, check=True, text=True)
+    seconds = time.perf_counter() - started
+    if check_output is not None:
+        check_output(done.stdout)
+    return seconds
 
 
-def _median(command, env, stdin=None, repeat=5, cwd=None) -> float:
-    return statistics.median(_wall(command, env, stdin, cwd) for _ in range(repeat))
+def _median(command, env, stdin=None, repeat=5, cwd=None, check_output=None) -> float:
+    return statistics.median(_wall(command, env, stdin, cwd, check_output) for _ in range(repeat))
+
+
+EIGHT = "2 3 4 1 5 x 7 6 8"
+
+
+def _check_eight(stdout: str) -> None:
+    """The answer is a shortest move string: it replays to the goal (plain-Python rules) and is
+    as long as the plain-Python BFS's distance."""
+    moves = stdout.strip()
+    start = reference.sliding_tuple(EIGHT)
+    assert reference.replay(start, moves, reference.sliding_neighbours(3, 3)) == reference.sliding_goal(3, 3), moves
+    assert len(moves) == reference.goal_distances(3, 3)[start], moves
 
 
 def eight_one_line_over_import():
     with tempfile.TemporaryDirectory() as cache:
         env = _env(cache)
-        line = "2 3 4 1 5 x 7 6 8\n"
-        _wall([*VECSEARCH, "solve", "eight"], env, line)  # fills the kernel cache
-        solve = _median([*VECSEARCH, "solve", "eight"], env, line)
+        line = EIGHT + "\n"
+        _wall([*VECSEARCH, "solve", "eight"], env, line, check_output=_check_eight)  # fills the kernel cache
+        solve = _median([*VECSEARCH, "solve", "eight"], env, line, check_output=_check_eight)
         imports = _median([sys.executable, "-c", "import numpy, numba"], env)
-    return solve - imports, f"solve {solve:.2f} s, import numpy+numba {imports:.2f} s (medians of 5 processes)"
+    return solve - imports, f"solve {solve:.2f} s, import numpy+numba {imports:.2f} s (medians of 5 processes," \
+        " answers replayed and their lengths checked by a plain-Python BFS)"
 
 
 def _cold_then_warm(env, *args) -> tuple[float, float]:

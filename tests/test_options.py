@@ -38,6 +38,16 @@ def cli(*args, stdin=""):
     return done.returncode, done.stdout, done.stderr
 
 
+def test_every_method_names_runners_that_exist():
+    from vecsearch.engine.batch.solve import RUNNERS_OF_ONE
+    from vecsearch.engine.batch.strategies import RUNNERS_OF_CHUNK
+
+    for method in methods.METHODS.values():
+        assert method.many in RUNNERS_OF_CHUNK
+        assert method.one is None or method.one in RUNNERS_OF_ONE
+    assert set(methods.names(one=True)) == {m.name for m in methods.METHODS.values() if m.one is not None}
+
+
 @pytest.mark.parametrize("name", sorted(methods.METHODS))
 def test_every_method_refuses_an_option_it_does_not_honour(name):
     puzzle = vs.get_puzzle("sliding-2x3")

@@ -10,7 +10,6 @@ from numba import njit
 from reference import bfs_layers, pancake_neighbours, permutation_neighbours, replay
 
 import vecsearch as vs
-from vecsearch.engine.runtime import jit
 from vecsearch.engine.runtime.codegen import layer_kernels
 from vecsearch.puzzles.permutation import (
     Move,
@@ -141,10 +140,10 @@ def test_rank_is_a_bijection_within_each_component_and_kernels_agree(puzzle):
         seen |= set(states)
         packed = np.array([puzzle.encode(s) for s in states], np.int64)
         assert [puzzle.pieces(p) for p in packed] == states
-        assert jit.call(layer_kernels(puzzle).ranks, packed, puzzle.tables).tolist() == list(range(layout.rank_size))
-        assert set(jit.call(layer_kernels(puzzle).components, packed, puzzle.tables).tolist()) == {component}
+        assert layer_kernels(puzzle).ranks(packed, puzzle.tables).tolist() == list(range(layout.rank_size))
+        assert set(layer_kernels(puzzle).components(packed, puzzle.tables).tolist()) == {component}
         ranks = np.arange(layout.rank_size, dtype=np.int64)
-        assert jit.call(layer_kernels(puzzle).unrank_many, ranks, component, puzzle.tables).tolist() == packed.tolist()
+        assert layer_kernels(puzzle).unrank_many(ranks, component, puzzle.tables).tolist() == packed.tolist()
     assert seen == set(_all_states(puzzle.definition))
 
 
@@ -302,7 +301,7 @@ def test_rank_space_moves_of_one_orbit_puzzles(name, entries, monkeypatch):
     puzzle = ONE_ORBIT[name]()
     f = puzzle.functions
     packed = puzzle.start_states()
-    component = int(jit.call(layer_kernels(puzzle).components, packed, puzzle.tables)[0])
+    component = int(layer_kernels(puzzle).components(packed, puzzle.tables)[0])
     direct, via, near = np.empty(64, np.int64), np.empty(64, np.int64), np.empty(64, np.int64)
     halves = [(f["expand_state"], rank_steps.single_orbit_expand_rank, rank_steps.single_orbit_near_rank)]
     if not puzzle.reversible:
@@ -333,9 +332,9 @@ def test_pancake_flips_keep_children_near_their_parent():
     assert puzzle.layout.orders == (tuple(range(8, -1, -1)),)
     ranks = np.random.default_rng(9).integers(0, puzzle.rank_size, 200)
     kernels = layer_kernels(puzzle)
-    states = jit.call(kernels.unrank_many, ranks, 0, puzzle.tables)
+    states = kernels.unrank_many(ranks, 0, puzzle.tables)
     for rank, state in zip(ranks.tolist(), states):
-        children, moves = jit.call(kernels.neighbours, np.array([state]), puzzle.tables, False)
-        for child, move in zip(jit.call(kernels.ranks, children, puzzle.tables).tolist(), moves.tolist()):
+        children, moves = kernels.neighbours(np.array([state]), puzzle.tables, False)
+        for child, move in zip(kernels.ranks(children, puzzle.tables).tolist(), moves.tolist()):
             k = int(puzzle.move_names[move][1:])
             assert child // math.factorial(k) == rank // math.factorial(k)

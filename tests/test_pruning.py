@@ -17,7 +17,6 @@ import numpy as np
 import pytest
 
 import vecsearch as vs
-from vecsearch.engine.runtime import jit
 from vecsearch.engine.runtime.codegen import layer_kernels
 from vecsearch.engine.heuristic.evaluation import heuristic_values
 from vecsearch.engine.heuristic.sequences import sequence_counts
@@ -110,7 +109,7 @@ def test_a_pattern_database_holds_the_coset_distances():
                     nxt.append(child)
         frontier = nxt
     states = space.states([space.encode(s) for s in distance])
-    ranks = jit.call(layer_kernels(space).ranks, states, space.tables)
+    ranks = layer_kernels(space).ranks(states, space.tables)
     assert entries[ranks].tolist() == list(distance.values())
     assert int((np.asarray(entries) != pruning.UNREACHED).sum()) == len(distance)
 
@@ -133,7 +132,7 @@ def test_the_bound_is_the_largest_projection_distance_and_admissible(name, repre
         space = projections.coarse_puzzle(pattern)
         entries, _, _ = pruning.projection_database(pattern, space, puzzle.goal_states())
         coarse = space.states([space.encode(projections.coarse_state(pattern, puzzle.pieces(s))) for s in states])
-        want = np.maximum(want, np.asarray(entries)[jit.call(layer_kernels(space).ranks, coarse, space.tables)])
+        want = np.maximum(want, np.asarray(entries)[layer_kernels(space).ranks(coarse, space.tables)])
     assert got.tolist() == want.tolist()
     assert all(h <= len(s) for h, s in zip(got, scrambles))
 

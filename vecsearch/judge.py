@@ -1,16 +1,21 @@
 """Contest problems: a judge's input and output format on top of a puzzle.
 
-A ``JudgeProblem`` reads a whole input into cases and answers them in one batch so shared work (a
-distance table, a warmed kernel) is done once. ``vecsearch solve NAME`` is this, on a file. A
+A ``JudgeProblem`` has one path from input to output, the same for ``vecsearch solve NAME`` and
+``vecsearch batch NAME``: it parses the input into cases (``read_all``), maps each case to an
+instance of the puzzle (``instance``: a start and a goal, canonicalised there), lets the engine
+answer the instances (``solve_text``: a batch of one chunk, so shared work such as a distance
+table is done once) and formats each answer (``output``, or ``batch_output`` in bulk). A
 malformed case gets its own output line, ``marker``, and a message on standard error, so the
 answers keep their places: formats of one case per line go on after it; formats whose cases span
-several lines stop there (what follows cannot be told apart). ``vecsearch batch`` writes the same.
+several lines stop there (what follows cannot be told apart).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from importlib import resources
+
+import numpy as np
 
 from vecsearch.errors import InvalidPuzzleInput
 
@@ -29,12 +34,14 @@ class Answer:
 
 
 class JudgeProblem:
-    """Subclasses set ``name``, ``title`` and ``puzzle``, and implement ``read`` and ``answer``."""
+    """Subclasses set ``name``, ``title`` and ``puzzle`` (and ``max_depth``, the judge's limit),
+    and implement ``read`` (or ``read_all``), ``instance`` and ``output``."""
 
     name = ""
     title = ""
     goal_conventions: dict[str, str] = {}  # --goal names the problem accepts: {name: description}
     marker = "error"  # the output line of a malformed case
+    max_depth: int | None = None  # the judge's limit: longer answers count as none
 
     def with_goal(self, name: str) -> "JudgeProblem":
         """The same problem towards another goal convention (``vecsearch solve --goal NAME``)."""
@@ -42,6 +49,7 @@ class JudgeProblem:
             raise InvalidPuzzleInput(f"{self.name} has one goal; it takes no --goal")
         raise InvalidPuzzleInput(f"{self.name}: unknown goal {name!r}; choose one of {', '.join(self.goal_conventions)}")
 
+    # --- parse ----------------------------------------------------------------------------------
     def read(self, text: str) -> tuple[list[Case], InvalidPuzzleInput | None]:
         """The cases of ``text`` up to the first malformed one, and the error there (or None).
         Formats of one case per line override ``read_all`` instead, to go on after it."""
@@ -53,42 +61,67 @@ class JudgeProblem:
         cases, error = self.read(text)
         return cases, [] if error is None else [error]
 
-    def answer(self, cases: list[Case]) -> list[Answer]:
-        raise NotImplementedError
-
-    def solve_text(self, text: str) -> tuple[list[Answer], list[InvalidPuzzleInput]]:
-        """An answer per case, in input order (a malformed one: ``marker``, its error as the
-        note), and the errors."""
-        cases, errors = self.read_all(text)
-        answers = dict(zip((case.number for case in cases), self.answer(cases)))
-        answers.update({error.case: Answer(self.marker, str(error)) for error in errors})
-        return [answers[number] for number in sorted(answers)], errors
-
-    # --- batch solving (``vecsearch batch``): cases as instances of the puzzle ----------------
-    max_depth: int | None = None  # the judge's limit: longer answers count as none
-
+    # --- map a case to an instance --------------------------------------------------------------
     def instance(self, data) -> tuple:
-        """A case's ``(start, goal)`` for the puzzle (goal None: the puzzle's own)."""
+        """A case's ``(start, goal)`` for the puzzle (goal None: the puzzle's own), or
+        ``(start, goal, moves_back)`` for a case mapped to an equivalent one (a canonical form
+        under a symmetry): ``moves_back[m]`` is the case's move that move ``m`` stands for."""
         raise NotImplementedError(f"{self.name} does not describe its cases as instances")
 
+    def read_instances(self, data: str | bytes):
+        """The cases of a whole input as ``Instances`` (ids: case numbers), and the errors of the
+        malformed cases (``InvalidPuzzleInput``, located by case)."""
+        from vecsearch.engine.batch.instances import instances_from
+
+        text = data.decode("utf-8") if isinstance(data, bytes) else data
+        cases, errors = self.read_all(text)
+        mapped = {case.number: self.instance(case.data) for case in cases}
+        instances, bad = instances_from(self.puzzle, [(number, *m[:2]) for number, m in mapped.items()])
+        if any(len(m) == 3 for m in mapped.values()):
+            identity = np.arange(self.puzzle.max_moves)
+            instances.moves_back = np.array([mapped[number][2] if len(mapped[number]) == 3 else identity
+                                             for number in instances.ids], np.int64).reshape(len(instances), -1)
+        errors += [InvalidPuzzleInput(message).located(case=number) for number, message in bad]
+        return instances, sorted(errors, key=lambda error: error.case)
+
+    def batch_instances(self, data: bytes):
+        """``read_instances`` with each error as ``(case number, message)``, as batches report
+        them."""
+        instances, errors = self.read_instances(data)
+        return instances, [(error.case, str(error)) for error in errors]
+
+    # --- format an answer -----------------------------------------------------------------------
     def output(self, length: int, moves) -> str:
         """The judge output for an answer of ``length`` moves (-1: none)."""
         raise NotImplementedError
-
-    def batch_instances(self, data: bytes):
-        """The cases of a whole input as ``Instances`` (ids: case numbers), and ``(id, message)``
-        for the malformed case that stopped the reading (formats of one case per line may
-        report several and go on)."""
-        from vecsearch.engine.batch.instances import instances_from
-
-        cases, errors = self.read_all(data.decode("utf-8"))
-        instances, bad = instances_from(self.puzzle, [(case.number, *self.instance(case.data)) for case in cases])
-        return instances, bad + [(error.case, str(error)) for error in errors]
 
     def batch_output(self, lengths, moves) -> list[str] | bytes:
         """The judge output of answered instances, in order (a list of texts, or bytes: one line
         per instance)."""
         return [self.output(int(length), row[:max(0, length)].tolist()) for length, row in zip(lengths, moves)]
+
+    def notes(self, instances, lengths, method: str) -> dict:
+        """Remarks for standard error on some answers, by instance id (none by default)."""
+        return {}
+
+    # --- the whole path -------------------------------------------------------------------------
+    def solve_text(self, text: str) -> tuple[list[Answer], list[InvalidPuzzleInput]]:
+        """An answer per case, in input order (a malformed one: ``marker``, its error as the
+        note), and the errors: the instances answered as one chunk of a batch."""
+        from vecsearch.engine.batch.many import iter_many
+
+        instances, errors = self.read_instances(text)
+        answers = {}
+        if len(instances):
+            chunk = next(iter_many(self.puzzle, instances, max_depth=self.max_depth, chunk_size=len(instances)))
+            texts = self.batch_output(chunk.lengths, chunk.moves)
+            if isinstance(texts, bytes):  # one line per instance
+                texts = texts.decode("utf-8").split("\n")[:-1]
+            notes = self.notes(instances, chunk.lengths, chunk.method)
+            ids = [int(number) for number in instances.ids]
+            answers = {number: Answer(out, notes.get(number)) for number, out in zip(ids, texts)}
+        answers.update({error.case: Answer(self.marker, str(error)) for error in errors})
+        return [answers[number] for number in sorted(answers)], errors
 
     def sample(self) -> str:
         """The problem statement's sample input, bundled with the package."""
@@ -96,22 +129,6 @@ class JudgeProblem:
             return resources.files("vecsearch").joinpath("data", f"{self.name}.txt").read_text()
         except FileNotFoundError:
             raise InvalidPuzzleInput(f"{self.name} has no bundled sample input") from None
-
-
-def line_cases(text: str, parse) -> tuple[list[Case], list[InvalidPuzzleInput]]:
-    """One case per non-blank line (case ``k``: the ``k``-th), ``parse(line) -> data``; a
-    malformed line's error, located, and on to the next."""
-    cases: list[Case] = []
-    errors: list[InvalidPuzzleInput] = []
-    for number, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            continue
-        case = len(cases) + len(errors) + 1
-        try:
-            cases.append(Case(case, number, parse(line)))
-        except InvalidPuzzleInput as error:
-            errors.append(error.located(line=number, case=case))
-    return cases, errors
 
 
 class Lines:

@@ -280,7 +280,7 @@ def _check_compiled(puzzle, states):
     for state in states:
         layer = puzzle.states(np.array([state]))
         try:
-            children, moves = jit.call(layer_kernels(puzzle).neighbours, layer, kernel_tables(puzzle), False)
+            children, moves = jit.named_failures(layer_kernels(puzzle).neighbours, layer, kernel_tables(puzzle), False)
         except PuzzleDefinitionError as error:
             message = str(error) if str(error).startswith(f"{puzzle.name}:") else f"{puzzle.name}: {error}"
             raise PuzzleDefinitionError(message) from error.__cause__

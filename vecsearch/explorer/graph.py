@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from vecsearch.engine.runtime import jit
 from vecsearch.engine.runtime.codegen import layer_kernels
 from vecsearch.engine.runtime.endpoints import as_puzzle
 from vecsearch.engine.runtime.guarded import kernel_tables
@@ -68,7 +67,7 @@ def to_networkx(puzzle, start=None, *, max_depth: int | None = None, max_states:
     for layer in result.layers:
         states = layer.states
         for i in range(len(states)):
-            kids, moves = jit.call(neighbours, states[i:i + 1], kernel_tables(puzzle), False)
+            kids, moves = neighbours(states[i:i + 1], kernel_tables(puzzle), False)
             labels = puzzle.move_labels([states[i]] * len(moves), moves.tolist())
             source = plain_state(states[i])
             for kid, label in zip(kids, labels):

@@ -28,7 +28,6 @@ from pathlib import Path
 
 import numpy as np
 
-from vecsearch.engine.runtime import jit
 from vecsearch.engine.runtime.codegen import layer_kernels
 from vecsearch.engine.runtime.guarded import kernel_tables
 from vecsearch.errors import InvalidPuzzleInput
@@ -200,7 +199,7 @@ class Explorer:
 
     # --- helpers --------------------------------------------------------------------------------
     def _children(self, state: np.ndarray) -> tuple[np.ndarray, list[str]]:
-        kids, moves = jit.call(layer_kernels(self.puzzle).neighbours, state, kernel_tables(self.puzzle), False)
+        kids, moves = layer_kernels(self.puzzle).neighbours(state, kernel_tables(self.puzzle), False)
         return kids, self.puzzle.move_labels(np.repeat(state, len(moves), axis=0), moves.tolist())
 
     def _side(self, side: int):

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from vecsearch.engine.runtime import jit
 from vecsearch.engine.runtime.codegen import layer_kernels
 from vecsearch.engine.runtime.guarded import kernel_tables
 from vecsearch.errors import VecsearchError
@@ -116,14 +115,14 @@ class TableSide:
             in_block = np.flatnonzero(self._table.distances[b * self._block:(b + 1) * self._block] == depth)
             ranks[chosen] = b * self._block + in_block[positions[chosen] - self._before[b, depth]]
         kernels = layer_kernels(self.puzzle)
-        return jit.call(kernels.unrank_many, ranks, self._table.component, kernel_tables(self.puzzle))
+        return kernels.unrank_many(ranks, self._table.component, kernel_tables(self.puzzle))
 
     def depths(self, states: np.ndarray) -> np.ndarray:
         kernels = layer_kernels(self.puzzle)
         tables = kernel_tables(self.puzzle)
         found = np.full(len(states), -1, dtype=np.int64)
-        same = jit.call(kernels.components, states, tables) == self._table.component
+        same = kernels.components(states, tables) == self._table.component
         if same.any():
-            entries = self._table.distances[jit.call(kernels.ranks, states[same], tables)].astype(np.int64)
+            entries = self._table.distances[kernels.ranks(states[same], tables)].astype(np.int64)
             found[same] = np.where(entries == self._table.unknown, -1, entries)
         return found

@@ -20,7 +20,7 @@ Conventions:
   line between them and between cases) until end of file; the answer is the minimum number
   of moves ``k`` and ``k`` lines ``R1 C1 R2 C2`` in the order played, or ``-1`` when the
   stone counts differ (the reason goes to standard error). All cases are searched in one kernel
-  call (``solve_pairs``).
+  call (the engine's ``pairs`` method, which ``auto`` picks for such a batch).
 """
 
 from __future__ import annotations
@@ -32,9 +32,9 @@ import numpy as np
 
 from vecsearch._numba import state_function
 from vecsearch.contract import Moves, Rank, Rules
-from vecsearch.engine import bidirectional, solve_pairs
+from vecsearch.engine import bidirectional
 from vecsearch.errors import InvalidPuzzleInput
-from vecsearch.judge import Answer, Case, JudgeProblem
+from vecsearch.judge import Case, JudgeProblem
 from vecsearch.kernels.intrinsics import popcount
 from vecsearch.kernels.ranking import binomial_table, subset_unrank
 from vecsearch.puzzle import Puzzle
@@ -231,26 +231,20 @@ class ChessboardJudge(JudgeProblem):
                         f" ({SIZE} rows of {SIZE} characters 0/1)", case_line)
         return cases, None
 
-    def answer(self, cases):
-        found = solve_pairs(self.puzzle, np.array([c.data[0] for c in cases], np.int64),
-                            np.array([c.data[1] for c in cases], np.int64))
-        answers = []
-        for i, case in enumerate(cases):
-            moves = found.moves_of(i)
-            if moves is None:
-                start, final = case.data
-                answers.append(Answer("-1", note=(
-                    f"case {case.number}: the start has {black_stones(start)} black stones and the final position"
-                    f" {black_stones(final)}; a swap never changes the count, so it is unreachable")))
-            else:
-                answers.append(Answer("\n".join([str(len(moves)), *(MOVE_NAMES[m] for m in moves)])))
-        return answers
-
     def instance(self, data):
         return data
 
     def output(self, length, moves):
         return "\n".join([str(length), *(MOVE_NAMES[m] for m in moves)]) if length >= 0 else "-1"
+
+    def notes(self, instances, lengths, method):
+        """Why an answer is -1: the two positions hold different numbers of black stones."""
+        notes = {}
+        for i in np.flatnonzero(lengths < 0).tolist():
+            case, start, final = int(instances.ids[i]), int(instances.starts[i]), int(instances.goal_of(i, None)[0])
+            notes[case] = (f"case {case}: the start has {black_stones(start)} black stones and the final position"
+                           f" {black_stones(final)}; a swap never changes the count, so it is unreachable")
+        return notes
 
 
 def row_bits(row: str) -> int:

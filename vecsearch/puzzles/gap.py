@@ -30,9 +30,8 @@ import numpy as np
 
 from vecsearch._numba import state_function
 from vecsearch.contract import Moves, Rules
-from vecsearch.engine import solve_many
 from vecsearch.errors import InvalidPuzzleInput
-from vecsearch.judge import Answer, Case, JudgeProblem, Lines
+from vecsearch.judge import Case, JudgeProblem, Lines
 from vecsearch.kernels.intrinsics import popcount
 from vecsearch.puzzle import Puzzle
 from vecsearch.svg import Board, Cell
@@ -254,10 +253,6 @@ class GapJudge(JudgeProblem):
             except InvalidPuzzleInput as error:
                 return cases, error.located(case=case)
         return cases, None
-
-    def answer(self, cases):
-        found = solve_many(self.puzzle, [(case.number, *self.instance(case.data)) for case in cases])
-        return [Answer(str(length)) for length in found.lengths.tolist()]
 
     def instance(self, data):
         return set_up(data), None

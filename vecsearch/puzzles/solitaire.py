@@ -22,7 +22,7 @@ Conventions:
 - **Problem** ``solitaire``: pairs of such lines until end of file; ``YES`` iff the second
   configuration is reachable from the first in at most 8 moves: one bidirectional search per
   pair with ``max_depth=8`` (balls of radius 4 around each end), all pairs in one kernel call
-  (``solve_pairs``).
+  (the engine's ``pairs`` method, which ``auto`` picks for such a batch).
 """
 
 from __future__ import annotations
@@ -34,9 +34,9 @@ import numpy as np
 
 from vecsearch._numba import state_function
 from vecsearch.contract import Moves, Rank, Rules
-from vecsearch.engine import bidirectional, solve_pairs
+from vecsearch.engine import bidirectional
 from vecsearch.errors import InvalidPuzzleInput
-from vecsearch.judge import Answer, Case, JudgeProblem
+from vecsearch.judge import Case, JudgeProblem
 from vecsearch.kernels.intrinsics import popcount
 from vecsearch.kernels.ranking import binomial_table, subset_rank, subset_unrank
 from vecsearch.puzzle import Puzzle, signed64, unsigned64
@@ -268,11 +268,6 @@ class SolitaireJudge(JudgeProblem):
                                        " of 8 integers (the target)")
             return cases, error.located(line=pending[0], case=len(cases) + 1)
         return cases, None
-
-    def answer(self, cases):
-        found = solve_pairs(self.puzzle, np.array([c.data[0] for c in cases], np.int64),
-                            np.array([c.data[1] for c in cases], np.int64), max_depth=WITHIN)
-        return [Answer("YES" if length >= 0 else "NO") for length in found.lengths]
 
     max_depth = WITHIN
 

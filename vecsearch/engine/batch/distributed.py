@@ -14,6 +14,7 @@ import numpy as np
 
 from vecsearch.engine.results.answers import Chunk
 from vecsearch.engine.runtime.endpoints import portable
+from vecsearch.engine.batch.methods import METHODS
 from vecsearch.engine.batch.strategies import solve_chunk
 
 
@@ -21,7 +22,7 @@ def _run(puzzle, chunk, method, max_depth, options):
     from vecsearch.engine.runtime.endpoints import as_puzzle
 
     began = time.perf_counter()
-    lengths, moves, profile = solve_chunk(as_puzzle(puzzle), chunk, method, max_depth, options)
+    lengths, moves, profile = solve_chunk(as_puzzle(puzzle), chunk, METHODS[method], max_depth, options)
     return lengths, moves, profile, time.perf_counter() - began
 
 

@@ -21,12 +21,16 @@ from vecsearch.errors import InvalidPuzzleInput
 class Instances:
     """Instances in arrays: ``ids`` (a list, or an integer array), ``starts`` (one state each, a layer array) and the
     goal: ``goals`` shared by all when ``goal_offsets`` is None (None: the puzzle's goal), else
-    instance ``i``'s goal set is ``goals[goal_offsets[i]:goal_offsets[i + 1]]``."""
+    instance ``i``'s goal set is ``goals[goal_offsets[i]:goal_offsets[i + 1]]``. Instances given
+    in an equivalent form (the image of the asked instance under a symmetry of the puzzle)
+    carry ``moves_back``: ``moves_back[i, m]`` is the move of the asked instance that move ``m``
+    of instance ``i`` stands for (``as_asked`` maps answers back)."""
 
     ids: list | np.ndarray
     starts: np.ndarray
     goals: np.ndarray | None = None
     goal_offsets: np.ndarray | None = None
+    moves_back: np.ndarray | None = None
 
     def __len__(self) -> int:
         return len(self.starts)
@@ -36,22 +40,33 @@ class Instances:
         return self.goal_offsets is None
 
     def take(self, lo: int, hi: int) -> "Instances":
+        back = None if self.moves_back is None else self.moves_back[lo:hi]
         if self.goal_offsets is None:
-            return Instances(self.ids[lo:hi], self.starts[lo:hi], self.goals)
+            return Instances(self.ids[lo:hi], self.starts[lo:hi], self.goals, None, back)
         offsets = self.goal_offsets[lo:hi + 1]
-        return Instances(self.ids[lo:hi], self.starts[lo:hi], self.goals[offsets[0]:offsets[-1]], offsets - offsets[0])
+        return Instances(self.ids[lo:hi], self.starts[lo:hi], self.goals[offsets[0]:offsets[-1]], offsets - offsets[0],
+                         back)
 
     def select(self, keep: np.ndarray) -> "Instances":
         """The instances at the positions ``keep`` (sorted)."""
         ids = self.ids[keep] if isinstance(self.ids, np.ndarray) else [self.ids[i] for i in keep.tolist()]
+        back = None if self.moves_back is None else self.moves_back[keep]
         if self.goal_offsets is None:
-            return Instances(ids, self.starts[keep], self.goals)
+            return Instances(ids, self.starts[keep], self.goals, None, back)
         sizes = np.diff(self.goal_offsets)[keep]
         rows = np.concatenate([np.arange(self.goal_offsets[i], self.goal_offsets[i + 1]) for i in keep.tolist()]) \
             if len(keep) else np.zeros(0, np.int64)
         offsets = np.zeros(len(keep) + 1, np.int64)
         np.cumsum(sizes, out=offsets[1:])
-        return Instances(ids, self.starts[keep], self.goals[rows], offsets)
+        return Instances(ids, self.starts[keep], self.goals[rows], offsets, back)
+
+    def as_asked(self, lengths: np.ndarray, moves: np.ndarray) -> np.ndarray:
+        """``moves`` (rows of answers, ``lengths`` long) as moves of the instances asked
+        (``moves_back``)."""
+        if self.moves_back is None or moves.size == 0:
+            return moves
+        steps = np.arange(moves.shape[1])[None, :] < lengths[:, None]
+        return np.where(steps, np.take_along_axis(self.moves_back, moves, axis=1), 0)
 
     def goal_of(self, i: int, default: np.ndarray) -> np.ndarray:
         """Instance ``i``'s goal layer (``default``: the puzzle's goal, for a shared goal of None)."""

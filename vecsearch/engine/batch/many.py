@@ -67,9 +67,10 @@ def solve_many(puzzle, instances, goal=None, *, method: str = "auto", max_depth=
     """
     puzzle = as_puzzle(puzzle)
     batch, errors = instances_from(puzzle, instances, goal)
-    chunks = list(iter_many(puzzle, batch, method=method, max_depth=max_depth, chunk_size=chunk_size, client=client,
-                            progress=progress, **options))
-    return ManySolutions.from_chunks(puzzle, batch.ids, chunks, errors, _method_name(puzzle, batch, method, max_depth))
+    chosen = methods.for_batch(method, puzzle, batch, options, max_depth)
+    chunks = list(chunks_of(puzzle, batch, chosen, max_depth=max_depth, chunk_size=chunk_size, client=client,
+                            progress=progress, options=options))
+    return ManySolutions.from_chunks(puzzle, batch.ids, chunks, errors, chosen.name)
 
 
 def iter_many(puzzle, instances: Instances, *, method: str = "auto", max_depth=None, chunk_size=None, client=None,
@@ -77,27 +78,31 @@ def iter_many(puzzle, instances: Instances, *, method: str = "auto", max_depth=N
     """``Chunk`` after ``Chunk`` as chunks finish (in input order locally; with a ``client``, in
     finishing order unless ``ordered``)."""
     puzzle = as_puzzle(puzzle)
-    name = _method_name(puzzle, instances, method, max_depth)
-    chosen = methods.check(name, puzzle, options, shared_goal=instances.shared_goal)
-    size = max(1, int(chunk_size)) if chunk_size else chosen.chunk_size
+    chosen = methods.for_batch(method, puzzle, instances, options, max_depth)
+    return chunks_of(puzzle, instances, chosen, max_depth=max_depth, chunk_size=chunk_size, client=client,
+                     progress=progress, ordered=ordered, options=options)
+
+
+def chunks_of(puzzle, instances: Instances, method: methods.Method, *, max_depth=None, chunk_size=None, client=None,
+              progress=None, ordered=False, options=None):
+    """``iter_many`` once the puzzle, the instances and the method are resolved (``options``
+    checked against the method)."""
+    options = dict(options or {})
+    size = max(1, int(chunk_size)) if chunk_size else method.chunk_size
     bounds = [(lo, min(len(instances), lo + size)) for lo in range(0, len(instances), size)]
-    with progress_bar(progress, f"{name} {puzzle.name}", unit=" inst", total=len(instances)) as bar:
+    with progress_bar(progress, f"{method.name} {puzzle.name}", unit=" inst", total=len(instances)) as bar:
         if client is not None:
             from vecsearch.engine.batch.distributed import map_chunks
 
-            chunks = map_chunks(client, puzzle, instances, bounds, name, max_depth, options, ordered)
+            chunks = map_chunks(client, puzzle, instances, bounds, method.name, max_depth, options, ordered)
         else:
-            chunks = (_timed(puzzle, lo, instances.take(lo, hi), name, max_depth, options) for lo, hi in bounds)
+            chunks = (_timed(puzzle, lo, instances.take(lo, hi), method, max_depth, options) for lo, hi in bounds)
         for chunk in chunks:
             bar.advance(len(chunk.lengths))
             yield chunk
 
 
-def _method_name(puzzle, instances, method: str, max_depth) -> str:
-    return methods.choose(puzzle, instances, max_depth) if method == "auto" else method
-
-
 def _timed(puzzle, first, chunk, method, max_depth, options) -> Chunk:
     began = time.perf_counter()
     lengths, moves, profile = solve_chunk(puzzle, chunk, method, max_depth, options)
-    return Chunk(first, chunk.ids, lengths, moves, time.perf_counter() - began, method, profile)
+    return Chunk(first, chunk.ids, lengths, moves, time.perf_counter() - began, method.name, profile)

@@ -1,9 +1,13 @@
-"""The one registry of search methods: what each needs, which options it honours, and ``auto``.
+"""The one registry of search methods: what each needs, which options it honours, how it runs,
+and ``auto``.
 
 ``solve``, ``solve_many``, ``vecsearch batch`` and the CLI's choices all read ``METHODS``. A
-method declares the puzzle features it needs (``REQUIREMENTS``) and the options it honours
-besides ``max_depth`` (which every method honours); ``check`` refuses a method that cannot run
-and an option it would ignore, with a message naming both. ``choose`` is ``method="auto"``.
+method declares the puzzle features it needs (``REQUIREMENTS``), the options it honours besides
+``max_depth`` (which every method honours) and its runners: the names of its functions that
+answer one instance (``one``, in ``batch.solve``; None: the method answers many only) and a
+chunk of many (``many``, in ``batch.strategies``). ``check`` refuses a method that cannot run
+and an option it would ignore, with a message naming both, and returns the ``Method``, which
+callers pass inward; ``for_batch`` also resolves ``"auto"`` (``choose``).
 """
 
 from __future__ import annotations
@@ -28,7 +32,8 @@ class Method:
     summary: str
     needs: tuple[str, ...]  # keys of REQUIREMENTS
     options: tuple[str, ...]  # honoured besides max_depth
-    one: bool  # answers a single instance (``solve``); every method answers many
+    many: str  # its runner of a chunk of instances (``strategies.RUNNERS_OF_CHUNK``)
+    one: str | None = None  # its runner of one instance (``solve.RUNNERS_OF_ONE``); None: many only
     chunk_size: int = 256  # instances per chunk of a batch
 
 
@@ -44,20 +49,23 @@ REQUIREMENTS = {
 METHODS = {m.name: m for m in (
     Method("bidirectional", "meet in the middle, one instance at a time (forward only on a directed puzzle)", (),
            ("max_forward", "max_backward", "strategy", "threads", "visited", "on_layer", "progress", "max_memory"),
-           True),
+           many="one_by_one", one="bidirectional_one"),
     Method("bfs", "forward breadth-first search, one instance at a time", (),
-           ("threads", "visited", "on_layer", "progress", "max_memory"), True),
+           ("threads", "visited", "on_layer", "progress", "max_memory"), many="one_by_one", one="bfs_one"),
     Method("table", "one backward BFS from the shared goal, then a descent per instance", ("backward", "rank"),
-           ("threads",), True, 1 << 17),
+           ("threads",), many="table_chunk", one="table_one", chunk_size=1 << 17),
     Method("start-tables", "a distance table rooted at each distinct start (goals may differ)",
-           ("rank", "inverse_moves"), ("threads",), False, 1 << 15),
+           ("rank", "inverse_moves"), ("threads",), many="start_tables_chunk", chunk_size=1 << 15),
     Method("start-balls", "a ball of distances around each start shared by several instances, met by a search"
-           " from each goal (needs max_depth)", ("rank", "backward", "reversible"), ("threads",), False, 1 << 12),
+           " from each goal (needs max_depth)", ("rank", "backward", "reversible"), ("threads",),
+           many="start_balls_chunk", chunk_size=1 << 12),
     Method("pairs", "every instance's bidirectional search in one kernel call", ("backward",),
-           ("max_forward", "max_backward", "threads"), False, 1 << 13),
-    Method("astar", "A* with the puzzle's heuristic", ("heuristic",), ("heuristic",), True),
+           ("max_forward", "max_backward", "threads"), many="pairs_chunk", chunk_size=1 << 13),
+    Method("astar", "A* with the puzzle's heuristic", ("heuristic",), ("heuristic",), many="one_by_one",
+           one="astar_one"),
     Method("idastar", "IDA* with the puzzle's heuristic (many: one instance per core)", ("heuristic",),
-           ("heuristic", "threads", "split_from", "progress"), True, 1 << 14),
+           ("heuristic", "threads", "split_from", "progress"), many="idastar_chunk", one="idastar_one",
+           chunk_size=1 << 14),
 )}
 
 # The cost model that decides whether a distance table pays for a batch (``table_pays``), measured
@@ -89,13 +97,13 @@ START_BALL_SHARE = 512
 
 def names(*, one: bool = False) -> tuple[str, ...]:
     """The method names (``one``: those that answer a single instance), ``auto`` not included."""
-    return tuple(name for name, m in METHODS.items() if m.one or not one)
+    return tuple(name for name, m in METHODS.items() if m.one is not None or not one)
 
 
 def check(name: str, puzzle, options=(), *, shared_goal: bool = True, one: bool = False) -> Method:
     """The method called ``name``, once it is known to run on ``puzzle`` with ``options``."""
     method = METHODS.get(name)
-    if method is None or (one and not method.one):
+    if method is None or (one and method.one is None):
         what = "" if method is None else " for one instance (it answers many: use solve_many)"
         raise MethodError(f"unknown method {name!r}{what}; choose one of {', '.join(names(one=one))}")
     lacking = [REQUIREMENTS[need][0] for need in method.needs if not REQUIREMENTS[need][1](puzzle)]
@@ -108,6 +116,14 @@ def check(name: str, puzzle, options=(), *, shared_goal: bool = True, one: bool 
         honoured = ", ".join(("max_depth",) + method.options)
         raise MethodError(f"method {name!r} does not take {', '.join(ignored)}; it takes {honoured}")
     return method
+
+
+def for_batch(name: str, puzzle, instances, options=(), max_depth=None) -> Method:
+    """The method called ``name`` (``"auto"``: the one ``choose`` picks) for ``instances`` (an
+    ``Instances``) of ``puzzle``, checked: what a batch resolves once and passes to its chunks."""
+    if name == "auto":
+        name = choose(puzzle, instances, max_depth)
+    return check(name, puzzle, options, shared_goal=instances.shared_goal)
 
 
 def choose(puzzle, instances, max_depth=None) -> str:

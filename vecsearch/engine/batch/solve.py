@@ -1,14 +1,25 @@
-"""``solve``: one instance by any single-instance method; ``distance_table``: tables kept for reuse."""
+"""``solve``: one instance by any single-instance method; ``distance_table``: tables kept for reuse.
+
+Each method that answers one instance has its runner here, named in its declaration
+(``Method.one``): ``(puzzle, starts, goals, max_depth, options)``, the puzzle resolved, the start
+layer and the goal layer (None: the puzzle's goal condition), the options checked; it returns a
+``SearchResult`` (its ``solution`` None when there is none).
+"""
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 from vecsearch.engine.batch import methods
 from vecsearch.engine.runtime.caches import DISTANCE_TABLES
 from vecsearch.engine.runtime.endpoints import as_puzzle
 from vecsearch.engine.runtime.goals import default_goals
+from vecsearch.engine.results.result import SearchResult
 from vecsearch.engine.results.solution import Solution
-from vecsearch.engine.tables.distance import DistanceTable
 from vecsearch.errors import NoSolution
+
+if TYPE_CHECKING:
+    from vecsearch.engine.tables.distance import DistanceTable
 
 
 def distance_table(puzzle, goal=None, *, max_depth=None, storage="bytes", threads=None) -> DistanceTable:
@@ -39,6 +50,8 @@ def distance_table(puzzle, goal=None, *, max_depth=None, storage="bytes", thread
     >>> vs.distance_table("eight").distance("8 6 7 2 5 4 3 x 1")
     31
     """
+    from vecsearch.engine.tables.distance import DistanceTable  # a solve by search never needs it
+
     puzzle = as_puzzle(puzzle)
     goals = default_goals(puzzle) if goal is None else puzzle.states(goal)
     key = (puzzle, goals.tobytes(), max_depth, storage)
@@ -98,40 +111,54 @@ def solve(puzzle, start=None, goal=None, *, method: str | None = None, max_depth
     """
     puzzle = as_puzzle(puzzle)
     condition = goal is None and puzzle.has_goal_condition
-    method = method or ("bfs" if condition else "bidirectional")
-    methods.check(method, puzzle, options, one=True)
-    if method == "table":
-        table = distance_table(puzzle, goal, **options)
-        solution = table.solution(start if start is not None else puzzle.start_states()[:1])
-        if solution is None or (max_depth is not None and len(solution) > max_depth):
-            raise NoSolution(f"{puzzle.name}: the goal is not reachable" + _within(max_depth))
-        return solution
-    if condition and method == "bfs":
-        from vecsearch.engine.layered.search import bidirectional
-
-        result = bidirectional(puzzle, start, None, strategy="forward", max_depth=max_depth, **options)
-    else:
-        goals = goal if goal is not None else None if condition else puzzle.goal_states()
-        result = _search(method)(puzzle, start, goals, max_depth=max_depth, **options)
+    chosen = methods.check(method or ("bfs" if condition else "bidirectional"), puzzle, options, one=True)
+    starts = puzzle.start_states() if start is None else puzzle.states(start)
+    goals = None if condition else puzzle.goal_states() if goal is None else puzzle.states(goal)
+    result = RUNNERS_OF_ONE[chosen.one](puzzle, starts, goals, max_depth, options)
     if result.solution is None:
         why = "the goal is not reachable" if result.complete else "no solution"
         raise NoSolution(f"{puzzle.name}: {why}" + _within(max_depth), result)
     return result.solution
 
 
-def _search(method: str):
-    if method == "astar":
-        from vecsearch.engine.heuristic.astar import astar
-
-        return astar
-    if method == "idastar":
-        from vecsearch.engine.heuristic.idastar import idastar
-
-        return idastar
-    from vecsearch.engine.layered.search import bfs, bidirectional
-
-    return bidirectional if method == "bidirectional" else bfs
-
-
 def _within(max_depth) -> str:
     return "" if max_depth is None else f" within {max_depth} moves"
+
+
+# --- the runners of one instance ------------------------------------------------------------
+
+def bidirectional_one(puzzle, starts, goals, max_depth, options) -> SearchResult:
+    from vecsearch.engine.layered.search import bidirectional
+
+    return bidirectional(puzzle, starts, goals, max_depth=max_depth, **options)
+
+
+def bfs_one(puzzle, starts, goals, max_depth, options) -> SearchResult:
+    """A forward search, stopping at the goal layer or, without one, on the goal condition."""
+    from vecsearch.engine.layered.search import bidirectional
+
+    return bidirectional(puzzle, starts, goals, strategy="forward", max_depth=max_depth, **options)
+
+
+def astar_one(puzzle, starts, goals, max_depth, options) -> SearchResult:
+    from vecsearch.engine.heuristic.astar import astar
+
+    return astar(puzzle, starts, goals, max_depth=max_depth, **options)
+
+
+def idastar_one(puzzle, starts, goals, max_depth, options) -> SearchResult:
+    from vecsearch.engine.heuristic.idastar import idastar
+
+    return idastar(puzzle, starts, goals, max_depth=max_depth, **options)
+
+
+def table_one(puzzle, starts, goals, max_depth, options) -> SearchResult:
+    """The path down the distance table of the goal (built once per process, then reused)."""
+    table = distance_table(puzzle, default_goals(puzzle) if goals is None else goals, **options)
+    solution = table.solution(starts[:1])
+    if solution is not None and max_depth is not None and len(solution) > max_depth:
+        solution = None
+    return SearchResult(puzzle, table.profile, solution, True, [])
+
+
+RUNNERS_OF_ONE = {run.__name__: run for run in (bidirectional_one, bfs_one, astar_one, idastar_one, table_one)}

@@ -1,43 +1,54 @@
-"""How each method of ``vecsearch.engine.batch.methods`` answers a chunk of instances.
+"""How each method of ``vecsearch.engine.batch.methods`` answers a chunk of instances: its runner
+of a chunk, named in its declaration (``Method.many``).
 
-``solve_chunk(puzzle, chunk, method, max_depth, options)`` returns lengths (-1: none within
-``max_depth``) and moves for the chunk's instances, in order; options were checked against the
-method's declaration before (``methods.check``).
+A runner of a chunk, ``(puzzle, chunk, max_depth, options, method)``, returns lengths (-1: none)
+and moves for the chunk's instances, in order, and the profile of heuristic searches (else
+None); a method that answers one instance at a time (``one_by_one``) calls its runner of one
+instance (``Method.one``, in ``batch.solve``). Options were checked against the method's
+declaration before (``methods.check``).
 """
 
 from __future__ import annotations
 
-from functools import partial
-
 import numpy as np
 
-from vecsearch.engine.runtime import jit
 from vecsearch.engine.runtime.codegen import layer_kernels
 from vecsearch.engine.runtime.goals import default_goals
 from vecsearch.engine.runtime.guarded import kernel_tables
 from vecsearch.engine.batch.methods import ball_radius, table_storage
-from vecsearch.engine.batch.solve import distance_table, solve
-from vecsearch.errors import NoSolution
+from vecsearch.engine.batch.solve import RUNNERS_OF_ONE, distance_table
 
 
-def solve_chunk(puzzle, chunk, method: str, max_depth=None, options=None) -> tuple:
-    """Lengths and moves of every instance of ``chunk`` (an ``Instances``) by ``method``, and
-    the profile of the heuristic searches (else None)."""
+def solve_chunk(puzzle, chunk, method, max_depth=None, options=None) -> tuple:
+    """Lengths (-1: none within ``max_depth``) and moves of every instance of ``chunk`` (an
+    ``Instances``) by ``method`` (a ``Method``), in the instances' own moves, and the profile of
+    the heuristic searches (else None)."""
     if len(chunk) == 0:
         return np.zeros(0, np.int64), np.zeros((0, 0), np.int64), None
-    lengths, moves, profile = RUNNERS[method](puzzle, chunk, max_depth, dict(options or {}))
+    lengths, moves, profile = RUNNERS_OF_CHUNK[method.many](puzzle, chunk, max_depth, dict(options or {}), method)
     if max_depth is not None:
         lengths = np.where(lengths > max_depth, -1, lengths)
-    return lengths, moves, profile
+    return lengths, chunk.as_asked(lengths, moves), profile
 
 
-def _table(puzzle, chunk, max_depth, options):
+# --- a chunk of instances ----------------------------------------------------------------------
+
+def one_by_one(puzzle, chunk, max_depth, options, method):
+    """Each instance by the method's runner of one instance."""
+    default = puzzle.goal_states() if chunk.goals is None and not puzzle.has_goal_condition else None
+    run = RUNNERS_OF_ONE[method.one]
+    found = [run(puzzle, chunk.starts[i:i + 1], chunk.goal_of(i, default), max_depth, options).solution
+             for i in range(len(chunk))]
+    return (*_as_arrays(found), None)
+
+
+def table_chunk(puzzle, chunk, max_depth, options, method):
     goals = chunk.goals if chunk.goals is not None else default_goals(puzzle, chunk.starts)
     table = distance_table(puzzle, goals, storage=table_storage(puzzle), **options)
     return (*table.solve_many(chunk.starts), None)
 
 
-def _pairs(puzzle, chunk, max_depth, options):
+def pairs_chunk(puzzle, chunk, max_depth, options, method):
     from vecsearch.engine.tables.pairs import solve_pairs
 
     default = default_goals(puzzle, chunk.starts) if chunk.goals is None else None
@@ -50,17 +61,17 @@ def _pairs(puzzle, chunk, max_depth, options):
     return found.lengths, found.moves, None
 
 
-def _idastar(puzzle, chunk, max_depth, options):
+def idastar_chunk(puzzle, chunk, max_depth, options, method):
     from vecsearch.engine.heuristic.idastar import idastar_many
 
     if not chunk.shared_goal or "split_from" in options:  # one search at a time, each split across threads
-        return _one_by_one(puzzle, chunk, max_depth, options, method="idastar")
+        return one_by_one(puzzle, chunk, max_depth, options, method)
     return idastar_many(puzzle, chunk.starts, chunk.goals, max_depth=max_depth, **options)
 
 
-def _start_tables(puzzle, chunk, max_depth, options):
-    """Each instance answered from the distance table rooted at its start (see the module
-    docstring): the nearest goal state by a bulk lookup, its path by descent, reversed."""
+def start_tables_chunk(puzzle, chunk, max_depth, options, method):
+    """Each instance answered from the distance table rooted at its start: the nearest goal
+    state by a bulk lookup, its path by descent, reversed."""
     kernels, tables = layer_kernels(puzzle), kernel_tables(puzzle)
     goals = chunk.goals if chunk.goals is not None else default_goals(puzzle, chunk.starts)
     offsets = chunk.goal_offsets if chunk.goal_offsets is not None else np.arange(len(chunk) + 1) * len(goals)
@@ -71,8 +82,8 @@ def _start_tables(puzzle, chunk, max_depth, options):
     group = group.ravel()
     far = np.iinfo(np.int64).max
     distance = np.full(len(goals), far, np.int64)
-    ranks = jit.call(kernels.ranks, goals, tables)
-    components = jit.call(kernels.components, goals, tables)
+    ranks = kernels.ranks(goals, tables)
+    components = kernels.components(goals, tables)
     for g in range(len(starts)):
         table = distance_table(puzzle, starts[g:g + 1], **options)
         rows = np.flatnonzero((group[owner] == g) & (components == table.component))
@@ -99,7 +110,7 @@ def _start_tables(puzzle, chunk, max_depth, options):
     return lengths, moves, None
 
 
-def _start_balls(puzzle, chunk, max_depth, options):
+def start_balls_chunk(puzzle, chunk, max_depth, options, method):
     """Instances sharing a start meet a ball around it (``methods.ball_radius``), built once and
     kept; a path found from the goal to the ball is walked back to the start."""
     from vecsearch.engine.layered.search import bidirectional
@@ -131,25 +142,5 @@ def _as_arrays(found) -> tuple[np.ndarray, np.ndarray]:
     return lengths, moves
 
 
-def _one_by_one(puzzle, chunk, max_depth, options, method="bidirectional"):
-    default = puzzle.goal_states() if chunk.goals is None and not puzzle.has_goal_condition else None
-    found = []
-    for i in range(len(chunk)):
-        try:
-            found.append(solve(puzzle, chunk.starts[i:i + 1], chunk.goal_of(i, default), method=method,
-                               max_depth=max_depth, **options))
-        except NoSolution:
-            found.append(None)
-    return (*_as_arrays(found), None)
-
-
-RUNNERS = {
-    "table": _table,
-    "start-tables": _start_tables,
-    "start-balls": _start_balls,
-    "pairs": _pairs,
-    "idastar": _idastar,
-    "bidirectional": partial(_one_by_one, method="bidirectional"),
-    "bfs": partial(_one_by_one, method="bfs"),
-    "astar": partial(_one_by_one, method="astar"),
-}
+RUNNERS_OF_CHUNK = {run.__name__: run for run in (one_by_one, table_chunk, pairs_chunk, idastar_chunk, start_tables_chunk,
+                                                  start_balls_chunk)}

@@ -56,7 +56,7 @@ class _Tables:
             raise MemoryLimitError(f"A* needs more than {max_bytes / 2**20:,.0f} MiB for its tables"
                                    " (raise max_bytes, or use IDA*, which needs almost none)")
         bigger = _Tables(self.width, 2 * len(self.keys))
-        jit.call(kernels.astar_rehash, *self.arrays[:5], *bigger.arrays[:5])
+        kernels.astar_rehash(*self.arrays[:5], *bigger.arrays[:5])
         size = self.counters[0]
         bigger.prio[:size] = self.prio[:size]
         bigger.heap[:size] = self.heap[:size]
@@ -76,7 +76,7 @@ def astar(puzzle, start=None, goal=None, *, heuristic=None, max_depth=None, max_
     if len(starts) != 1:
         raise InvalidPuzzleInput("A* searches from one start state; use solve_many for many")
     profile = Profile(visited="hash")
-    compiled = jit.compile_seconds()
+    watch = jit.Stopwatch()
     if len(goals) == 0:
         return SearchResult(puzzle, profile, None, True, [])
     chosen = resolve(puzzle, goals, heuristic)
@@ -84,10 +84,10 @@ def astar(puzzle, start=None, goal=None, *, heuristic=None, max_depth=None, max_
     fixed = (kernel_tables(puzzle), chosen.tables, inverse_table(puzzle), goals)
     cap = MAX_F if max_depth is None else max_depth
     state = _Tables(puzzle.width, 1 << 12)
-    jit.call(kernels.astar_insert, *state.arrays, starts, chosen.tables)
+    kernels.astar_insert(*state.arrays, starts, chosen.tables)
     expanded = np.zeros(64, np.int64)
     generated = np.zeros(64, np.int64)
-    jit.call(kernels.astar_run, *fixed, *state.arrays, -1, expanded, generated)  # compile: f <= -1 stops at once
+    kernels.astar_run(*fixed, *state.arrays, -1, expanded, generated)  # compile: f <= -1 stops at once
     status, solution = NEXT_F, None
     while status in (NEXT_F, GROW) and state.counters[0] > 0:
         f = int(state.prio[0] >> 20)
@@ -112,7 +112,7 @@ def astar(puzzle, start=None, goal=None, *, heuristic=None, max_depth=None, max_
             on_bound(record)
     if status == FOUND:
         moves = np.empty(state.counters[1], np.int64)
-        length = jit.call(kernels.astar_path, state.keys, state.parents, state.moves, state.counters[2], moves)
+        length = kernels.astar_path(state.keys, state.parents, state.moves, state.counters[2], moves)
         solution = solution_along(puzzle, starts, moves[:length].tolist(), profile)
-    profile.compile_seconds = jit.compile_seconds() - compiled
+    profile.compile_seconds = watch.compile_seconds
     return SearchResult(puzzle, profile, solution, status in (FOUND, EXHAUSTED), [], "astar")

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from vecsearch.engine.runtime import jit
 from vecsearch.engine.runtime.caches import HEURISTICS, KERNELS
 from vecsearch.engine.runtime.codegen import build_kernels
 from vecsearch.engine.runtime.guarded import guarded_heuristic
@@ -26,7 +25,7 @@ def heuristic_values(heuristic: Heuristic, states) -> np.ndarray:
     puzzle = heuristic.puzzle
     states = puzzle.states(states)
     kernel = search_kernels(puzzle, heuristic).heuristic_values
-    jit.call(kernel, states[:0], heuristic.tables)
+    kernel(states[:0], heuristic.tables)
     return kernel(states, heuristic.tables)
 
 

@@ -55,14 +55,14 @@ def idastar(puzzle, start=None, goal=None, *, heuristic=None, max_depth=None, on
     if len(starts) != 1:
         raise InvalidPuzzleInput("IDA* searches from one start state; use solve_many for many")
     profile = Profile(visited="none (depth-first)")
-    compiled = jit.compile_seconds()
+    watch = jit.Stopwatch()
     if len(goals) == 0:  # the goal lies in another component
         return SearchResult(puzzle, profile, None, True, [])
     chosen = resolve(puzzle, goals, heuristic)
     kernel = search_kernels(puzzle, chosen).ida_iteration
     fixed = (kernel_tables(puzzle), chosen.tables, sequence_table(puzzle), goals)
     cap = DEFAULT_MAX_BOUND if max_depth is None else max_depth
-    jit.call(kernel, starts, *fixed, -1, np.empty(1, np.int64))  # compile: bound -1 prunes the root
+    kernel(starts, *fixed, -1, np.empty(1, np.int64))  # compile: bound -1 prunes the root
     bound = int(heuristic_values(chosen, starts[:1])[0])
     solution, complete, expanded = None, False, 0
     with progress_bar(progress, f"idastar {puzzle.name}", unit=" iterations") as bar:
@@ -83,7 +83,7 @@ def idastar(puzzle, start=None, goal=None, *, heuristic=None, max_depth=None, on
                 complete = True  # every state reachable from the start was searched
                 break
             bound = int(next_bound)
-    profile.compile_seconds = jit.compile_seconds() - compiled
+    profile.compile_seconds = watch.compile_seconds
     return SearchResult(puzzle, profile, solution, complete, [], "idastar")
 
 
@@ -114,7 +114,7 @@ def _split_iteration(puzzle, chosen, start, fixed, bound, path):
     while nodes and len(nodes) < want and depth < bound:
         deeper = []
         for state, at, prefix in nodes:
-            children, moves = jit.call(layer_kernels(puzzle).neighbours, state, tables, False)
+            children, moves = layer_kernels(puzzle).neighbours(state, tables, False)
             keep = sequences[at, moves] >= 0
             children, moves = children[keep], moves[keep]
             values = heuristic_values(chosen, children)
@@ -139,8 +139,8 @@ def _split_iteration(puzzle, chosen, start, fixed, bound, path):
     paths = np.zeros((n, bound + 1), np.int64)
     kernel = search_kernels(puzzle, chosen).ida_split
     none = automaton[:0]
-    jit.call(kernel, roots[:0], none, none, none, *fixed, bound, np.zeros(1, np.int64), none, paths[:0], none, none,
-             none)
+    kernel(roots[:0], none, none, none, *fixed, bound, np.zeros(1, np.int64), none, paths[:0], none, none,
+           none)
     kernel(roots, heuristic_values(chosen, roots), automaton, np.full(n, depth, np.int64), *fixed, bound,
            np.zeros(1, np.int64), outputs[0], paths, *outputs[1:])
     lengths, bounds, sub_expanded, sub_generated = outputs
@@ -159,7 +159,7 @@ def solution_along(puzzle, start: np.ndarray, moves: list[int], profile) -> Solu
     """The ``Solution`` that plays ``moves`` from ``start`` (a one-state layer)."""
     states = [start]
     for move in moves:
-        children, child_moves = jit.call(layer_kernels(puzzle).neighbours, states[-1], kernel_tables(puzzle), False)
+        children, child_moves = layer_kernels(puzzle).neighbours(states[-1], kernel_tables(puzzle), False)
         states.append(children[np.flatnonzero(child_moves == move)[:1]])
     return Solution(puzzle, np.concatenate(states), moves, profile)
 
@@ -177,7 +177,7 @@ def idastar_many(puzzle, starts, goal=None, *, heuristic=None, max_depth=None, t
     starts = puzzle.states(starts)
     goals = default_goals(puzzle, starts) if goal is None else puzzle.states(goal)
     kernels = layer_kernels(puzzle)
-    goal_components = set(jit.call(kernels.components, goals, kernel_tables(puzzle)).tolist())
+    goal_components = set(kernels.components(goals, kernel_tables(puzzle)).tolist())
     if len(goal_components) != 1:
         raise InvalidPuzzleInput(f"{puzzle.name}: the goal states lie in {len(goal_components)} components;"
                                  " solve towards one component at a time")
@@ -191,15 +191,15 @@ def idastar_many(puzzle, starts, goal=None, *, heuristic=None, max_depth=None, t
     expanded_by_bound = np.zeros(cap + 1, dtype=np.int64)
     generated_by_bound = np.zeros(cap + 1, dtype=np.int64)
     profile = Profile(visited="none (depth-first)")
-    compiled = jit.compile_seconds()
+    watch = jit.Stopwatch()
     empty = np.zeros((0, cap + 1), np.int64)
-    jit.call(kernel, starts[:0], np.zeros(0, np.bool_), *fixed, np.zeros((0, cap), np.int64), lengths[:0], empty, empty)
+    kernel(starts[:0], np.zeros(0, np.bool_), *fixed, np.zeros((0, cap), np.int64), lengths[:0], empty, empty)
     began = time.perf_counter()
     bar = progress_bar(progress, f"idastar {puzzle.name}", unit=" inst", total=len(starts))
     with thread_limit(threads), numba.parallel_chunksize(1), bar as advancing:
         for lo in range(0, len(starts), BATCH):
             part = starts[lo:lo + BATCH]
-            skip = jit.call(kernels.components, part, kernel_tables(puzzle)) != component
+            skip = kernels.components(part, kernel_tables(puzzle)) != component
             expanded = np.zeros((len(part), cap + 1), np.int64)
             generated = np.zeros_like(expanded)
             moves = np.zeros((len(part), cap), np.int64)
@@ -214,7 +214,7 @@ def idastar_many(puzzle, starts, goal=None, *, heuristic=None, max_depth=None, t
         share = seconds * expanded_by_bound[bound] / total  # apportioned: the batch is timed as a whole
         profile.add(BoundRecord("idastar", int(bound), int(expanded_by_bound[bound]), int(generated_by_bound[bound]),
                                 share, chosen.nbytes))
-    profile.compile_seconds = jit.compile_seconds() - compiled
+    profile.compile_seconds = watch.compile_seconds
     lengths[lengths < 0] = -1
     moves = np.zeros((len(starts), max(0, int(lengths.max(initial=0)))), np.int64)
     row = 0

@@ -74,19 +74,19 @@ def enumerate_distances(abstraction: Abstraction, *, threads=None, on_layer=None
     bits = np.zeros((puzzle.rank_size + 63) // 64, dtype=np.uint64)
     entries = np.full(puzzle.rank_size // abstraction.group, UNREACHED, dtype=np.uint8)
     profile = Profile(visited="bitset")
-    compiled = jit.compile_seconds()
+    watch = jit.Stopwatch()
     step = _Expander(kernels, puzzle, bits, costs, entries, abstraction.group, budget)
     with thread_limit(threads):
-        began, compiled_before = time.perf_counter(), jit.compile_seconds()
+        layer_watch = jit.Stopwatch()
         goals = puzzle.states(abstraction.goals).copy()
-        layer = Layer.of(goals[:jit.call(kernels.claim_goals, goals, kernel_tables(puzzle), bits, entries, abstraction.group)],
+        layer = Layer.of(goals[:kernels.claim_goals(goals, kernel_tables(puzzle), bits, entries, abstraction.group)],
                          puzzle.width)
         depth, frontier, generated = 0, len(goals), 0
         while len(layer):
             if abstraction.free_moves:
                 layer, closing = step.close(layer, depth)
                 generated += closing
-            seconds = time.perf_counter() - began - (jit.compile_seconds() - compiled_before)
+            seconds = layer_watch.search_seconds
             record = LayerRecord("abstract", depth, len(layer), frontier, generated, generated - len(layer) if depth else 0,
                                  seconds, bits.nbytes + entries.nbytes + layer.nbytes, "0-1")
             profile.add(record)
@@ -94,11 +94,11 @@ def enumerate_distances(abstraction: Abstraction, *, threads=None, on_layer=None
                 on_layer(record)
             if depth + 1 >= UNREACHED:
                 raise VecsearchError(f"{puzzle.name}: abstract distances beyond {UNREACHED - 1}")
-            began, compiled_before = time.perf_counter(), jit.compile_seconds()
+            layer_watch = jit.Stopwatch()
             frontier = len(layer)
             depth += 1
             layer, generated = step.expand(layer, 1, depth)
-    profile.compile_seconds = jit.compile_seconds() - compiled
+    profile.compile_seconds = watch.compile_seconds
     return entries, profile
 
 

@@ -68,7 +68,7 @@ def enumerate_space(puzzle, start=None, *, max_depth=None, keep_layers=None, bac
         if on_layer is not None:
             on_layer(record)
 
-    compiled = jit.compile_seconds()
+    watch = jit.Stopwatch()
     name = "backward" if backward else "forward"
     try:
         with thread_limit(threads):
@@ -82,14 +82,14 @@ def enumerate_space(puzzle, start=None, *, max_depth=None, keep_layers=None, bac
             while not runner.exhausted and (max_depth is None or runner.depth < max_depth):
                 runner.step()
     except KeyboardInterrupt:
-        profile.compile_seconds = jit.compile_seconds() - compiled
+        profile.compile_seconds = watch.compile_seconds
         partial = runner.result(profile) if runner is not None else SearchResult(puzzle, profile)
         raise SearchInterrupted(partial, directory) from None
     except MemoryLimitError as error:
-        profile.compile_seconds = jit.compile_seconds() - compiled
+        profile.compile_seconds = watch.compile_seconds
         error.result = runner.result(profile) if runner is not None else None
         raise
-    profile.compile_seconds = jit.compile_seconds() - compiled
+    profile.compile_seconds = watch.compile_seconds
     return runner.result(profile)
 
 
@@ -103,8 +103,9 @@ class _Layered:
         self.max_depth = max_depth
         # Small layers may grow several to a kernel call, but a checkpoint must see each one alone
         self.one_layer_per_step = one_layer_per_step
-        self.side = Side(puzzle, name, backward, plan.visited, starts, bool(keep_layers), max_depth, profile,
-                          after_layer, sink, budget, saved)
+        self.side = Side(puzzle, name, starts, profile, kind=plan.visited, backward=backward,
+                         keep_layers=bool(keep_layers), limit=max_depth, on_layer=after_layer, sink=sink, budget=budget,
+                         restored=saved)
         self.side.consume_frontier = True  # only the last layer is kept: a layer need not outlive the next
 
     @property
@@ -139,7 +140,7 @@ class _TwoBit:
     """The two-bit search of the starts' component."""
 
     def __init__(self, puzzle, starts, backward, keep, name, after_layer, saved):
-        component = jit.call(layer_kernels(puzzle).components, starts[:1], kernel_tables(puzzle))[0]
+        component = layer_kernels(puzzle).components(starts[:1], kernel_tables(puzzle))[0]
         self.puzzle = puzzle
         self.search = TwoBitSearch(puzzle, component, backward, keep, name)
         self.after_layer = after_layer

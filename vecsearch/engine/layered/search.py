@@ -225,16 +225,16 @@ def bidirectional(puzzle, start=None, goal=None, *, max_depth=None, max_forward=
         max_backward = 0
     starts, goals = endpoints(puzzle, start, goal, need_goal=True)
     profile = Profile(visited=choose_visited(puzzle, visited, sides=2))
-    compiled = jit.compile_seconds()
+    watch = jit.Stopwatch()
     if len(goals) == 0:  # every goal is in another component: unreachable, no search needed
         return SearchResult(puzzle, profile, None, True, [])
     budget = planner.MemoryBudget(planner.default_limit() if max_memory is None else planner.parse_size(max_memory),
                                   puzzle)
     with thread_limit(threads), layer_progress(progress, on_layer, f"bidirectional {puzzle.name}") as on_layer:
-        forward = Side(puzzle, "forward", False, profile.visited, starts, True, max_forward, profile, on_layer, None,
-                       budget)
-        back = Side(puzzle, "backward", True, profile.visited, goals, True, max_backward, profile, on_layer, None,
-                    budget)
+        forward = Side(puzzle, "forward", starts, profile, kind=profile.visited, limit=max_forward, on_layer=on_layer,
+                       budget=budget)
+        back = Side(puzzle, "backward", goals, profile, kind=profile.visited, backward=True, limit=max_backward,
+                    on_layer=on_layer, budget=budget)
         meet = back.visited.least_member(forward.frontier)
         complete = meet is not None
         turn = 0
@@ -265,7 +265,7 @@ def bidirectional(puzzle, start=None, goal=None, *, max_depth=None, max_forward=
             halves = (paths.forward_half(puzzle, forward.layers, meet), paths.backward_half(puzzle, back.layers, meet))
             states, moves = paths.join(puzzle, *halves)
             solution = Solution(puzzle, states, moves, profile)
-    profile.compile_seconds = jit.compile_seconds() - compiled
+    profile.compile_seconds = watch.compile_seconds
     forward.visited.release(forward.layers)
     back.visited.release(back.layers)
     return SearchResult(puzzle, profile, solution, complete, forward.layers, length=length,
@@ -277,11 +277,12 @@ def _to_condition(puzzle, start, *, max_depth, visited, threads, on_layer, path,
     is the goal reached), or the space within ``max_depth`` is exhausted."""
     starts, _ = endpoints(puzzle, start, None, need_goal=False)
     profile = Profile(visited=choose_visited(puzzle, visited, sides=1))
-    compiled = jit.compile_seconds()
+    watch = jit.Stopwatch()
     budget = planner.MemoryBudget(planner.default_limit() if max_memory is None else planner.parse_size(max_memory),
                                   puzzle)
     with thread_limit(threads), layer_progress(progress, on_layer, f"bfs {puzzle.name}") as on_layer:
-        side = Side(puzzle, "forward", False, profile.visited, starts, True, max_depth, profile, on_layer, None, budget)
+        side = Side(puzzle, "forward", starts, profile, kind=profile.visited, limit=max_depth, on_layer=on_layer,
+                    budget=budget)
         meet = least_goal(puzzle, side.frontier)
         while meet is None and not side.exhausted and (max_depth is None or side.depth < max_depth):
             sizes = profile.layer_sizes(side.name)
@@ -297,7 +298,7 @@ def _to_condition(puzzle, start, *, max_depth, visited, threads, on_layer, path,
         if meet is not None and path:
             states, moves = paths.join(puzzle, paths.forward_half(puzzle, side.layers, meet), [meet])
             solution = Solution(puzzle, states, moves, profile)
-    profile.compile_seconds = jit.compile_seconds() - compiled
+    profile.compile_seconds = watch.compile_seconds
     side.visited.release(side.layers)
     return SearchResult(puzzle, profile, solution, meet is not None or side.exhausted, side.layers,
                         length=None if meet is None else side.depth)

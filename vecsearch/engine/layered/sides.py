@@ -7,8 +7,6 @@ records a ``LayerRecord`` per layer. ``choose_visited`` picks its visited set.
 
 from __future__ import annotations
 
-import time
-
 from vecsearch.engine.runtime import jit, planner
 from vecsearch.engine.runtime.layers import Layer
 from vecsearch.engine.runtime.phase_clock import PhaseClock
@@ -22,12 +20,15 @@ UNLIMITED = 1 << 30  # "no depth limit" as a layer count
 class Side:
     """One direction of a search: its visited set, frontier and (optionally) stored layers.
 
-    ``kind``: ``"bitset"`` or ``"hash"`` (``choose_visited``); ``budget`` (a ``MemoryBudget``)
-    stops the search before a growing layer or hash table would take it over its memory limit;
-    ``restored`` (from ``snapshot``) continues a checkpoint."""
+    ``name``: the side's name in the profile; ``backward``: grow over predecessors; ``kind``:
+    ``"bitset"`` or ``"hash"`` (``choose_visited``); ``keep_layers``: store every layer;
+    ``limit``: the deepest layer (None: no limit); ``on_layer``: called with each record;
+    ``sink``: takes each finished layer; ``budget`` (a ``MemoryBudget``) stops the search before
+    a growing layer or hash table would take it over its memory limit; ``restored`` (from
+    ``snapshot``) continues a checkpoint."""
 
-    def __init__(self, puzzle, name, backward, kind, starts, keep_layers, limit, profile, on_layer, sink,
-                 budget=None, restored=None):
+    def __init__(self, puzzle, name, starts, profile, *, kind, backward=False, keep_layers=True, limit=None,
+                 on_layer=None, sink=None, budget=None, restored=None):
         self.puzzle = puzzle
         self.name = name
         self.backward = backward
@@ -38,8 +39,7 @@ class Side:
         self.sink = sink
         self.consume_frontier = False  # drop the frontier's chunks as they are expanded (no layers kept)
         self.frontier_lost = False  # a step that consumed the frontier failed: no last layer to give
-        began = time.perf_counter()
-        compiled = jit.compile_seconds()
+        watch = jit.Stopwatch()
         self.visited = make_visited(puzzle, kind)
         self.layers = []
         if budget is not None:
@@ -51,7 +51,7 @@ class Side:
         self.layers = [self.frontier]
         self.layer_bytes = self.frontier.nbytes
         self.depth = 0
-        seconds = time.perf_counter() - began - (jit.compile_seconds() - compiled)
+        seconds = watch.search_seconds
         self._record(len(starts), 0, seconds, {"claim": seconds})  # the starts' bits
 
     @property
@@ -73,8 +73,7 @@ class Side:
         """Grow one layer, or up to ``max_layers`` while they stay small (see
         ``visited.grow``; such layers share the kernel call's time in proportion to their
         children); returns how many states of the last one ``other`` holds."""
-        began = time.perf_counter()
-        compiled = jit.compile_seconds()
+        watch = jit.Stopwatch()
         clock = PhaseClock()
         frontier = len(self.frontier)  # before an expansion that may consume it
         if max_layers > 1 and self.visited.grows(len(self.frontier)):
@@ -86,7 +85,7 @@ class Side:
             except BaseException:  # Ctrl-C, a memory limit: the frontier is partly gone
                 self.frontier_lost = consume
                 raise
-        seconds = time.perf_counter() - began - (jit.compile_seconds() - compiled)
+        seconds = watch.search_seconds
         children = sum(generated for _, generated, _ in grown)
         phases = clock.split(seconds)
         for layer, generated, meets in grown:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from vecsearch.engine.runtime import jit
 from vecsearch.engine.runtime.codegen import layer_kernels
 from vecsearch.engine.runtime.guarded import kernel_tables
 from vecsearch.engine.runtime.layers import Layer
@@ -21,7 +20,7 @@ from vecsearch.engine.runtime.visited import least_state
 
 def move_between(puzzle, state: np.ndarray, target: np.ndarray) -> int | None:
     """Index of a move taking ``state[0]`` to ``target[0]``, or None."""
-    children, moves = jit.call(layer_kernels(puzzle).neighbours, state, kernel_tables(puzzle), False)
+    children, moves = layer_kernels(puzzle).neighbours(state, kernel_tables(puzzle), False)
     same = children == target[0]
     hits = np.flatnonzero(same if same.ndim == 1 else same.all(axis=1))
     return int(moves[hits[0]]) if len(hits) else None
@@ -29,7 +28,7 @@ def move_between(puzzle, state: np.ndarray, target: np.ndarray) -> int | None:
 
 def _member(puzzle, layer: Layer, candidates: np.ndarray) -> int:
     """Index of the first of ``candidates`` (in their order) that ``layer`` holds, or -1."""
-    found = [j for chunk in layer.chunks for j in [jit.call(layer_kernels(puzzle).find_member, chunk, candidates)]
+    found = [j for chunk in layer.chunks for j in [layer_kernels(puzzle).find_member(chunk, candidates)]
              if j >= 0]
     return min(found, default=-1)
 
@@ -38,13 +37,13 @@ def _parent(puzzle, layer: Layer, state: np.ndarray) -> np.ndarray:
     """A state of ``layer`` one move before ``state[0]``."""
     kernels = layer_kernels(puzzle)
     if puzzle.searchable_backward:
-        candidates, _ = jit.call(kernels.neighbours, state, kernel_tables(puzzle), True)
+        candidates, _ = kernels.neighbours(state, kernel_tables(puzzle), True)
         j = _member(puzzle, layer, candidates)
         if j >= 0:
             return candidates[j:j + 1]
     else:
         parent = least_state(chunk[i:i + 1] for chunk in layer.chunks
-                             for i in [jit.call(kernels.find_parent, chunk, kernel_tables(puzzle), state)] if i >= 0)
+                             for i in [kernels.find_parent(chunk, kernel_tables(puzzle), state)] if i >= 0)
         if parent is not None:
             return parent
     raise AssertionError("stored layers are inconsistent: no parent in the previous layer")
@@ -63,7 +62,7 @@ def backward_half(puzzle, layers: list[Layer], meet: np.ndarray) -> list[np.ndar
     """States from ``meet`` (in ``layers[-1]`` of a backward search) to a goal (``layers[0]``)."""
     path = [meet]
     for layer in reversed(layers[:-1]):
-        children, _ = jit.call(layer_kernels(puzzle).neighbours, path[-1], kernel_tables(puzzle), False)
+        children, _ = layer_kernels(puzzle).neighbours(path[-1], kernel_tables(puzzle), False)
         j = _member(puzzle, layer, children)
         if j < 0:
             raise AssertionError("stored layers are inconsistent: no child in the next layer")

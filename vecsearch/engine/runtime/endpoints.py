@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from vecsearch.engine.runtime import jit
 from vecsearch.engine.runtime.codegen import layer_kernels
 from vecsearch.engine.runtime.goals import goal_layer
 from vecsearch.engine.runtime.guarded import kernel_tables
@@ -31,7 +30,7 @@ def portable(puzzle):
 def components(puzzle, states):
     """The component of each of ``states`` (an int64 array; states in different components never
     reach one another)."""
-    return jit.call(layer_kernels(puzzle).components, states, kernel_tables(puzzle))
+    return layer_kernels(puzzle).components(states, kernel_tables(puzzle))
 
 
 def endpoints(puzzle, start, goal, need_goal: bool = True):
@@ -43,7 +42,7 @@ def endpoints(puzzle, start, goal, need_goal: bool = True):
     if len(starts) == 0:
         raise InvalidPuzzleInput("no start state given")
     probe_once(puzzle, starts)
-    components = jit.call(layer_kernels(puzzle).components, starts, kernel_tables(puzzle))
+    components = layer_kernels(puzzle).components(starts, kernel_tables(puzzle))
     if len(set(components.tolist())) > 1:
         raise InvalidPuzzleInput(f"{puzzle.name}: the start states lie in different components"
                                  " (they can never reach one another); search them separately")
@@ -52,5 +51,5 @@ def endpoints(puzzle, start, goal, need_goal: bool = True):
     if goal is None and puzzle.has_goal_condition:
         return starts, goal_layer(puzzle, int(components[0]))
     goals = puzzle.goal_states() if goal is None else puzzle.states(goal)
-    goal_components = jit.call(layer_kernels(puzzle).components, goals, kernel_tables(puzzle))
+    goal_components = layer_kernels(puzzle).components(goals, kernel_tables(puzzle))
     return starts, goals[goal_components == components[0]]

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from vecsearch.engine.runtime import blocks, jit
+from vecsearch.engine.runtime import blocks
 from vecsearch.engine.runtime.caches import GOAL_LAYERS
 from vecsearch.engine.runtime.codegen import layer_kernels
 from vecsearch.engine.runtime.guarded import kernel_tables
@@ -30,7 +30,7 @@ def least_goal(puzzle, layer) -> np.ndarray | None:
     layer, or None."""
     kernel = layer_kernels(puzzle).least_goal
     return least_state(chunk[i:i + 1] for chunk in layer.chunks
-                       for i in [jit.call(kernel, chunk, kernel_tables(puzzle))] if i >= 0)
+                       for i in [kernel(chunk, kernel_tables(puzzle))] if i >= 0)
 
 
 def default_goals(puzzle, starts: np.ndarray | None = None) -> np.ndarray:
@@ -40,8 +40,8 @@ def default_goals(puzzle, starts: np.ndarray | None = None) -> np.ndarray:
         return puzzle.goal_states()
     if starts is None and puzzle.has_default_start:
         starts = puzzle.start_states()
-    component = 0 if starts is None else int(jit.call(layer_kernels(puzzle).components, starts[:1],
-                                                      kernel_tables(puzzle))[0])
+    component = 0 if starts is None else int(layer_kernels(puzzle).components(starts[:1],
+                                                                              kernel_tables(puzzle))[0])
     return goal_layer(puzzle, component)
 
 
@@ -60,11 +60,11 @@ def goal_layer(puzzle, component: int = 0) -> np.ndarray:
 def _scan(puzzle, component: int) -> np.ndarray:
     kernels = layer_kernels(puzzle)
     tables = kernel_tables(puzzle)
-    jit.call(kernels.goal_ranks_range, 0, 0, component, tables, np.empty(0, np.int64))
+    kernels.goal_ranks_range(0, 0, component, tables, np.empty(0, np.int64))
 
     def block(lo, hi):
         found = np.empty(hi - lo, np.int64)
         return found[:kernels.goal_ranks_range(lo, hi, component, tables, found)].copy()
 
     ranks = np.concatenate(blocks.map_blocks(block, puzzle.rank_size, SCAN_BLOCK))
-    return jit.call(kernels.unrank_many, ranks, component, tables)
+    return kernels.unrank_many(ranks, component, tables)

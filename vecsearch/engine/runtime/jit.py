@@ -1,11 +1,13 @@
 """Keeping JIT compile time out of search timings, and saying when a compile is under way.
 
 The first call of a kernel with new argument types compiles it (or loads it from the disk
-cache). ``call`` times the calls that add a compiled signature to the kernel and adds them to a
-process-wide clock (and to ``compile_log``, kernel by kernel, while it is a list); searches
-report the clock's advance as compile time, apart from search time. For a kernel that does real
-work, ``warm`` it first on *empty* inputs of the same types (``frontier[:0]``), so that only the
-compile is on the clock.
+cache); numba holds its compiler lock meanwhile and says so by its ``numba:compiler_lock``
+event. One listener (``compile_clock``) adds the time each thread holds the lock to a
+process-wide clock (and to ``compile_log``, kernel by kernel, while it is a list), so kernels
+are called directly, and a search takes its timings from a ``Stopwatch``: wall seconds, the
+compile seconds within them, and the difference. For a kernel that does real work, ``warm`` it
+first on *empty* inputs of the same types (``frontier[:0]``), so that a compile is not mixed up
+with the work in a per-phase timing.
 
 A compile (not a load from the cache) that lasts longer than ``ANNOUNCE_AFTER`` seconds prints
 one line on standard error, once per process, naming the family compiled (a user's puzzle: its
@@ -23,7 +25,6 @@ import sys
 import threading
 import time
 
-import numpy as np
 from numba.core import event
 from numba.core.errors import NumbaError
 
@@ -34,58 +35,100 @@ ANNOUNCE_AFTER = 0.5  # seconds a compile runs before it is announced
 announce = os.environ.get("VECSEARCH_ANNOUNCE_COMPILE", "1") != "0"  # print the compile notice
 subject: str | None = None  # what the notice says is compiled (None: the kernel's module)
 
-compile_log: list[tuple[str, float]] | None = None  # a list: ``call`` appends (kernel, seconds) per compile
+compile_log: list[tuple[str, float]] | None = None  # a list: each compile or load as (kernel, seconds)
 
-_compile_seconds = 0.0
 _warmed: set[int] = set()
 
 
+class _CompileClock(event.Listener):
+    """Adds up the seconds each thread holds numba's compiler lock (the outermost hold: a
+    compile loads or compiles what it calls inside it), and logs them by kernel."""
+
+    def __init__(self):
+        self.seconds = 0.0
+        self._lock = threading.Lock()
+        self._held = threading.local()
+
+    def on_start(self, ev) -> None:
+        depth = getattr(self._held, "depth", 0)
+        self._held.depth = depth + 1
+        if depth == 0:
+            self._held.began = time.perf_counter()
+            self._held.kernel = _kernel_compiling() if compile_log is not None else None
+
+    def on_end(self, ev) -> None:
+        self._held.depth -= 1
+        if self._held.depth == 0:
+            seconds = time.perf_counter() - self._held.began
+            with self._lock:
+                self.seconds += seconds
+            if compile_log is not None and self._held.kernel is not None:
+                compile_log.append((self._held.kernel, seconds))
+
+
+def _kernel_compiling() -> str | None:
+    """The name of the kernel whose ``Dispatcher.compile`` takes the lock (None: another use)."""
+    frame = sys._getframe(2)
+    for _ in range(8):
+        if frame is None:
+            return None
+        if frame.f_code.co_name == "compile" and "sig" in frame.f_locals:
+            py_func = getattr(frame.f_locals.get("self"), "py_func", None)
+            return getattr(py_func, "__name__", None)
+        frame = frame.f_back
+    return None
+
+
+compile_clock = _CompileClock()
+event.register("numba:compiler_lock", compile_clock)
+
+
 def compile_seconds() -> float:
-    """Seconds spent compiling or loading kernels in this process so far."""
-    return _compile_seconds
+    """Seconds spent compiling or loading kernels in this process so far (every thread)."""
+    return compile_clock.seconds
 
 
-def call(kernel, *args):
-    """``kernel(*args)``; a call that compiles (or loads from the cache) a new signature goes on
-    the compile clock. Cheap enough for every call: it only compares the kernel's overload
-    count before and after."""
-    global _compile_seconds
-    overloads = getattr(kernel, "overloads", ())  # none: a plain function (NUMBA_DISABLE_JIT=1)
-    known = len(overloads)
-    started = time.perf_counter()
-    try:
-        result = kernel(*args)
-    except NumbaError as error:
-        raise PuzzleDefinitionError(compile_failure(error, kernel)) from error
-    if not hasattr(kernel, "overloads"):
-        return boxed(result)
-    if len(overloads) != known:
-        seconds = time.perf_counter() - started
-        _compile_seconds += seconds
-        if compile_log is not None:
-            compile_log.append((getattr(getattr(kernel, "py_func", None), "__name__", repr(kernel)), seconds))
-    return result
+class Stopwatch:
+    """Wall seconds since it was made (or ``restart``), and the compile seconds among them:
+    ``search_seconds`` is the difference, what a profile reports as the work."""
 
+    def __init__(self):
+        self.restart()
 
-def boxed(result):
-    """``result`` of a kernel run as Python (``NUMBA_DISABLE_JIT=1``) as numba returns it from
-    compiled code: numpy scalars as Python numbers (tuples of them too), arrays as they are."""
-    if isinstance(result, tuple):
-        return tuple(boxed(item) for item in result)
-    return result.item() if isinstance(result, np.generic) else result
+    def restart(self) -> "Stopwatch":
+        self._began, self._compiled = time.perf_counter(), compile_clock.seconds
+        return self
+
+    @property
+    def seconds(self) -> float:
+        return time.perf_counter() - self._began
+
+    @property
+    def compile_seconds(self) -> float:
+        return compile_clock.seconds - self._compiled
+
+    @property
+    def search_seconds(self) -> float:
+        return max(0.0, self.seconds - self.compile_seconds)
 
 
 def compiling(name: str, build):
     """``build()`` (a compile done ahead of its first call: a user's function for its argument
-    types), on the compile clock and in ``compile_log`` as ``name``."""
-    global _compile_seconds
-    started = time.perf_counter()
-    result = build()
-    seconds = time.perf_counter() - started
-    _compile_seconds += seconds
-    if compile_log is not None:
-        compile_log.append((name, seconds))
-    return result
+    types), logged in ``compile_log`` as ``name``."""
+    outer, log = compile_log, []
+    _set_log(log if outer is not None else None)
+    began = time.perf_counter()
+    try:
+        return build()
+    finally:
+        _set_log(outer)
+        if outer is not None:
+            outer.append((name, time.perf_counter() - began))
+
+
+def _set_log(log) -> None:
+    global compile_log
+    compile_log = log
 
 
 def compile_failure(error: NumbaError, kernel) -> str:
@@ -114,10 +157,19 @@ def _function_naming(cause: str, kernel) -> str | None:
 
 
 def warm(kernel, *args) -> None:
-    """``call`` the kernel once per process (on empty inputs of the types it will see)."""
+    """Call the kernel once per process (on empty inputs of the types it will see)."""
     if id(kernel) not in _warmed:
-        call(kernel, *args)
+        kernel(*args)
         _warmed.add(id(kernel))
+
+
+def named_failures(kernel, *args):
+    """``kernel(*args)``, a numba refusal to compile it (a user's function numba cannot type)
+    raised as a ``PuzzleDefinitionError`` naming the function at fault."""
+    try:
+        return kernel(*args)
+    except NumbaError as error:
+        raise PuzzleDefinitionError(compile_failure(error, kernel)) from error
 
 
 def announce_compiles(what: str | None = None) -> None:

@@ -10,7 +10,6 @@ phases when no kernel counted), so the phases add up to the layer's ``seconds``.
 from __future__ import annotations
 
 import contextlib
-import time
 
 from vecsearch.engine.runtime import jit
 from vecsearch.kernels.phases import PHASES, new_clock
@@ -24,12 +23,11 @@ class PhaseClock:
     @contextlib.contextmanager
     def timing(self, phase: str):
         """Add the block's seconds to ``phase``, compile time excluded (as from the layer's)."""
-        began = time.perf_counter()
-        compiled = jit.compile_seconds()
+        watch = jit.Stopwatch()
         try:
             yield
         finally:
-            self.direct[phase] += time.perf_counter() - began - (jit.compile_seconds() - compiled)
+            self.direct[phase] += watch.search_seconds
 
     def split(self, seconds: float) -> dict[str, float]:
         """The phases' seconds of a layer that took ``seconds``."""

@@ -171,7 +171,7 @@ class BitsetVisited(_Visited):
     def add(self, states: np.ndarray) -> np.ndarray:
         """Mark ``states``; returns those not seen before (duplicates removed)."""
         states = states.copy()
-        new = jit.call(self.kernels.claim_ranks, states, self.tables, self.bits)
+        new = self.kernels.claim_ranks(states, self.tables, self.bits)
         self.count += new
         return states[:new]
 
@@ -226,7 +226,7 @@ class BitsetVisited(_Visited):
                 return grown[0]
             limits = (1 << 62, 0)  # the team is busy: grow alone; the buffer holds every state left
         args = (self.tables, backward, self.bits, other_bits, check, cycles, len(stats), *limits, stats)
-        return jit.call(self.kernels.bitset_grow, buffer, 0, n, *args)
+        return self.kernels.bitset_grow(buffer, 0, n, *args)
     def arrays(self) -> dict:
         return {"bits": self.bits}
 
@@ -239,7 +239,7 @@ class BitsetVisited(_Visited):
     def least_member(self, layer: Layer):
         """The least state of ``layer`` (``least_state``) that this set holds, or None."""
         return least_state(chunk[i:i + 1] for chunk in layer.chunks
-                           for i in [jit.call(self.kernels.least_in_bits, chunk, self.tables, self.bits)] if i >= 0)
+                           for i in [self.kernels.least_in_bits(chunk, self.tables, self.bits)] if i >= 0)
 
     def release(self, layers) -> None:
         """Hand the bitset back for reuse by a later search (up to ``POOL_BYTES`` in all).
@@ -254,7 +254,7 @@ class BitsetVisited(_Visited):
         if stored == self.count and stored * 16 <= len(self.bits):
             for layer in layers:
                 for chunk in layer.chunks:
-                    jit.call(self.kernels.clear_ranks, chunk, self.tables, self.bits)
+                    self.kernels.clear_ranks(chunk, self.tables, self.bits)
         else:
             self.bits.fill(0)
         pool.append(self.bits)
@@ -300,13 +300,13 @@ class HashVisited(_Visited):
             if self.guard is not None:
                 self.guard(8 * self.width * capacity)
             grown = self._empty_table(capacity)
-            jit.call(self.kernels.hash_rehash, self.keys, grown)
+            self.kernels.hash_rehash(self.keys, grown)
             self.keys = grown
 
     def _claim(self, states: np.ndarray, count: int, other) -> tuple[int, int]:
         self._reserve(count)
         other_keys = other.keys if other is not None else self._no_table
-        new, meets = jit.call(self.kernels.hash_claim, states, count, self.keys, other_keys, other is not None)
+        new, meets = self.kernels.hash_claim(states, count, self.keys, other_keys, other is not None)
         self.count += new
         return new, meets
 
@@ -347,7 +347,7 @@ class HashVisited(_Visited):
         other_keys = other.keys if other is not None else self._no_table
         args = (self.tables, backward, self.keys, self.count, other_keys, other is not None, cycles, len(stats),
                 GROW_BELOW, self.puzzle.max_children, stats)
-        return jit.call(self.kernels.hash_grow, buffer, 0, n, *args)
+        return self.kernels.hash_grow(buffer, 0, n, *args)
     def arrays(self) -> dict:
         return {"keys": self.keys}
 
@@ -357,7 +357,7 @@ class HashVisited(_Visited):
 
     def least_member(self, layer: Layer):
         return least_state(chunk[i:i + 1] for chunk in layer.chunks
-                           for i in [jit.call(self.kernels.least_in_hash, chunk, self.keys)] if i >= 0)
+                           for i in [self.kernels.least_in_hash(chunk, self.keys)] if i >= 0)
 
     def release(self, layers) -> None:
         self.keys = None

@@ -95,7 +95,7 @@ class DistanceTable:
             raise VecsearchError(f"{puzzle.name} cannot search backwards: a distance table needs predecessors")
         self.puzzle = puzzle
         goals = default_goals(puzzle) if goal is None else puzzle.states(goal)
-        components = set(jit.call(layer_kernels(puzzle).components, goals, kernel_tables(puzzle)).tolist())
+        components = set(layer_kernels(puzzle).components(goals, kernel_tables(puzzle)).tolist())
         if len(components) != 1:
             raise InvalidPuzzleInput(f"{puzzle.name}: the goal states lie in {len(components)} components;"
                                      " build one table per component")
@@ -143,7 +143,7 @@ class DistanceTable:
                     break
                 record = search.step()
         self.mod3 = search.table
-        self.goal_ranks = np.unique(jit.call(layer_kernels(puzzle).ranks, goals, kernel_tables(puzzle)))
+        self.goal_ranks = np.unique(layer_kernels(puzzle).ranks(goals, kernel_tables(puzzle)))
         self.max_distance = search.depth - (search.counts[-1] == 0)
         self.complete = True
         self.radius = None
@@ -159,7 +159,7 @@ class DistanceTable:
             widened[self.distances == self.unknown] = np.iinfo(np.uint16).max
             self.distances = widened
         for chunk in layer.chunks:
-            jit.call(layer_kernels(self.puzzle).record_distances, chunk, kernel_tables(self.puzzle), self.distances, depth)
+            layer_kernels(self.puzzle).record_distances(chunk, kernel_tables(self.puzzle), self.distances, depth)
 
     def solve_many(self, starts) -> tuple[np.ndarray, np.ndarray]:
         """Lengths (-1: unreachable) and moves (row ``i``, first ``lengths[i]`` entries) of
@@ -181,11 +181,11 @@ class DistanceTable:
         states = puzzle.states(states)
         kernels = layer_kernels(puzzle)
         out = np.full(len(states), -1, np.int64)
-        same = jit.call(kernels.components, states, kernel_tables(puzzle)) == self.component
+        same = kernels.components(states, kernel_tables(puzzle)) == self.component
         if self.storage != "bytes":
             raise VecsearchError("distances_of reads a table of one byte per rank (storage='bytes')")
         if same.any():
-            found = self.distances[jit.call(kernels.ranks, states[same], kernel_tables(puzzle))].astype(np.int64)
+            found = self.distances[kernels.ranks(states[same], kernel_tables(puzzle))].astype(np.int64)
             found[found == self.unknown] = -1
             out[same] = found
         return out
@@ -203,7 +203,7 @@ class DistanceTable:
             return None
         path = [starts]
         for move in moves[0, :lengths[0]]:
-            children, child_moves = jit.call(layer_kernels(self.puzzle).neighbours, path[-1], kernel_tables(self.puzzle), False)
+            children, child_moves = layer_kernels(self.puzzle).neighbours(path[-1], kernel_tables(self.puzzle), False)
             path.append(children[np.flatnonzero(child_moves == move)[:1]])
         return Solution(self.puzzle, np.concatenate(path), moves[0, :lengths[0]].tolist(), self.profile)
 
@@ -221,14 +221,14 @@ class DistanceTable:
             raise VecsearchError("search meets a ball of distances: build the table with storage='bytes'")
         puzzle = self.puzzle
         starts = puzzle.states(starts)
-        starts = starts[jit.call(layer_kernels(puzzle).components, starts, kernel_tables(puzzle)) == self.component]
+        starts = starts[layer_kernels(puzzle).components(starts, kernel_tables(puzzle)) == self.component]
         profile = Profile(visited="bitset")
         if len(starts) == 0:
             return SearchResult(puzzle, profile, None, True, [])
-        compiled = jit.compile_seconds()
+        watch = jit.Stopwatch()
         nearest = layer_kernels(puzzle).nearest_in_table
         with thread_limit(threads):
-            side = Side(puzzle, "forward", False, "bitset", starts, True, None, profile, on_layer, None)
+            side = Side(puzzle, "forward", starts, profile, kind="bitset", on_layer=on_layer)
             solution = length = None
             complete = True
             while True:
@@ -250,7 +250,7 @@ class DistanceTable:
                 side.step(None)
                 if side.exhausted:
                     break
-        profile.compile_seconds = jit.compile_seconds() - compiled
+        profile.compile_seconds = watch.compile_seconds
         side.visited.release(side.layers)
         return SearchResult(puzzle, profile, solution, complete, side.layers, length=length)
 
@@ -258,7 +258,7 @@ class DistanceTable:
         """The state of ``layer`` nearest the goal by the table, and its distance; or None."""
         best = None
         for chunk in layer.chunks:
-            i, distance = jit.call(kernel, chunk, kernel_tables(self.puzzle), self.distances, self.unknown)
+            i, distance = kernel(chunk, kernel_tables(self.puzzle), self.distances, self.unknown)
             if i >= 0 and (best is None or (distance, state_key(chunk[i:i + 1])) < (best[1], state_key(best[0]))):
                 best = (chunk[i:i + 1].copy(), int(distance))
         return best

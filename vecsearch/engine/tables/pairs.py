@@ -134,7 +134,7 @@ def _sets(puzzle, items, what):
 def _check_components(puzzle, states, offsets):
     if len(states) == len(offsets) - 1:
         return  # one start per pair
-    components = jit.call(layer_kernels(puzzle).components, states, kernel_tables(puzzle))
+    components = layer_kernels(puzzle).components(states, kernel_tables(puzzle))
     first = components[offsets[:-1]]
     sizes = np.diff(offsets)
     mixed = np.flatnonzero(np.repeat(first, sizes) != components)

@@ -124,7 +124,7 @@ def expand_round(job: Job, segment: int, depth: int, word: int, first: bool) -> 
     """Expand ``segment``'s frontier from ``word`` on until about ``ROUND_CHILDREN`` children are
     routed (see the module docstring); the ``first`` round of a layer makes the next table first
     (``retire``)."""
-    began, compiled = time.perf_counter(), jit.compile_seconds()
+    watch = jit.Stopwatch()
     if first:
         retire(job, segment, depth)
     puzzle = as_puzzle(job.puzzle)
@@ -141,8 +141,8 @@ def expand_round(job: Job, segment: int, depth: int, word: int, first: bool) -> 
     parts: list[list[np.ndarray]] = [[] for _ in range(layout.segments)]
     while word < hi and held < ROUND_CHILDREN:
         stop = min(hi, word + ROUND_WORDS)
-        e, g, written = jit.call(kernel, old, new, word, stop, FRONTIER_PATTERN, layout.last_mask(), job.component,
-                                 kernel_tables(puzzle), job.backward, own[0], own[1], out, look, False)
+        e, g, written = kernel(old, new, word, stop, FRONTIER_PATTERN, layout.last_mask(), job.component,
+                               kernel_tables(puzzle), job.backward, own[0], own[1], out, look, False)
         expanded += e
         generated += g
         held += written
@@ -152,7 +152,7 @@ def expand_round(job: Job, segment: int, depth: int, word: int, first: bool) -> 
         word = stop
     new.flush()
     routed = [np.concatenate(p) if p else np.empty(0, OFFSET) for p in parts]
-    return Round(word, expanded, generated, routed, time.perf_counter() - began, jit.compile_seconds() - compiled)
+    return Round(word, expanded, generated, routed, watch.seconds, watch.compile_seconds)
 
 
 def claim_routed(job: Job, segment: int, depth: int, *routed: np.ndarray) -> int:
@@ -187,17 +187,17 @@ def remove(job: Job, segment: int) -> None:
 
 def warm(job: Job) -> float:
     """Compile (or load) the owner tasks' kernels in this process; the seconds it took."""
-    compiled = jit.compile_seconds()
+    watch = jit.Stopwatch()
     puzzle = as_puzzle(job.puzzle)
     old, new, none = np.full(1, -1, np.int64), np.full(1, -1, np.int64), np.empty(0, np.int64)
     old.setflags(write=False)
-    jit.call(layer_kernels(puzzle).frontier_children_range, old, new, 0, 0, FRONTIER_PATTERN, job.layout.last_mask(),
-             job.component, kernel_tables(puzzle), job.backward, 0, 0, none, old, False)
+    layer_kernels(puzzle).frontier_children_range(old, new, 0, 0, FRONTIER_PATTERN, job.layout.last_mask(),
+                                                  job.component, kernel_tables(puzzle), job.backward, 0, 0, none, old, False)
     claim_ranks(new, none)
     claim_offsets(new, 0, none.astype(OFFSET))
     frontier_cells(new, 0, 0, none)
     bucket_by_owner(none, 32, 1)
-    return jit.compile_seconds() - compiled
+    return watch.compile_seconds
 
 
 class OwnerRunner:

@@ -27,7 +27,6 @@ the end.
 
 from __future__ import annotations
 
-import time
 
 import numpy as np
 
@@ -109,7 +108,7 @@ class TwoBitSearch:
 
     def seed(self, starts: np.ndarray) -> LayerRecord:
         """Distance 0 for ``starts`` (one component)."""
-        ranks = np.unique(jit.call(self.kernels.ranks, starts, kernel_tables(self.puzzle)))
+        ranks = np.unique(self.kernels.ranks(starts, kernel_tables(self.puzzle)))
         np.bitwise_and.at(self.table, ranks >> 5, ~(np.int64(3 ^ self.value(0)) << ((ranks & 31) << 1)))
         self.counts = [len(ranks)]
         self.newest = ranks[:len(self.stash)]
@@ -117,8 +116,7 @@ class TwoBitSearch:
 
     def step(self) -> LayerRecord:
         """Find the next layer."""
-        began = time.perf_counter()
-        compiled = jit.compile_seconds()
+        watch = jit.Stopwatch()
         depth = self.depth
         frontier = self.counts[depth]
         expanding = sum(self.counts[depth::-3]) if self.mod3 else frontier  # the cells a push would expand
@@ -150,7 +148,7 @@ class TwoBitSearch:
         self.counts.append(int(new))
         if new:  # an empty layer leaves the farthest states as they were
             self.newest = self.stash[:min(int(self.fill[0]), len(self.stash))].copy()
-        seconds = time.perf_counter() - began - (jit.compile_seconds() - compiled)
+        seconds = watch.search_seconds
         method = "pull" if pull else "push"
         self.costs.record(method, int(expanded), seconds)
         return self._record(frontier, int(generated), seconds, method, clock.split(seconds))
@@ -163,7 +161,7 @@ class TwoBitSearch:
 
     def newest_states(self) -> np.ndarray:
         """The kept states of the newest layer (all of it if it had at most ``keep``)."""
-        return jit.call(self.kernels.unrank_many, self.newest, self.component, kernel_tables(self.puzzle))
+        return self.kernels.unrank_many(self.newest, self.component, kernel_tables(self.puzzle))
 
     # --- checkpoints --------------------------------------------------------------------------
     def arrays(self) -> dict:

@@ -21,7 +21,6 @@ so are the counts (the settle phase counts cells; it does not add up claims).
 from __future__ import annotations
 
 import os
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -101,7 +100,7 @@ class SegmentReport:
 def expand_segment(job: Job, segment: int, depth: int, pull: bool) -> SegmentReport:
     """Phase 1 of making ``depth + 1`` for ``segment`` (see the module docstring); a ``pull``
     layer only copies the range (its settle phase looks for parents instead)."""
-    began, compiled = time.perf_counter(), jit.compile_seconds()
+    watch = jit.Stopwatch()
     puzzle = as_puzzle(job.puzzle)
     kernel = layer_kernels(puzzle).frontier_children_range
     layout = job.layout
@@ -112,15 +111,15 @@ def expand_segment(job: Job, segment: int, depth: int, pull: bool) -> SegmentRep
         retire_frontier(old[start:stop], new[start:stop])
     if pull:
         new.flush()
-        return SegmentReport(segment, seconds=time.perf_counter() - began)
+        return SegmentReport(segment, seconds=watch.seconds)
     out = np.empty(ROUND_WORDS * 32 * puzzle.max_children, np.int64)  # a child per move of each rank, at most
     own = (32 * lo, min(layout.rank_size, 32 * hi))
     expanded = generated = 0
     with _RouteFiles(job.routes(depth), segment) as routes:
         for start in range(lo, hi, ROUND_WORDS):
-            e, g, written = jit.call(kernel, old, new, start, min(hi, start + ROUND_WORDS), FRONTIER_PATTERN,
-                                     layout.last_mask(), job.component, kernel_tables(puzzle), job.backward, own[0],
-                                     own[1], out, old, True)
+            e, g, written = kernel(old, new, start, min(hi, start + ROUND_WORDS), FRONTIER_PATTERN,
+                                   layout.last_mask(), job.component, kernel_tables(puzzle), job.backward, own[0],
+                                   own[1], out, old, True)
             expanded += e
             generated += g
             if written:
@@ -128,21 +127,21 @@ def expand_segment(job: Job, segment: int, depth: int, pull: bool) -> SegmentRep
                                                               layout.segments)):
                     routes.append(owner, ranks)
     new.flush()
-    return SegmentReport(segment, expanded, generated, routes.sent, seconds=time.perf_counter() - began,
-                         compile_seconds=jit.compile_seconds() - compiled)
+    return SegmentReport(segment, expanded, generated, routes.sent, seconds=watch.seconds,
+                         compile_seconds=watch.compile_seconds)
 
 
 def settle_segment(job: Job, segment: int, depth: int, pull: bool) -> SegmentReport:
     """Phase 2 of making ``depth + 1`` for ``segment``: claim what was routed to it (``pull``:
     set each unreached rank of the range with a parent in the frontier), then count."""
-    began, compiled = time.perf_counter(), jit.compile_seconds()
+    watch = jit.Stopwatch()
     old, new = job.table(depth, "r"), job.table(depth + 1, "r+")
     lo, hi = job.layout.word_range(segment)
     looked = 0
     if pull:
         puzzle = as_puzzle(job.puzzle)
-        _, looked, _ = jit.call(layer_kernels(puzzle).pull_segment_range, old, new, lo, hi, job.layout.last_mask(),
-                                job.component, kernel_tables(puzzle), job.backward)
+        _, looked, _ = layer_kernels(puzzle).pull_segment_range(old, new, lo, hi, job.layout.last_mask(),
+                                                                job.component, kernel_tables(puzzle), job.backward)
     received = 0
     for path in sorted(job.routes(depth).glob(f"to-{segment}.from-*.bin")):
         ranks = np.fromfile(path, dtype=np.int64)
@@ -152,25 +151,25 @@ def settle_segment(job: Job, segment: int, depth: int, pull: bool) -> SegmentRep
     count, filled = frontier_cells(new, lo, hi, kept)
     new.flush()
     return SegmentReport(segment, generated=looked, routed=received, new=int(count), kept=kept[:filled],
-                         seconds=time.perf_counter() - began, compile_seconds=jit.compile_seconds() - compiled)
+                         seconds=watch.seconds, compile_seconds=watch.compile_seconds)
 
 
 def warm(job: Job) -> float:
     """Compile (or load) the kernels of ``job``'s puzzle in this process, for the argument types
     the tasks pass (the previous table is mapped read-only); the seconds it took."""
-    compiled = jit.compile_seconds()
+    watch = jit.Stopwatch()
     puzzle = as_puzzle(job.puzzle)
     kernels = layer_kernels(puzzle)
     old, new, none = np.full(1, -1, np.int64), np.full(1, -1, np.int64), np.empty(0, np.int64)
     old.setflags(write=False)
-    jit.call(kernels.frontier_children_range, old, new, 0, 0, FRONTIER_PATTERN, job.layout.last_mask(),
-             job.component, kernel_tables(puzzle), job.backward, 0, 0, none, old, True)
-    jit.call(kernels.pull_segment_range, old, new, 0, 0, job.layout.last_mask(), job.component, kernel_tables(puzzle),
-             job.backward)
+    kernels.frontier_children_range(old, new, 0, 0, FRONTIER_PATTERN, job.layout.last_mask(),
+                                    job.component, kernel_tables(puzzle), job.backward, 0, 0, none, old, True)
+    kernels.pull_segment_range(old, new, 0, 0, job.layout.last_mask(), job.component, kernel_tables(puzzle),
+                               job.backward)
     claim_ranks(new, none)
     frontier_cells(new, 0, 0, none)
     bucket_by_owner(none, 32, 1)
-    return jit.compile_seconds() - compiled
+    return watch.compile_seconds
 
 
 class _RouteFiles:

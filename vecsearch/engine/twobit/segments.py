@@ -32,7 +32,7 @@ from pathlib import Path
 
 import numpy as np
 
-from vecsearch.engine.runtime import jit, planner
+from vecsearch.engine.runtime import planner
 from vecsearch.engine.runtime.codegen import layer_kernels
 from vecsearch.engine.runtime.endpoints import endpoints, portable
 from vecsearch.engine.runtime.guarded import kernel_tables
@@ -220,7 +220,7 @@ class _Run:
             component, backward = saved["component"], saved["backward"]
         else:
             start_ranks = self._ranks(starts)
-            component = int(jit.call(layer_kernels(puzzle).components, starts[:1], kernel_tables(puzzle))[0])
+            component = int(layer_kernels(puzzle).components(starts[:1], kernel_tables(puzzle))[0])
         self.start_ranks = start_ranks
         self.can_pull = (backward or puzzle.searchable_backward) and runner.pulls
         self.costs = MethodCosts()
@@ -239,7 +239,7 @@ class _Run:
             self._seed()
 
     def _ranks(self, states) -> np.ndarray:
-        return np.unique(jit.call(layer_kernels(self.puzzle).ranks, states, kernel_tables(self.puzzle)))
+        return np.unique(layer_kernels(self.puzzle).ranks(states, kernel_tables(self.puzzle)))
 
     @property
     def counts(self) -> list[int]:
@@ -301,7 +301,7 @@ class _Run:
 
     def result(self) -> SearchResult:
         self.profile.compile_seconds = self.compile_seconds
-        states = jit.call(layer_kernels(self.puzzle).unrank_many, self.kept, self.job.component, kernel_tables(self.puzzle))
+        states = layer_kernels(self.puzzle).unrank_many(self.kept, self.job.component, kernel_tables(self.puzzle))
         return SearchResult(self.puzzle, self.profile, None, self.exhausted, [Layer.of(states, self.puzzle.width)],
                             self.side)
 

@@ -7,9 +7,8 @@ most 30, else ``-1``.
 
 from __future__ import annotations
 
-from vecsearch.engine import solve_many
 from vecsearch.errors import InvalidPuzzleInput
-from vecsearch.judge import Answer, Case, JudgeProblem, Lines
+from vecsearch.judge import Case, JudgeProblem, Lines
 from vecsearch.puzzles.cubes.puzzle import cubic_puzzle
 from vecsearch.puzzles.cubes.rules import JUDGE_LIMIT, Dataset
 from vecsearch.puzzles.cubes.symmetry import canonical
@@ -38,18 +37,14 @@ class CubesJudge(JudgeProblem):
                 return cases, None
             cases.append(Case(number, first, dataset))
 
-    def answer(self, cases):
-        """Each dataset mapped by a board symmetry to one of three starts (distances do not
-        change), so that datasets share starts; the engine picks how to use that."""
-        images = [canonical(case.data)[1] for case in cases]
-        found = solve_many(self.puzzle, [(case.number, *self.instance(image)) for case, image in zip(cases, images)],
-                           max_depth=JUDGE_LIMIT)
-        return [Answer(str(length)) for length in found.lengths.tolist()]
-
     max_depth = JUDGE_LIMIT
 
     def instance(self, data):
-        return data.instance()
+        """The dataset mapped by a board symmetry to one of three starts (distances do not
+        change), so that datasets share starts; the engine picks how to use that. Its moves map
+        back by the symmetry."""
+        symmetry, image = canonical(data)
+        return (*image.instance(), symmetry.moves_back)
 
     def output(self, length, moves):
         return str(length)

@@ -5,9 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from vecsearch._numba import kernel
-from vecsearch.engine import resolve_heuristic, solve_many
 from vecsearch.errors import InvalidPuzzleInput
-from vecsearch.judge import Answer, JudgeProblem, line_cases
+from vecsearch.judge import JudgeProblem
 from vecsearch.puzzles.sliding.board import GOAL_CONVENTIONS, MOVE_NAMES, goal_order
 from vecsearch.puzzles.sliding.puzzle import from_name, sliding
 
@@ -58,32 +57,27 @@ class SlidingJudge(JudgeProblem):
     def goal_state(self) -> int:
         return self.puzzle.encode(goal_order(self.puzzle.cells, self.goal))
 
-    def read_all(self, text: str):
-        return line_cases(text, lambda line: self.puzzle.parse_state(line, blank_tokens=self.blank_tokens))
-
-    def answer(self, cases):
-        if not cases:
-            return []
-        goal = self.goal_state()
-        found = solve_many(self.puzzle, [case.data for case in cases], goal)
-        answers = [Answer(found.formatted(i) if found.lengths[i] >= 0 else "unsolvable") for i in range(len(cases))]
-        if found.method == "idastar":  # say which heuristic: the databases on disk decide it
-            chosen = resolve_heuristic(self.puzzle, self.puzzle.states(goal))
-            answers[0] = Answer(answers[0].output, f"IDA* with {chosen.description}")
-        return answers
-
     def instance(self, data):
         return data, self.goal_state()
 
     def output(self, length, moves):
         return self.puzzle.format_moves(moves) if length >= 0 else "unsolvable"
 
-    def batch_instances(self, data: bytes):
+    def notes(self, instances, lengths, method):
+        """Which heuristic IDA* used (the databases on disk decide it), on the first answer."""
+        if method != "idastar" or not len(instances):
+            return {}
+        from vecsearch.engine import resolve_heuristic
+
+        return {int(instances.ids[0]): f"IDA* with {resolve_heuristic(self.puzzle, instances.goals).description}"}
+
+    def read_instances(self, data):
         """All lines read in one pass (``kernels.text``) and checked in bulk; only the lines that
         fail are read again one by one, for their message. A bad line does not stop the rest."""
         from vecsearch.engine import Instances
         from vecsearch.kernels.text import token_lines
 
+        data = data.encode("utf-8") if isinstance(data, str) else data
         cells = self.puzzle.cells
         letter = 1 << 20  # what a letter blank reads as
         values, counts, lines = token_lines(data, cells, {t: letter for t in self.blank_tokens if not t.isdigit()})
@@ -97,10 +91,10 @@ class SlidingJudge(JudgeProblem):
             for row in np.flatnonzero(~ok).tolist():
                 try:
                     self.puzzle.parse_state(text[lines[row] - 1], blank_tokens=self.blank_tokens)
-                    message = "unreadable line"
-                except InvalidPuzzleInput as error:
-                    message = str(error.located(line=int(lines[row]), case=int(numbers[row])))
-                errors.append((int(numbers[row]), message))
+                    error = InvalidPuzzleInput("unreadable line")
+                except InvalidPuzzleInput as bad:
+                    error = bad
+                errors.append(error.located(line=int(lines[row]), case=int(numbers[row])))
         goal = np.array([self.goal_state()], np.int64)
         return Instances(numbers[ok], states[ok], goal), errors
 
