@@ -26,6 +26,10 @@
 - ``user_kernel`` / ``user_parallel_kernel``: uncached variants, for kernel modules that cannot be
   written to the cache directory.
 
+``NUMBA_DISABLE_JIT=1``: every kernel runs as Python (a debugger, coverage). The kernels the
+engine calls (``kernel``, ``parallel_kernel`` and the ``user_`` ones) then return what compiled
+code returns to Python: Python numbers, not numpy scalars (``as_compiled_returns``).
+
 ``error_model="numpy"`` removes the division-by-zero checks from integer ``//`` and ``%`` in hot
 loops; our kernels never divide by zero by construction.
 
@@ -45,18 +49,48 @@ import os
 os.environ.setdefault("OMP_WAIT_POLICY", "passive")
 
 import copy  # noqa: E402
+import functools  # noqa: E402
 
-from numba import njit  # noqa: E402
+import numpy as np  # noqa: E402
+from numba import config, njit  # noqa: E402
 
 _COMMON = dict(error_model="numpy", nogil=True)
 
-kernel = njit(cache=True, **_COMMON)
-parallel_kernel = njit(cache=True, parallel=True, **_COMMON)
+
+def _boxed(result):
+    """``result`` of a kernel run as Python as compiled code returns it: numpy scalars as Python
+    numbers (in tuples too), arrays as they are."""
+    if isinstance(result, tuple):
+        return tuple(_boxed(item) for item in result)
+    return result.item() if isinstance(result, np.generic) else result
+
+
+def as_compiled_returns(decorator):
+    """``decorator``, whose functions return as compiled kernels do when ``NUMBA_DISABLE_JIT=1``
+    runs them as Python (unchanged otherwise)."""
+    if not config.DISABLE_JIT:
+        return decorator
+
+    def decorate(function):
+        run = decorator(function)
+
+        @functools.wraps(function)
+        def returning_as_compiled(*args):
+            return _boxed(run(*args))
+
+        returning_as_compiled.py_func = function
+        return returning_as_compiled
+
+    return decorate
+
+
+kernel = as_compiled_returns(njit(cache=True, **_COMMON))
+parallel_kernel = as_compiled_returns(njit(cache=True, parallel=True, **_COMMON))
 state_function = njit(inline="always", **_COMMON)
 called = njit(_nrt=True, **_COMMON)
 loop = njit(cache=True, _nrt=False, **_COMMON)
-user_kernel = njit(cache=False, **_COMMON)
-user_parallel_kernel = njit(cache=False, parallel=True, **_COMMON)
+user_kernel = as_compiled_returns(njit(cache=False, **_COMMON))
+user_parallel_kernel = as_compiled_returns(njit(cache=False, parallel=True, **_COMMON))
 
 
 def checked_function(function, argument_types: tuple, cache: bool):
