@@ -1,0 +1,176 @@
+"""Enumeration modulo symmetry: layer counts of classes and of positions, with a canonical
+representative per class.
+
+A symmetry group acts on states by conjugation and keeps distances (the puzzle's side checks
+that: ``puzzles/permutation/symmetry``), so every state of a class lies in the same layer. The
+search keeps one state per class in its frontier. Expanding it (``visited.BitsetVisited``: a
+bitset over the puzzle's rank) gives children not seen yet; each is a member of a class not seen
+yet (a class is marked whole as soon as it is found), so its conjugates are computed once, all
+of their bits set, and one state per class goes on (``kernels.classes.settle_classes``). The
+class's size is the group's order over its stabiliser (the symmetries that fix the state), so
+the positions per layer come with the classes, and the least conjugate's rank is the class's
+canonical representative.
+
+What a symmetry gives the engine (a ``PermutationPuzzle.symmetry``): ``order``, and
+``conjugate_ranks(ranks, component)``: an ``(n, order)`` array of the ranks of each state's
+conjugates (the identity's included), and optionally ``puzzle``: the puzzle whose ranks those are
+(the same puzzle in another form). A puzzle offers symmetries by a method ``symmetry(spec)``
+that makes one of text (``"rotations"``).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from vecsearch.engine import jit
+from vecsearch.engine.blocks import thread_limit
+from vecsearch.engine.codegen import layer_kernels
+from vecsearch.engine.endpoints import as_puzzle, endpoints
+from vecsearch.engine.guarded import kernel_tables
+from vecsearch.engine.layers import Layer
+from vecsearch.engine.visited import BitsetVisited
+from vecsearch.errors import VecsearchError
+from vecsearch.kernels.classes import settle_classes
+
+
+@dataclass(frozen=True)
+class ClassLayer:
+    """One layer: its depth, classes, positions (states), and the seconds it took."""
+
+    depth: int
+    classes: int
+    positions: int
+    seconds: float
+
+
+@dataclass(repr=False)
+class ClassEnumeration:
+    """What ``bfs(puzzle, symmetry=...)`` returns: per layer, the classes and the positions.
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+        The puzzle enumerated.
+    order : int
+        The symmetry group's order.
+    records : list of ClassLayer
+        One per layer.
+    representatives : list of numpy.ndarray
+        Per layer, the canonical representative of each class: the least rank among its
+        conjugates (sorted).
+    compile_seconds : float
+        Kernel compile (or cache load) time, apart from the layers' seconds.
+    """
+
+    puzzle: object
+    order: int
+    records: list = field(default_factory=list)
+    representatives: list = field(default_factory=list)
+    compile_seconds: float = 0.0
+
+    @property
+    def classes(self) -> int:
+        """Classes in all layers."""
+        return sum(r.classes for r in self.records)
+
+    @property
+    def positions(self) -> int:
+        """Positions (states) in all layers, recovered from the classes' sizes."""
+        return sum(r.positions for r in self.records)
+
+    @property
+    def depth(self) -> int:
+        """The deepest layer's depth."""
+        return self.records[-1].depth
+
+    @property
+    def seconds(self) -> float:
+        """Search seconds (compile time apart)."""
+        return sum(r.seconds for r in self.records)
+
+    def representative_states(self, depth: int) -> np.ndarray:
+        """The packed states of layer ``depth``'s canonical representatives."""
+        kernels = layer_kernels(self.puzzle)
+        component = self._component
+        return jit.call(kernels.unrank_many, self.representatives[depth], component, kernel_tables(self.puzzle))
+
+    def __str__(self) -> str:
+        lines = [f"{self.puzzle.name} modulo {self.order} symmetries", f"{'depth':>5} {'classes':>14} {'positions':>16}"]
+        lines += [f"{r.depth:>5} {r.classes:>14,} {r.positions:>16,}" for r in self.records]
+        lines.append(f"{'total':>5} {self.classes:>14,} {self.positions:>16,}   {self.seconds:.3f} s"
+                     f" (compile {self.compile_seconds:.2f} s)")
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return (f"<ClassEnumeration {self.puzzle.name}: {self.classes:,} classes, {self.positions:,} positions,"
+                f" depth {self.depth}, {self.order} symmetries>")
+
+
+def enumerate_classes(puzzle, symmetry, start=None, *, max_depth=None, threads=None,
+                      on_layer=None) -> ClassEnumeration:
+    """Enumerate what ``start`` reaches modulo ``symmetry`` (see the module's docstring).
+
+    ``symmetry``: what the puzzle's ``symmetry`` method makes, or a name it takes
+    (``"rotations"``)."""
+    puzzle = as_puzzle(puzzle)
+    if isinstance(symmetry, str):
+        if not hasattr(puzzle, "symmetry"):
+            raise VecsearchError(f"{puzzle.name}: this puzzle declares no symmetries")
+        symmetry = puzzle.symmetry(symmetry)
+    puzzle = getattr(symmetry, "puzzle", puzzle)  # the puzzle whose rank its conjugates are given in
+    if puzzle.rank is None:
+        raise VecsearchError(f"{puzzle.name}: enumeration modulo symmetry needs a perfect rank")
+    starts, _ = endpoints(puzzle, start, None, need_goal=False)
+    kernels, tables = layer_kernels(puzzle), kernel_tables(puzzle)
+    components = np.unique(jit.call(kernels.components, starts, tables))
+    if len(components) != 1:
+        raise VecsearchError(f"{puzzle.name}: the start states lie in {len(components)} components; give starts of one")
+    component = int(components[0])
+    result = ClassEnumeration(puzzle, symmetry.order)
+    result._component = component
+    compiled = jit.compile_seconds()
+    visited = BitsetVisited(puzzle)
+    owners = np.zeros_like(visited.bits)
+    _warm(symmetry, component, visited.bits)
+    try:
+        with thread_limit(threads):
+            clock = time.perf_counter()
+            frontier = _settle(visited.add(starts), kernels, tables, symmetry, component, visited.bits, owners,
+                               result, 0, clock, on_layer)
+            while len(frontier) and (max_depth is None or result.depth < max_depth):
+                clock = time.perf_counter()
+                layer, _, _ = visited.expand(Layer.of(frontier, puzzle.width), False, None)
+                frontier = _settle(layer.states, kernels, tables, symmetry, component, visited.bits, owners,
+                                   result, result.depth + 1, clock, on_layer)
+    finally:
+        visited.release([])
+        result.compile_seconds = jit.compile_seconds() - compiled
+    if not result.records[-1].classes:
+        result.records.pop()
+        result.representatives.pop()
+    return result
+
+
+def _warm(symmetry, component, bits) -> None:
+    none = np.empty(0, np.int64)
+    conjugates = jit.compiling("conjugate_ranks", lambda: symmetry.conjugate_ranks(none, component))
+    jit.warm(settle_classes, none, conjugates, bits, bits, none, none, none)
+
+
+def _settle(states, kernels, tables, symmetry, component, bits, owners, result, depth, clock, on_layer):
+    """Mark the classes of ``states`` (new states of layer ``depth``), record the layer, and
+    return one state per class: the next frontier."""
+    ranks = jit.call(kernels.ranks, states, tables)
+    conjugates = symmetry.conjugate_ranks(ranks, component)
+    canonical, sizes, owner = (np.empty(len(ranks), np.int64) for _ in range(3))
+    jit.call(settle_classes, ranks, conjugates, bits, owners, canonical, sizes, owner)
+    kept = owner.astype(bool)
+    record = ClassLayer(depth, int(kept.sum()), int(sizes[kept].sum()), time.perf_counter() - clock)
+    result.records.append(record)
+    result.representatives.append(np.sort(canonical[kept]))
+    if on_layer is not None and record.classes:
+        on_layer(record)
+    return states[kept]
