@@ -24,6 +24,7 @@ Module map:
   engine/endpoints   puzzles by name, start and goal layers of a search
   engine/result      ``SearchResult``
   engine/caches      process-wide caches by name, ``clear_caches()``
+  engine/classes     ``bfs(..., symmetry=...)``: enumeration modulo symmetry, ``ClassEnumeration``
   engine/enumeration ``bfs`` without a goal: layered or two-bit, planned, checkpointed, interruptible
   engine/twobit      two-bit (distance mod 3) search over rank space, push or pull per layer
   engine/planner     memory estimates per mode, the mode that fits, ``MemoryLimitError``
@@ -90,6 +91,7 @@ _LAZY = {
     "BoundRecord": "vecsearch.engine.profile", "LayerRecord": "vecsearch.engine.profile",
     "Profile": "vecsearch.engine.profile",
     "SearchResult": "vecsearch.engine.result", "bfs": "vecsearch.engine.search",
+    "ClassEnumeration": "vecsearch.engine.classes", "SymmetryGroup": "vecsearch.puzzles.permutation.symmetry",
     "bidirectional": "vecsearch.engine.search",
     "Solution": "vecsearch.engine.solution",
     "ManySolutions": "vecsearch.engine.answers", "distance_table": "vecsearch.engine.solve",
@@ -107,10 +109,10 @@ _LAZY = {
 }
 
 __all__ = [
-    "BoundRecord", "DistanceTable", "Explorer", "Heuristic", "InvalidPuzzleInput", "LayerRecord", "METHODS", "ManySolutions", "MemoryLimitError", "NoSolution",
+    "BoundRecord", "ClassEnumeration", "DistanceTable", "Explorer", "Heuristic", "InvalidPuzzleInput", "LayerRecord", "METHODS", "ManySolutions", "MemoryLimitError", "NoSolution",
     "Moves", "Orbit", "Pattern", "Permutation", "PermutationDefinition", "PermutationPuzzle", "Profile", "Puzzle",
     "PuzzleDefinitionError", "Rank", "Rules",
-    "SearchInterrupted", "SearchResult", "Solution", "Subset", "UnknownPuzzle", "ValuePuzzle", "VecsearchError", "Vector",
+    "SearchInterrupted", "SearchResult", "Solution", "Subset", "SymmetryGroup", "UnknownPuzzle", "ValuePuzzle", "VecsearchError", "Vector",
     "bfs", "bidirectional", "clear_caches", "distance_table", "distances_between", "explore", "get_problem", "get_puzzle", "load_definition",
     "phases", "plot_profiles", "solve", "solve_many",
     "solve_pairs", "to_networkx", "validate", "warm_up",

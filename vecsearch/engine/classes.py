@@ -44,6 +44,12 @@ class ClassLayer:
     classes: int
     positions: int
     seconds: float
+    side = "forward"  # what a progress bar names
+
+    @property
+    def states(self) -> int:
+        """The positions (what a progress bar counts)."""
+        return self.positions
 
 
 @dataclass(repr=False)

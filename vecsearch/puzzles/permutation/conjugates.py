@@ -15,10 +15,11 @@ from typing import NamedTuple
 import numpy as np
 from numba import prange
 
-from vecsearch._numba import parallel_kernel, state_function
+from vecsearch._numba import loop, parallel_kernel, state_function
 from vecsearch.errors import PuzzleDefinitionError
 
 PERMUTATION, ORIENTATION = 0, 1  # coordinate kinds
+PERMUTATION_TABLE_ENTRIES = 1 << 24  # an orbit's permutations are conjugated by table up to this many entries
 
 
 class ConjugateTables(NamedTuple):
@@ -27,10 +28,11 @@ class ConjugateTables(NamedTuple):
     slot_orbit: np.ndarray  # (slots,): the orbit of each slot
     factorials: np.ndarray  # 0! .. 20!
     source: np.ndarray  # (symmetries, slots): the slot whose piece lands in each slot
-    spin: np.ndarray  # (symmetries, slots): the twist a slot adds
     sign: np.ndarray  # (symmetries,): -1 for a mirror
     rename: np.ndarray  # (symmetries, slots): each label's new label
-    shift: np.ndarray  # (symmetries, slots): each label's twist shift
+    offset: np.ndarray  # (symmetries, slots, labels): twist a slot adds to the label it gets, mod k
+    perm_at: np.ndarray  # (orbits,): where the orbit's permutation table starts in perm_table, or -1
+    perm_table: np.ndarray  # int32: (symmetries, size) per tabled orbit: the conjugates' coordinates
 
 
 def conjugate_tables(puzzle, group) -> ConjugateTables:
@@ -46,24 +48,44 @@ def conjugate_tables(puzzle, group) -> ConjugateTables:
                        for c in puzzle.layout.coordinates], np.int64)
     orbits = np.array([(starts[j], o.size, o.orientations) for j, o in enumerate(definition.orbits)], np.int64)
     slot_orbit = np.repeat(np.arange(len(definition.orbits)), [o.size for o in definition.orbits]).astype(np.int64)
-    source, spin, rename, shift = (np.empty((group.order, starts[-1]), np.int64) for _ in range(4))
+    source, rename = (np.empty((group.order, starts[-1]), np.int64) for _ in range(2))
+    offset = np.zeros((group.order, starts[-1], max(o.size for o in definition.orbits)), np.int64)
     for g, (element, relabelling) in enumerate(zip(group.elements, group.relabellings)):
-        for j, ((perm, twist), (names, shifts)) in enumerate(zip(element.changes, relabelling)):
+        for j, (orbit, (perm, twist), (names, shifts)) in enumerate(zip(definition.orbits, element.changes,
+                                                                       relabelling)):
             at = slice(starts[j], starts[j + 1])
             source[g, at] = np.asarray(perm) + starts[j]
-            spin[g, at], rename[g, at], shift[g, at] = twist, names, shifts
+            rename[g, at] = names
+            offset[g, at, :orbit.size] = (np.add.outer(twist, shifts)) % orbit.orientations
     sign = np.array([element.sign for element in group.elements], np.int64)
     factorials = np.array([math.factorial(i) for i in range(21)], np.int64)
-    return ConjugateTables(coords, orbits, slot_orbit, factorials, source, spin, sign, rename, shift)
+    return ConjugateTables(coords, orbits, slot_orbit, factorials, source, sign, rename, offset,
+                           np.full(len(definition.orbits), -1, np.int64), np.zeros(0, np.int32))
+
+
+def with_permutation_tables(t: ConjugateTables, component: int) -> ConjugateTables:
+    """``t`` with a table of the conjugates' permutation coordinate for each orbit whose table
+    has at most ``PERMUTATION_TABLE_ENTRIES`` entries (for the states of ``component``)."""
+    perm_at, parts, filled = t.perm_at.copy(), [], 0
+    for c, (j, kind, size) in enumerate(t.coords[:, :3].tolist()):
+        entries = size * t.source.shape[0]
+        if kind == PERMUTATION and entries <= PERMUTATION_TABLE_ENTRIES:
+            table = np.empty((t.source.shape[0], size), np.int32)
+            permutation_table(t, np.int64(j), np.int64(c), np.int64(component), table)
+            perm_at[j], filled = filled, filled + entries
+            parts.append(table.ravel())
+    return t._replace(perm_at=perm_at, perm_table=np.concatenate([t.perm_table, *parts]))
 
 
 @state_function
 def decode(rank, component, t, pieces, twists):
     """The slots of ``rank`` in ``component``: ``layout.Layout.unrank`` for distinct pieces."""
-    twists[:] = 0
+    for s in range(twists.shape[0]):
+        twists[s] = 0
     for c in range(t.coords.shape[0]):
-        j, kind, size, classes, weight, class_shift = t.coords[c]
-        start, n, k = t.orbits[j]
+        j, kind, size, classes, weight, class_shift = (t.coords[c, 0], t.coords[c, 1], t.coords[c, 2], t.coords[c, 3],
+                                                       t.coords[c, 4], t.coords[c, 5])
+        start, n, k = t.orbits[j, 0], t.orbits[j, 1], t.orbits[j, 2]
         x = (rank // weight) % size
         cls = (component >> class_shift) & ((np.int64(1) << _bits(classes - 1)) - 1)
         if kind == PERMUTATION:
@@ -113,51 +135,94 @@ def _unlehmer(rank, n, factorials, pieces, start):
 
 
 @state_function
-def encode(t, pieces, twists):
-    """The rank of slots: ``layout.Layout.rank`` for distinct pieces."""
+def _lehmer(values, start, n, factorials):
+    x = np.int64(0)
+    for i in range(n):
+        smaller = 0
+        for m in range(i + 1, n):
+            smaller += values[start + m] < values[start + i]
+        x += smaller * factorials[n - 1 - i]
+    return x
+
+
+@state_function
+def conjugate_rank(t, g, pieces, twists, values, moved):
+    """The rank of the conjugate by symmetry ``g`` of the decoded state ``pieces``, ``twists``
+    (``values[c]``: its coordinate ``c``); ``moved``: scratch for the renamed pieces."""
     rank = np.int64(0)
+    sign = t.sign[g]
     for c in range(t.coords.shape[0]):
-        j, kind, size, classes, weight, class_shift = t.coords[c]
-        start, n, k = t.orbits[j]
+        j, kind, size, classes, weight = t.coords[c, 0], t.coords[c, 1], t.coords[c, 2], t.coords[c, 3], t.coords[c, 4]
+        start, n, k = t.orbits[j, 0], t.orbits[j, 1], t.orbits[j, 2]
         x = np.int64(0)
         if kind == PERMUTATION:
-            for i in range(n):
-                smaller = 0
-                for m in range(i + 1, n):
-                    smaller += pieces[start + m] < pieces[start + i]
-                x += smaller * t.factorials[n - 1 - i]
-            if classes == 2:
-                x >>= 1
+            at = t.perm_at[j]
+            if at >= 0:
+                x = np.int64(t.perm_table[at + g * size + values[c]])
+            else:
+                for s in range(start, start + n):
+                    moved[s] = t.rename[g, start + pieces[t.source[g, s]]]
+                x = _lehmer(moved, start, n, t.factorials) >> (classes == 2)
         else:
-            last = n - 1 if classes > 1 else n
-            for i in range(last):
-                x = x * k + twists[start + i]
+            last = start + (n - 1 if classes > 1 else n)
+            for s in range(start, last):
+                p = t.source[g, s]
+                d = t.offset[g, s, pieces[p]]
+                if sign > 0:
+                    d += twists[p]
+                    d -= k if d >= k else 0
+                else:
+                    d -= twists[p]
+                    d += k if d < 0 else 0
+                x = x * k + d
         rank += x * weight
     return rank
+
+
+CHUNK = 1024  # states a thread takes at a time (its scratch arrays are made once per chunk)
+
+
+@loop
+def conjugate_chunk(ranks, lo, hi, component, t, out, pieces, twists, moved, values):
+    for i in range(lo, hi):
+        decode(ranks[i], component, t, pieces, twists)
+        for c in range(t.coords.shape[0]):
+            values[c] = (ranks[i] // t.coords[c, 4]) % t.coords[c, 2]
+        for g in range(t.source.shape[0]):
+            out[i, g] = conjugate_rank(t, g, pieces, twists, values, moved)
 
 
 @parallel_kernel
 def conjugate_ranks(ranks, component, t):
     """``out[i, g]``: the rank of the conjugate of ``ranks[i]`` by symmetry ``g``."""
-    n, symmetries, slots = ranks.shape[0], t.source.shape[0], t.source.shape[1]
-    out = np.empty((n, symmetries), np.int64)
-    for i in prange(n):
+    n, slots = ranks.shape[0], t.source.shape[1]
+    out = np.empty((n, t.source.shape[0]), np.int64)
+    for chunk in prange((n + CHUNK - 1) // CHUNK):
         pieces = np.empty(slots, np.int64)
         twists = np.empty(slots, np.int64)
         moved = np.empty(slots, np.int64)
-        spun = np.empty(slots, np.int64)
-        decode(ranks[i], component, t, pieces, twists)
-        for g in range(symmetries):
-            sign = t.sign[g]
-            for s in range(slots):
-                j = t.slot_orbit[s]
-                start, k = t.orbits[j, 0], t.orbits[j, 2]
-                p = t.source[g, s]
-                label = start + pieces[p]
-                moved[s] = t.rename[g, label]
-                spun[s] = (sign * twists[p] + t.spin[g, s] + t.shift[g, label]) % k
-            out[i, g] = encode(t, moved, spun)
+        values = np.empty(t.coords.shape[0], np.int64)
+        conjugate_chunk(ranks, chunk * CHUNK, min(n, (chunk + 1) * CHUNK), component, t, out, pieces, twists, moved,
+                        values)
     return out
+
+
+@parallel_kernel
+def permutation_table(t, j, coordinate, component, out):
+    """``out[g, x]``: the permutation coordinate ``coordinate`` (of orbit ``j``) of the conjugate
+    by ``g`` of a state whose coordinate is ``x`` (it depends on nothing else)."""
+    size, weight = t.coords[coordinate, 2], t.coords[coordinate, 4]
+    slots = t.source.shape[1]
+    for x in prange(size):
+        pieces = np.empty(slots, np.int64)
+        twists = np.empty(slots, np.int64)
+        moved = np.empty(slots, np.int64)
+        decode(x * weight, component, t, pieces, twists)
+        start, n = t.orbits[j, 0], t.orbits[j, 1]
+        for g in range(t.source.shape[0]):
+            for s in range(start, start + n):
+                moved[s] = t.rename[g, start + pieces[t.source[g, s]]]
+            out[g, x] = _lehmer(moved, start, n, t.factorials) >> (t.coords[coordinate, 3] == 2)
 
 
 class PuzzleSymmetry:
@@ -176,6 +241,7 @@ class PuzzleSymmetry:
         self.puzzle = puzzle
         self.group = group
         self.tables = conjugate_tables(puzzle, group)
+        self._tabled = {}  # component -> tables with permutation tables
 
     @property
     def order(self) -> int:
@@ -185,7 +251,9 @@ class PuzzleSymmetry:
     def conjugate_ranks(self, ranks: np.ndarray, component: int) -> np.ndarray:
         """``out[i, g]``: the rank of the conjugate of the state of rank ``ranks[i]`` (in
         ``component``) by the group's ``g``-th symmetry."""
-        return conjugate_ranks(np.ascontiguousarray(ranks, np.int64), np.int64(component), self.tables)
+        if component not in self._tabled:
+            self._tabled[component] = with_permutation_tables(self.tables, component)
+        return conjugate_ranks(np.ascontiguousarray(ranks, np.int64), np.int64(component), self._tabled[component])
 
     def __repr__(self) -> str:
         return f"<PuzzleSymmetry of {self.puzzle.name}: {self.order} symmetries>"
