@@ -32,7 +32,7 @@ class ConjugateTables(NamedTuple):
     rename: np.ndarray  # (symmetries, slots): each label's new label
     offset: np.ndarray  # (symmetries, slots, labels): twist a slot adds to the label it gets, mod k
     perm_at: np.ndarray  # (orbits,): where the orbit's permutation table starts in perm_table, or -1
-    perm_table: np.ndarray  # int32: (symmetries, size) per tabled orbit: the conjugates' coordinates
+    perm_table: np.ndarray  # int32: (size, symmetries) per tabled orbit: the conjugates' coordinates, a row per state
 
 
 def conjugate_tables(puzzle, group) -> ConjugateTables:
@@ -70,7 +70,7 @@ def with_permutation_tables(t: ConjugateTables, component: int) -> ConjugateTabl
     for c, (j, kind, size) in enumerate(t.coords[:, :3].tolist()):
         entries = size * t.source.shape[0]
         if kind == PERMUTATION and entries <= PERMUTATION_TABLE_ENTRIES:
-            table = np.empty((t.source.shape[0], size), np.int32)
+            table = np.empty((size, t.source.shape[0]), np.int32)
             permutation_table(t, np.int64(j), np.int64(c), np.int64(component), table)
             perm_at[j], filled = filled, filled + entries
             parts.append(table.ravel())
@@ -158,7 +158,7 @@ def conjugate_rank(t, g, pieces, twists, values, moved):
         if kind == PERMUTATION:
             at = t.perm_at[j]
             if at >= 0:
-                x = np.int64(t.perm_table[at + g * size + values[c]])
+                x = np.int64(t.perm_table[at + values[c] * t.source.shape[0] + g])
             else:
                 for s in range(start, start + n):
                     moved[s] = t.rename[g, start + pieces[t.source[g, s]]]
@@ -209,7 +209,7 @@ def conjugate_ranks(ranks, component, t):
 
 @parallel_kernel
 def permutation_table(t, j, coordinate, component, out):
-    """``out[g, x]``: the permutation coordinate ``coordinate`` (of orbit ``j``) of the conjugate
+    """``out[x, g]``: the permutation coordinate ``coordinate`` (of orbit ``j``) of the conjugate
     by ``g`` of a state whose coordinate is ``x`` (it depends on nothing else)."""
     size, weight = t.coords[coordinate, 2], t.coords[coordinate, 4]
     slots = t.source.shape[1]
@@ -222,7 +222,7 @@ def permutation_table(t, j, coordinate, component, out):
         for g in range(t.source.shape[0]):
             for s in range(start, start + n):
                 moved[s] = t.rename[g, start + pieces[t.source[g, s]]]
-            out[g, x] = _lehmer(moved, start, n, t.factorials) >> (t.coords[coordinate, 3] == 2)
+            out[x, g] = _lehmer(moved, start, n, t.factorials) >> (t.coords[coordinate, 3] == 2)
 
 
 class PuzzleSymmetry:
