@@ -169,6 +169,8 @@ def _warm(symmetry, component, bits) -> None:
 def _settle(states, kernels, tables, symmetry, component, bits, owners, result, depth, clock, on_layer):
     """Mark the classes of ``states`` (new states of layer ``depth``), record the layer, and
     return one state per class: the next frontier."""
+    if states.ndim == 1:
+        states = np.sort(states)  # neighbouring ranks: their conjugates' tables are read in order
     ranks = jit.call(kernels.ranks, states, tables)
     conjugates = symmetry.conjugate_ranks(ranks, component)
     canonical, sizes, owner = (np.empty(len(ranks), np.int64) for _ in range(3))

@@ -5,7 +5,9 @@ import numpy as np
 from numba import prange
 
 from vecsearch._numba import parallel_kernel
-from vecsearch.kernels.intrinsics import atomic_or
+from vecsearch.kernels.intrinsics import atomic_or, prefetch
+
+AHEAD = 4  # rows whose bitset words are prefetched before they are set
 
 
 @parallel_kernel
@@ -17,6 +19,9 @@ def settle_classes(ranks, conjugates, bits, owners_bits, canonical, sizes, owner
     ``owners_bits``, 0 for the others."""
     symmetries = conjugates.shape[1]
     for i in prange(ranks.shape[0]):
+        if i + AHEAD < ranks.shape[0]:
+            for g in range(symmetries):
+                prefetch(bits, conjugates[i + AHEAD, g] >> 6)
         least = conjugates[i, 0]
         fixed = 0
         for g in range(symmetries):

@@ -223,37 +223,3 @@ def permutation_table(t, j, coordinate, component, out):
             for s in range(start, start + n):
                 moved[s] = t.rename[g, start + pieces[t.source[g, s]]]
             out[x, g] = _lehmer(moved, start, n, t.factorials) >> (t.coords[coordinate, 3] == 2)
-
-
-class PuzzleSymmetry:
-    """A ``SymmetryGroup`` bound to a puzzle in the coordinates form: what the engine's
-    enumeration modulo symmetry takes (``order``, ``conjugate_ranks``).
-
-    Parameters
-    ----------
-    puzzle : PermutationPuzzle
-        The puzzle (coordinates form, distinct pieces).
-    group : SymmetryGroup
-        Symmetries of its definition and move set.
-    """
-
-    def __init__(self, puzzle, group):
-        self.puzzle = puzzle
-        self.group = group
-        self.tables = conjugate_tables(puzzle, group)
-        self._tabled = {}  # component -> tables with permutation tables
-
-    @property
-    def order(self) -> int:
-        """The group's order."""
-        return self.group.order
-
-    def conjugate_ranks(self, ranks: np.ndarray, component: int) -> np.ndarray:
-        """``out[i, g]``: the rank of the conjugate of the state of rank ``ranks[i]`` (in
-        ``component``) by the group's ``g``-th symmetry."""
-        if component not in self._tabled:
-            self._tabled[component] = with_permutation_tables(self.tables, component)
-        return conjugate_ranks(np.ascontiguousarray(ranks, np.int64), np.int64(component), self._tabled[component])
-
-    def __repr__(self) -> str:
-        return f"<PuzzleSymmetry of {self.puzzle.name}: {self.order} symmetries>"

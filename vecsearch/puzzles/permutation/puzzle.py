@@ -198,13 +198,13 @@ class PermutationPuzzle(Puzzle):
     def symmetry(self, spec: str = "rotations"):
         """The symmetries ``spec`` names (``symmetry.parse_spec``: ``"rotations"``, ``"rotations,
         mirror (L R)"``), bound to this puzzle in the coordinates form for the engine's enumeration
-        modulo symmetry (``conjugates.PuzzleSymmetry``; its ``puzzle`` is the one it ranks)."""
+        modulo symmetry (``symmetry.PuzzleSymmetry``; its ``puzzle`` is the one it ranks)."""
         from vecsearch.puzzles.permutation import conjugates, symmetry
 
         rotations, mirrors = symmetry.parse_spec(spec)
         ranked = self if self.representation == "coordinates" else PermutationPuzzle(
             self.definition, self.metric, name=self.name, representation="coordinates")
-        return conjugates.PuzzleSymmetry(ranked, symmetry.symmetry_group(self.definition, self.move_list, rotations,
+        return symmetry.PuzzleSymmetry(ranked, symmetry.symmetry_group(self.definition, self.move_list, rotations,
                                                                          mirrors))
 
     @property

@@ -35,7 +35,10 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import numpy as np
+
 from vecsearch.errors import PuzzleDefinitionError
+from vecsearch.puzzles.permutation import conjugates, lookup_conjugates
 from vecsearch.puzzles.permutation.definition import Move, PermutationDefinition
 
 ROTATIONS = "rotations"
@@ -287,3 +290,44 @@ def symmetry_group(definition: PermutationDefinition, moves: Sequence[Move], rot
     generators = [of_move(definition, r) for r in definition.rotations] if rotations else []
     generators += [mirror(definition, text) for text in mirrors]
     return SymmetryGroup(definition, moves, generators)
+
+
+class PuzzleSymmetry:
+    """A ``SymmetryGroup`` bound to a puzzle in the coordinates form: what the engine's
+    enumeration modulo symmetry takes (``order``, ``conjugate_ranks``, ``puzzle``).
+    Conjugates are found by lookups alone (``lookup_conjugates``) when every orbit's tables are
+    small, else by decoding each state (``conjugates``).
+
+    Parameters
+    ----------
+    puzzle : PermutationPuzzle
+        The puzzle (coordinates form, distinct pieces).
+    group : SymmetryGroup
+        Symmetries of its definition and move set.
+    """
+
+    def __init__(self, puzzle, group: SymmetryGroup):
+        self.puzzle = puzzle
+        self.group = group
+        self.tables = conjugates.conjugate_tables(puzzle, group)
+        self._tabled = {}  # component -> (tables with permutation tables, lookup tables or None)
+
+    @property
+    def order(self) -> int:
+        """The group's order."""
+        return self.group.order
+
+    def conjugate_ranks(self, ranks: np.ndarray, component: int) -> np.ndarray:
+        """``out[i, g]``: the rank of the conjugate of the state of rank ``ranks[i]`` (in
+        ``component``) by the group's ``g``-th symmetry."""
+        if component not in self._tabled:
+            tabled = conjugates.with_permutation_tables(self.tables, component)
+            self._tabled[component] = tabled, lookup_conjugates.lookup_tables(tabled, component)
+        tables, lookups = self._tabled[component]
+        ranks = np.ascontiguousarray(ranks, np.int64)
+        if lookups is not None:
+            return lookup_conjugates.lookup_conjugate_ranks(ranks, lookups, np.int64(self.order))
+        return conjugates.conjugate_ranks(ranks, np.int64(component), tables)
+
+    def __repr__(self) -> str:
+        return f"<PuzzleSymmetry of {self.puzzle.name}: {self.order} symmetries>"
