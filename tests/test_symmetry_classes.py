@@ -180,3 +180,27 @@ def test_the_cli_prints_classes_and_refuses_bad_input():
     refused = subprocess.run(run + ["bfs", str(DATA / "2x2x2-UR.tws"), "--symmetry", "rotations", "--mode", "twobit"],
                              capture_output=True, text=True)
     assert refused.returncode == 2 and "not with --mode" in refused.stderr
+
+
+@pytest.mark.parametrize("lookups", [True, False], ids=["lookups", "decoded"])
+def test_both_ways_of_conjugating_give_the_reference_conjugates(monkeypatch, lookups):
+    import numpy as np
+
+    from vecsearch.puzzles.permutation import lookup_conjugates
+
+    if not lookups:
+        monkeypatch.setattr(lookup_conjugates, "lookup_tables", lambda tables, component: None)
+    for name, spec in [("2x2x2-UR", "rotations, mirror (U R)"), ("pyraminx-LR", "rotations, mirror (L R)")]:
+        puzzle = load(name)
+        bound = puzzle.symmetry(spec)
+        definition, layout = puzzle.definition, bound.puzzle.layout
+        group = reference_group(definition, generators(puzzle, spec))
+        states = [s for layer in reference_layers(puzzle) for s in layer][::97]
+        component = layout.rank(states[0])[1]
+        out = bound.conjugate_ranks(np.array([layout.rank(s)[0] for s in states]), component)
+        for state, row in zip(states, out):
+            expected = {layout.rank(then(definition, then(definition, inverse(definition, g), (state, 1)), g)[0])[0]
+                        for g in group}
+            assert set(row.tolist()) == expected
+        if not lookups:
+            assert [r.positions for r in vs.bfs(puzzle, symmetry=spec).records] == TWSEARCH[name]
