@@ -69,6 +69,19 @@ class ClassEnumeration:
         conjugates (sorted).
     compile_seconds : float
         Kernel compile (or cache load) time, apart from the layers' seconds.
+    component : int
+        The starts' component (the rank's invariants), for unranking representatives.
+
+    Examples
+    --------
+    Two swaps ``A`` and ``B`` that a rotation ``x`` exchanges: ``A`` and ``B`` are one class.
+
+    >>> pair = vs.PermutationDefinition("pair", [vs.Orbit("P", 4, 2)],
+    ...     {"A": {"P": ([1, 0, 2, 3], [1, 1, 0, 0])}, "B": {"P": ([0, 1, 3, 2], [0, 0, 1, 1])}},
+    ...     rotations={"x": {"P": [2, 3, 0, 1]}})
+    >>> result = vs.bfs(vs.PermutationPuzzle(pair), symmetry="rotations")
+    >>> [(r.classes, r.positions) for r in result.records], result.order
+    ([(1, 1), (1, 2), (1, 1)], 2)
     """
 
     puzzle: object
@@ -76,6 +89,7 @@ class ClassEnumeration:
     records: list = field(default_factory=list)
     representatives: list = field(default_factory=list)
     compile_seconds: float = 0.0
+    component: int = 0
 
     @property
     def classes(self) -> int:
@@ -100,8 +114,7 @@ class ClassEnumeration:
     def representative_states(self, depth: int) -> np.ndarray:
         """The packed states of layer ``depth``'s canonical representatives."""
         kernels = layer_kernels(self.puzzle)
-        component = self._component
-        return jit.call(kernels.unrank_many, self.representatives[depth], component, kernel_tables(self.puzzle))
+        return jit.call(kernels.unrank_many, self.representatives[depth], self.component, kernel_tables(self.puzzle))
 
     def __str__(self) -> str:
         lines = [f"{self.puzzle.name} modulo {self.order} symmetries", f"{'depth':>5} {'classes':>14} {'positions':>16}"]
@@ -135,8 +148,7 @@ def enumerate_classes(puzzle, symmetry, start=None, *, max_depth=None, threads=N
     if len(components) != 1:
         raise VecsearchError(f"{puzzle.name}: the start states lie in {len(components)} components; give starts of one")
     component = int(components[0])
-    result = ClassEnumeration(puzzle, symmetry.order)
-    result._component = component
+    result = ClassEnumeration(puzzle, symmetry.order, component=component)
     compiled = jit.compile_seconds()
     visited = BitsetVisited(puzzle)
     owners = np.zeros_like(visited.bits)

@@ -25,7 +25,6 @@ PERMUTATION_TABLE_ENTRIES = 1 << 24  # an orbit's permutations are conjugated by
 class ConjugateTables(NamedTuple):
     coords: np.ndarray  # (coordinates, 6): orbit, kind, size, classes, weight, class shift
     orbits: np.ndarray  # (orbits, 3): first slot, size, orientations
-    slot_orbit: np.ndarray  # (slots,): the orbit of each slot
     factorials: np.ndarray  # 0! .. 20!
     source: np.ndarray  # (symmetries, slots): the slot whose piece lands in each slot
     sign: np.ndarray  # (symmetries,): -1 for a mirror
@@ -47,7 +46,6 @@ def conjugate_tables(puzzle, group) -> ConjugateTables:
     coords = np.array([(c.orbit, kinds[c.kind], c.size, c.classes, c.weight, c.class_shift)
                        for c in puzzle.layout.coordinates], np.int64)
     orbits = np.array([(starts[j], o.size, o.orientations) for j, o in enumerate(definition.orbits)], np.int64)
-    slot_orbit = np.repeat(np.arange(len(definition.orbits)), [o.size for o in definition.orbits]).astype(np.int64)
     source, rename = (np.empty((group.order, starts[-1]), np.int64) for _ in range(2))
     offset = np.zeros((group.order, starts[-1], max(o.size for o in definition.orbits)), np.int64)
     for g, (element, relabelling) in enumerate(zip(group.elements, group.relabellings)):
@@ -59,7 +57,7 @@ def conjugate_tables(puzzle, group) -> ConjugateTables:
             offset[g, at, :orbit.size] = (np.add.outer(twist, shifts)) % orbit.orientations
     sign = np.array([element.sign for element in group.elements], np.int64)
     factorials = np.array([math.factorial(i) for i in range(21)], np.int64)
-    return ConjugateTables(coords, orbits, slot_orbit, factorials, source, sign, rename, offset,
+    return ConjugateTables(coords, orbits, factorials, source, sign, rename, offset,
                            np.full(len(definition.orbits), -1, np.int64), np.zeros(0, np.int32))
 
 

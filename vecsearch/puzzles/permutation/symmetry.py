@@ -196,6 +196,18 @@ class SymmetryGroup:
         A generator turns a move into something that is not a move, or maps the solved state
         to a state that is not it up to renaming pieces; or the puzzle has illegal states or
         blocks; or the group has more than ``MAX_ORDER`` elements.
+
+    Examples
+    --------
+    >>> pair = vs.PermutationDefinition("pair", [vs.Orbit("P", 4, 2)],
+    ...     {"A": {"P": ([1, 0, 2, 3], [1, 1, 0, 0])}, "B": {"P": ([0, 1, 3, 2], [0, 0, 1, 1])}},
+    ...     rotations={"x": {"P": [2, 3, 0, 1]}})
+    >>> group = vs.PermutationPuzzle(pair).symmetry("rotations").group
+    >>> group
+    <SymmetryGroup of pair: 2 elements from x>
+    >>> a = pair.apply(pair.solved, pair.moves[0])  # A from the solved state
+    >>> group.conjugate(a, 1) == pair.apply(pair.solved, pair.moves[1])  # seen through x: B
+    True
     """
 
     def __init__(self, definition: PermutationDefinition, moves: Sequence[Move], generators: Sequence[Symmetry]):
