@@ -173,7 +173,8 @@ def test_the_cli_prints_classes_and_refuses_bad_input():
     assert out.returncode == 0, out.stderr
     rows = [line.split(",") for line in out.stdout.split()[1:]]
     assert [int(r[2]) for r in rows] == TWSEARCH["2x2x2-UR"]
-    assert [int(r[1]) for r in rows] == [r.classes for r in vs.bfs(load("2x2x2-UR"), symmetry="rotations, mirror (U R)").records]
+    api = vs.bfs(load("2x2x2-UR"), symmetry="rotations, mirror (U R)")
+    assert [int(r[1]) for r in rows] == [r.classes for r in api.records]
     bad = subprocess.run(run + ["bfs", str(DATA / "2x2x2-UR.tws"), "--symmetry", "mirror (U Q)"],
                          capture_output=True, text=True)
     assert bad.returncode == 2 and "'Q' is not a move" in bad.stderr and "Traceback" not in bad.stderr

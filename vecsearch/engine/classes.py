@@ -117,7 +117,8 @@ class ClassEnumeration:
         return jit.call(kernels.unrank_many, self.representatives[depth], self.component, kernel_tables(self.puzzle))
 
     def __str__(self) -> str:
-        lines = [f"{self.puzzle.name} modulo {self.order} symmetries", f"{'depth':>5} {'classes':>14} {'positions':>16}"]
+        lines = [f"{self.puzzle.name} modulo {self.order} symmetries",
+                 f"{'depth':>5} {'classes':>14} {'positions':>16}"]
         lines += [f"{r.depth:>5} {r.classes:>14,} {r.positions:>16,}" for r in self.records]
         lines.append(f"{'total':>5} {self.classes:>14,} {self.positions:>16,}   {self.seconds:.3f} s"
                      f" (compile {self.compile_seconds:.2f} s)")
