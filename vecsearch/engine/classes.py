@@ -3,19 +3,18 @@ representative per class.
 
 A symmetry group acts on states by conjugation and keeps distances (the puzzle's side checks
 that: ``puzzles/permutation/symmetry``), so every state of a class lies in the same layer. The
-search keeps one state per class in its frontier. Expanding it (``visited.BitsetVisited``: a
-bitset over the puzzle's rank) gives children not seen yet; each is a member of a class not seen
-yet (a class is marked whole as soon as it is found), so its conjugates are computed once, all
-of their bits set, and one state per class goes on (``kernels.classes.settle_classes``). The
-class's size is the group's order over its stabiliser (the symmetries that fix the state), so
-the positions per layer come with the classes, and the least conjugate's rank is the class's
-canonical representative.
+search keeps one state per class in its frontier. Expanding it (``visited.BitsetVisited``, over
+the ranks of the states generated) gives children not generated before; each is brought to its
+class's canonical representative, the least rank among its conjugates, and a second bitset over
+those ranks tells new classes from known ones (``kernels.classes.claim_classes``). A class's
+size is the group's order over its stabiliser (the symmetries that fix a state), so the
+positions per layer come with the classes.
 
-What a symmetry gives the engine (a ``PermutationPuzzle.symmetry``): ``order``, and
-``conjugate_ranks(ranks, component)``: an ``(n, order)`` array of the ranks of each state's
-conjugates (the identity's included), and optionally ``puzzle``: the puzzle whose ranks those are
-(the same puzzle in another form). A puzzle offers symmetries by a method ``symmetry(spec)``
-that makes one of text (``"rotations"``).
+What a symmetry gives the engine (``PermutationPuzzle.symmetry``): ``order``,
+``canonical_ranks(ranks, component)``: the canonical rank and the class size of each state, and
+optionally ``puzzle``: the puzzle whose ranks those are (the same puzzle in another form). A
+puzzle offers symmetries by a method ``symmetry(spec)`` that makes one of text
+(``"rotations"``).
 """
 
 from __future__ import annotations
@@ -33,7 +32,7 @@ from vecsearch.engine.guarded import kernel_tables
 from vecsearch.engine.layers import Layer
 from vecsearch.engine.visited import BitsetVisited
 from vecsearch.errors import VecsearchError
-from vecsearch.kernels.classes import settle_classes
+from vecsearch.kernels.classes import claim_classes
 
 
 @dataclass(frozen=True)
@@ -152,18 +151,18 @@ def enumerate_classes(puzzle, symmetry, start=None, *, max_depth=None, threads=N
     result = ClassEnumeration(puzzle, symmetry.order, component=component)
     compiled = jit.compile_seconds()
     visited = BitsetVisited(puzzle)
-    owners = np.zeros_like(visited.bits)
-    _warm(symmetry, component, visited.bits)
+    found = np.zeros_like(visited.bits)  # the canonical ranks of the classes found
+    _warm(symmetry, component, found)
     try:
         with thread_limit(threads):
             clock = time.perf_counter()
-            frontier = _settle(visited.add(starts), kernels, tables, symmetry, component, visited.bits, owners,
-                               result, 0, clock, on_layer)
+            frontier = _settle(visited.add(starts), kernels, tables, symmetry, component, found, result, 0, clock,
+                               on_layer)
             while len(frontier) and (max_depth is None or result.depth < max_depth):
                 clock = time.perf_counter()
                 layer, _, _ = visited.expand(Layer.of(frontier, puzzle.width), False, None)
-                frontier = _settle(layer.states, kernels, tables, symmetry, component, visited.bits, owners,
-                                   result, result.depth + 1, clock, on_layer)
+                frontier = _settle(layer.states, kernels, tables, symmetry, component, found, result,
+                                   result.depth + 1, clock, on_layer)
     finally:
         visited.release([])
         result.compile_seconds = jit.compile_seconds() - compiled
@@ -175,20 +174,20 @@ def enumerate_classes(puzzle, symmetry, start=None, *, max_depth=None, threads=N
 
 def _warm(symmetry, component, bits) -> None:
     none = np.empty(0, np.int64)
-    conjugates = jit.compiling("conjugate_ranks", lambda: symmetry.conjugate_ranks(none, component))
-    jit.warm(settle_classes, none, conjugates, bits, bits, none, none, none)
+    jit.compiling("canonical_ranks", lambda: symmetry.canonical_ranks(none, component))
+    jit.warm(claim_classes, none, bits, none)
 
 
-def _settle(states, kernels, tables, symmetry, component, bits, owners, result, depth, clock, on_layer):
-    """Mark the classes of ``states`` (new states of layer ``depth``), record the layer, and
-    return one state per class: the next frontier."""
+def _settle(states, kernels, tables, symmetry, component, found, result, depth, clock, on_layer):
+    """Find the classes of ``states`` (new states of layer ``depth``), record the layer, and
+    return one state per new class: the next frontier."""
     if states.ndim == 1:
-        states = np.sort(states)  # neighbouring ranks: their conjugates' tables are read in order
+        states = np.sort(states)  # neighbouring ranks: the symmetry's tables are read in order
     ranks = jit.call(kernels.ranks, states, tables)
-    conjugates = symmetry.conjugate_ranks(ranks, component)
-    canonical, sizes, owner = (np.empty(len(ranks), np.int64) for _ in range(3))
-    jit.call(settle_classes, ranks, conjugates, bits, owners, canonical, sizes, owner)
-    kept = owner.astype(bool)
+    canonical, sizes = symmetry.canonical_ranks(ranks, component)
+    new = np.empty(len(ranks), np.int64)
+    jit.call(claim_classes, canonical, found, new)
+    kept = new.astype(bool)
     record = ClassLayer(depth, int(kept.sum()), int(sizes[kept].sum()), time.perf_counter() - clock)
     result.records.append(record)
     result.representatives.append(np.sort(canonical[kept]))

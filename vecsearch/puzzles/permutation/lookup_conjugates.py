@@ -21,12 +21,13 @@ from typing import NamedTuple
 import numpy as np
 from numba import prange
 
-from vecsearch._numba import loop, parallel_kernel
-from vecsearch.kernels.intrinsics import prefetch
+from vecsearch._numba import loop, parallel_kernel, state_function
+from vecsearch.kernels.intrinsics import popcount, prefetch
 from vecsearch.puzzles.permutation.conjugates import ORIENTATION, PERMUTATION, decode
 
 TABLE_ENTRIES = 1 << 24  # entries of one orbit's table (state coordinate x symmetries) this path takes
 CHUNK_BITS = 12  # bits of fields one digits lookup reads
+MAX_MASKED = 63  # canonical_ranks keeps the symmetries still in the running as bits of an int64
 CHUNK = 1024  # states a thread takes at a time
 AHEAD = 4  # states whose table rows are prefetched before they are read
 
@@ -37,6 +38,8 @@ class LookupTables(NamedTuple):
     turned: np.ndarray  # int64, flat: per orbit (y, g): the orientation fields turned
     offsets: np.ndarray  # int64, flat: per orbit (x, g): the offset fields
     digits: np.ndarray  # int64, flat: per orbit (chunk, 2**chunk bits): the coordinate's share
+    least: np.ndarray  # int64 (first orbit's permutations,): the least coordinate its conjugates have
+    least_by: np.ndarray  # int64 (same): the symmetries giving it, a bit each (none when over 63 symmetries)
 
 
 # columns of LookupTables.orbits
@@ -97,7 +100,13 @@ def lookup_tables(t, component: int) -> LookupTables | None:
             at["digits"] += digit_table.size
         rows.append(row)
     flat = [np.concatenate(parts) if parts else np.zeros(0, np.int64) for parts in (turned, offsets, digits)]
-    return LookupTables(np.array(rows, np.int64), t.perm_table, *flat)
+    first = t.perm_table[rows[0][P_AT]:rows[0][P_AT] + rows[0][P_SIZE] * symmetries].reshape(-1, symmetries)
+    least = first.min(axis=1).astype(np.int64)
+    by = np.zeros(len(first), np.int64)
+    if symmetries <= MAX_MASKED:
+        for g in range(symmetries):
+            by |= (first[:, g] == least).astype(np.int64) << g
+    return LookupTables(np.array(rows, np.int64), t.perm_table, *flat, least, by)
 
 
 @parallel_kernel
@@ -125,6 +134,24 @@ def fill_fields(t, j, p, o, component, bits, turned, offsets):
             for s in range(n):
                 fields |= t.offset[g, start + s, pieces[t.source[g, start + s]]] << (s * bits)
             offsets[x, g] = fields
+
+
+@state_function
+def turned_coordinate(f, j, turned_at, offsets_at):
+    """Orbit ``j``'s orientation coordinate of a conjugate: its turned fields (``turned_at``)
+    plus its offset fields (``offsets_at``), reduced mod k in all fields at once, read back."""
+    bits, k = f.orbits[j, FIELD_BITS], f.orbits[j, K]
+    chunk_bits = f.orbits[j, CHUNK_FIELDS] * bits
+    ones = np.int64(0)
+    for s in range(62 // bits):
+        ones |= np.int64(1) << (s * bits)
+    fields = f.turned[turned_at] + f.offsets[offsets_at]
+    fields -= (((fields + ones * ((np.int64(1) << (bits - 1)) - k)) & (ones << (bits - 1))) >> (bits - 1)) * k
+    y = np.int64(0)
+    for c in range(f.orbits[j, CHUNKS]):
+        y += f.digits[f.orbits[j, DIGITS_AT] + (c << chunk_bits) + ((fields >> (c * chunk_bits))
+                                                                      & ((np.int64(1) << chunk_bits) - 1))]
+    return y
 
 
 @loop
@@ -155,22 +182,9 @@ def lookup_chunk(ranks, lo, hi, f, out):
             y = (r // f.orbits[j, O_WEIGHT]) % f.orbits[j, O_SIZE]
             t_row = f.orbits[j, TURNED_AT] + y * symmetries
             o_row = f.orbits[j, OFFSETS_AT] + x * symmetries
-            bits, k, chunks = f.orbits[j, FIELD_BITS], f.orbits[j, K], f.orbits[j, CHUNKS]
-            chunk_bits = f.orbits[j, CHUNK_FIELDS] * bits
-            chunk_mask = (np.int64(1) << chunk_bits) - 1
-            ones = np.int64(0)
-            for s in range(62 // bits):
-                ones |= np.int64(1) << (s * bits)
-            lift = ones * ((np.int64(1) << (bits - 1)) - k)
-            tops = ones << (bits - 1)
-            digits_at, o_weight = f.orbits[j, DIGITS_AT], f.orbits[j, O_WEIGHT]
+            o_weight = f.orbits[j, O_WEIGHT]
             for g in range(symmetries):
-                fields = f.turned[t_row + g] + f.offsets[o_row + g]
-                fields -= (((fields + lift) & tops) >> (bits - 1)) * k
-                y2 = np.int64(0)
-                for c in range(chunks):
-                    y2 += f.digits[digits_at + (c << chunk_bits) + ((fields >> (c * chunk_bits)) & chunk_mask)]
-                out[i, g] += f.perm[p_row + g] * weight + y2 * o_weight
+                out[i, g] += f.perm[p_row + g] * weight + turned_coordinate(f, j, t_row + g, o_row + g) * o_weight
 
 
 @parallel_kernel
@@ -181,3 +195,53 @@ def lookup_conjugate_ranks(ranks, f, symmetries):
     for chunk in prange((n + CHUNK - 1) // CHUNK):
         lookup_chunk(ranks, chunk * CHUNK, min(n, (chunk + 1) * CHUNK), f, out)
     return out
+
+
+@loop
+def canonical_chunk(ranks, lo, hi, f, symmetries, canonical, stabiliser):
+    """``canonical[i]``: the least rank among the conjugates of ``ranks[i]``, found coordinate by
+    coordinate (most significant first) among the symmetries still giving the least so far;
+    ``stabiliser[i]``: how many symmetries give it (as many as fix the state)."""
+    y = np.int64(0)
+    for i in range(lo, hi):
+        r = ranks[i]
+        x0 = (r // f.orbits[0, P_WEIGHT]) % f.orbits[0, P_SIZE]
+        running = f.least_by[x0]
+        rank = f.least[x0] * f.orbits[0, P_WEIGHT]
+        for j in range(f.orbits.shape[0]):
+            x = (r // f.orbits[j, P_WEIGHT]) % f.orbits[j, P_SIZE]
+            for part in range(2):
+                if (part == 0 and j == 0) or (part == 1 and f.orbits[j, ORIENTED] == 0):
+                    continue
+                if part == 1:
+                    y = (r // f.orbits[j, O_WEIGHT]) % f.orbits[j, O_SIZE]
+                best = np.int64(-1)
+                kept = np.int64(0)
+                left = running
+                while left != 0:
+                    g = popcount((left & -left) - 1)
+                    left &= left - 1
+                    if part == 0:
+                        v = np.int64(f.perm[f.orbits[j, P_AT] + x * symmetries + g])
+                    else:
+                        v = turned_coordinate(f, j, f.orbits[j, TURNED_AT] + y * symmetries + g,
+                                              f.orbits[j, OFFSETS_AT] + x * symmetries + g)
+                    if best < 0 or v < best:
+                        best, kept = v, np.int64(1) << g
+                    elif v == best:
+                        kept |= np.int64(1) << g
+                running = kept
+                rank += best * (f.orbits[j, P_WEIGHT] if part == 0 else f.orbits[j, O_WEIGHT])
+        canonical[i] = rank
+        stabiliser[i] = popcount(running)
+
+
+@parallel_kernel
+def lookup_canonical_ranks(ranks, f, symmetries):
+    """``(canonical, stabiliser)`` of ``canonical_chunk`` for every rank (at most 63 symmetries)."""
+    n = ranks.shape[0]
+    canonical = np.empty(n, np.int64)
+    stabiliser = np.empty(n, np.int64)
+    for chunk in prange((n + CHUNK - 1) // CHUNK):
+        canonical_chunk(ranks, chunk * CHUNK, min(n, (chunk + 1) * CHUNK), f, symmetries, canonical, stabiliser)
+    return canonical, stabiliser

@@ -306,7 +306,7 @@ def symmetry_group(definition: PermutationDefinition, moves: Sequence[Move], rot
 
 class PuzzleSymmetry:
     """A ``SymmetryGroup`` bound to a puzzle in the coordinates form: what the engine's
-    enumeration modulo symmetry takes (``order``, ``conjugate_ranks``, ``puzzle``).
+    enumeration modulo symmetry takes (``order``, ``canonical_ranks``, ``puzzle``).
     Conjugates are found by lookups alone (``lookup_conjugates``) when every orbit's tables are
     small, else by decoding each state (``conjugates``).
 
@@ -332,14 +332,29 @@ class PuzzleSymmetry:
     def conjugate_ranks(self, ranks: np.ndarray, component: int) -> np.ndarray:
         """``out[i, g]``: the rank of the conjugate of the state of rank ``ranks[i]`` (in
         ``component``) by the group's ``g``-th symmetry."""
-        if component not in self._tabled:
-            tabled = conjugates.with_permutation_tables(self.tables, component)
-            self._tabled[component] = tabled, lookup_conjugates.lookup_tables(tabled, component)
-        tables, lookups = self._tabled[component]
+        tables, lookups = self._tables(component)
         ranks = np.ascontiguousarray(ranks, np.int64)
         if lookups is not None:
             return lookup_conjugates.lookup_conjugate_ranks(ranks, lookups, np.int64(self.order))
         return conjugates.conjugate_ranks(ranks, np.int64(component), tables)
+
+    def canonical_ranks(self, ranks: np.ndarray, component: int) -> tuple[np.ndarray, np.ndarray]:
+        """``(canonical, sizes)``: the least rank among the conjugates of each state (its class's
+        canonical representative), and the size of its class (the order over its stabiliser)."""
+        lookups = self._tables(component)[1]
+        ranks = np.ascontiguousarray(ranks, np.int64)
+        if lookups is not None and self.order <= lookup_conjugates.MAX_MASKED:
+            canonical, stabiliser = lookup_conjugates.lookup_canonical_ranks(ranks, lookups, np.int64(self.order))
+        else:
+            conjugates = self.conjugate_ranks(ranks, component)
+            canonical, stabiliser = conjugates.min(axis=1), (conjugates == ranks[:, None]).sum(axis=1)
+        return canonical, self.order // stabiliser
+
+    def _tables(self, component: int):
+        if component not in self._tabled:
+            tabled = conjugates.with_permutation_tables(self.tables, component)
+            self._tabled[component] = tabled, lookup_conjugates.lookup_tables(tabled, component)
+        return self._tabled[component]
 
     def __repr__(self) -> str:
         return f"<PuzzleSymmetry of {self.puzzle.name}: {self.order} symmetries>"
