@@ -11,7 +11,8 @@ size is the group's order over its stabiliser (the symmetries that fix a state),
 positions per layer come with the classes.
 
 What a symmetry gives the engine (``PermutationPuzzle.symmetry``): ``order``,
-``canonical_ranks(ranks, component)``: the canonical rank and the class size of each state, and
+``canonical_ranks(ranks, component)``: the canonical rank of each state and how many symmetries
+fix it, and
 optionally ``puzzle``: the puzzle whose ranks those are (the same puzzle in another form). A
 puzzle offers symmetries by a method ``symmetry(spec)`` that makes one of text
 (``"rotations"``).
@@ -182,13 +183,14 @@ def _settle(states, kernels, tables, symmetry, component, found, result, depth, 
     """Find the classes of ``states`` (new states of layer ``depth``), record the layer, and
     return one state per new class: the next frontier."""
     if states.ndim == 1:
-        states = np.sort(states)  # neighbouring ranks: the symmetry's tables are read in order
+        states.sort()  # neighbouring ranks: the symmetry's tables are read in order
     ranks = jit.call(kernels.ranks, states, tables)
-    canonical, sizes = symmetry.canonical_ranks(ranks, component)
+    canonical, fixing = symmetry.canonical_ranks(ranks, component)
     new = np.empty(len(ranks), np.int64)
     jit.call(claim_classes, canonical, found, new)
     kept = new.astype(bool)
-    record = ClassLayer(depth, int(kept.sum()), int(sizes[kept].sum()), time.perf_counter() - clock)
+    positions = int((symmetry.order // fixing[kept]).sum())
+    record = ClassLayer(depth, int(kept.sum()), positions, time.perf_counter() - clock)
     result.records.append(record)
     result.representatives.append(np.sort(canonical[kept]))
     if on_layer is not None and record.classes:

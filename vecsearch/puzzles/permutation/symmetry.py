@@ -339,8 +339,9 @@ class PuzzleSymmetry:
         return conjugates.conjugate_ranks(ranks, np.int64(component), tables)
 
     def canonical_ranks(self, ranks: np.ndarray, component: int) -> tuple[np.ndarray, np.ndarray]:
-        """``(canonical, sizes)``: the least rank among the conjugates of each state (its class's
-        canonical representative), and the size of its class (the order over its stabiliser)."""
+        """``(canonical, fixing)``: the least rank among the conjugates of each state (its class's
+        canonical representative), and how many symmetries fix the state (its class has the
+        group's order over that many states)."""
         lookups = self._tables(component)[1]
         ranks = np.ascontiguousarray(ranks, np.int64)
         if lookups is not None and self.order <= lookup_conjugates.MAX_MASKED:
@@ -348,7 +349,7 @@ class PuzzleSymmetry:
         else:
             conjugates = self.conjugate_ranks(ranks, component)
             canonical, stabiliser = conjugates.min(axis=1), (conjugates == ranks[:, None]).sum(axis=1)
-        return canonical, self.order // stabiliser
+        return canonical, stabiliser
 
     def _tables(self, component: int):
         if component not in self._tabled:
