@@ -160,6 +160,15 @@ def test_bad_symmetry_specs_are_refused_with_what_was_expected():
         vs.bfs(cube, goal="U", symmetry="rotations")
 
 
+def test_starts_must_be_whole_classes():
+    cube = load("2x2x2-UR")
+    with pytest.raises(vs.VecsearchError, match="not closed under the symmetries: a start's class has 2 states, 1"):
+        vs.bfs(cube, "U", symmetry="rotations")  # DLv turns U into R
+    starts = [cube.parse_state("U"), cube.parse_state("R")]
+    result = vs.bfs(cube, starts, symmetry="rotations")
+    assert [r.positions for r in result.records] == vs.bfs(cube, starts).layer_sizes
+
+
 def test_a_mirror_that_does_not_exist_is_refused():
     cube = vs.get_puzzle("2x2x2.tws")  # all six faces: a mirror swapping U and R also swaps D and L
     with pytest.raises(vs.PuzzleDefinitionError, match="no mirror of the pieces"):

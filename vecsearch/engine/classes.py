@@ -12,8 +12,8 @@ positions per layer come with the classes.
 
 What a symmetry gives the engine (``PermutationPuzzle.symmetry``): ``order``,
 ``canonical_ranks(ranks, component)``: the canonical rank of each state and how many symmetries
-fix it, and
-optionally ``puzzle``: the puzzle whose ranks those are (the same puzzle in another form). A
+fix it, and optionally ``puzzle``: the puzzle whose ranks those are (the same puzzle in another
+form) with ``restate(states)``: the given puzzle's states packed as that one packs them. A
 puzzle offers symmetries by a method ``symmetry(spec)`` that makes one of text
 (``"rotations"``).
 """
@@ -140,15 +140,17 @@ def enumerate_classes(puzzle, symmetry, start=None, *, max_depth=None, threads=N
         if not hasattr(puzzle, "symmetry"):
             raise VecsearchError(f"{puzzle.name}: this puzzle declares no symmetries")
         symmetry = puzzle.symmetry(symmetry)
-    puzzle = getattr(symmetry, "puzzle", puzzle)  # the puzzle whose rank its conjugates are given in
+    starts, _ = endpoints(puzzle, start, None, need_goal=False)
+    if getattr(symmetry, "puzzle", puzzle) is not puzzle:  # it ranks the same puzzle in another form
+        puzzle, starts = symmetry.puzzle, symmetry.restate(starts)
     if puzzle.rank is None:
         raise VecsearchError(f"{puzzle.name}: enumeration modulo symmetry needs a perfect rank")
-    starts, _ = endpoints(puzzle, start, None, need_goal=False)
     kernels, tables = layer_kernels(puzzle), kernel_tables(puzzle)
     components = np.unique(jit.call(kernels.components, starts, tables))
     if len(components) != 1:
         raise VecsearchError(f"{puzzle.name}: the start states lie in {len(components)} components; give starts of one")
     component = int(components[0])
+    _check_closed(puzzle, starts, kernels, tables, symmetry, component)
     result = ClassEnumeration(puzzle, symmetry.order, component=component)
     compiled = jit.compile_seconds()
     visited = BitsetVisited(puzzle)
@@ -171,6 +173,20 @@ def enumerate_classes(puzzle, symmetry, start=None, *, max_depth=None, threads=N
         result.records.pop()
         result.representatives.pop()
     return result
+
+
+def _check_closed(puzzle, starts, kernels, tables, symmetry, component) -> None:
+    """Refuse starts that are not whole classes: a conjugate of a start would then lie at another
+    distance from the starts than the start's own class members."""
+    ranks = np.unique(jit.call(kernels.ranks, starts, tables))
+    canonical, fixing = symmetry.canonical_ranks(ranks, component)
+    classes, first, members = np.unique(canonical, return_index=True, return_counts=True)
+    whole = symmetry.order // fixing[first]
+    if not np.array_equal(members, whole):
+        bad = int(np.flatnonzero(members != whole)[0])
+        raise VecsearchError(f"{puzzle.name}: the start states are not closed under the symmetries: a start's class"
+                             f" has {int(whole[bad])} states, {int(members[bad])} of them among the starts; start from"
+                             " the solved state, or from whole classes")
 
 
 def _warm(symmetry, component, bits) -> None:

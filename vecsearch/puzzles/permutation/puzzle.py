@@ -204,8 +204,8 @@ class PermutationPuzzle(Puzzle):
         rotations, mirrors = symmetry.parse_spec(spec)
         ranked = self if self.representation == "coordinates" else PermutationPuzzle(
             self.definition, self.metric, name=self.name, representation="coordinates")
-        return symmetry.PuzzleSymmetry(ranked, symmetry.symmetry_group(self.definition, self.move_list, rotations,
-                                                                         mirrors))
+        group = symmetry.symmetry_group(self.definition, self.move_list, rotations, mirrors)
+        return symmetry.PuzzleSymmetry(ranked, group, given=self)
 
     @property
     def move_sequences(self):

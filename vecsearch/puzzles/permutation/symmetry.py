@@ -316,10 +316,13 @@ class PuzzleSymmetry:
         The puzzle (coordinates form, distinct pieces).
     group : SymmetryGroup
         Symmetries of its definition and move set.
+    given : PermutationPuzzle, optional
+        The same puzzle in the form it was asked for (default: ``puzzle``).
     """
 
-    def __init__(self, puzzle, group: SymmetryGroup):
+    def __init__(self, puzzle, group: SymmetryGroup, given=None):
         self.puzzle = puzzle
+        self.given = given or puzzle
         self.group = group
         self.tables = conjugates.conjugate_tables(puzzle, group)
         self._tabled = {}  # component -> (tables with permutation tables, lookup tables or None)
@@ -350,6 +353,12 @@ class PuzzleSymmetry:
             conjugates = self.conjugate_ranks(ranks, component)
             canonical, stabiliser = conjugates.min(axis=1), (conjugates == ranks[:, None]).sum(axis=1)
         return canonical, stabiliser
+
+    def restate(self, states: np.ndarray) -> np.ndarray:
+        """``states`` of the ``given`` puzzle, packed as ``puzzle`` packs them."""
+        if self.given is self.puzzle:
+            return states
+        return np.array([self.puzzle.encode(self.given.pieces(state)) for state in states], np.int64)
 
     def _tables(self, component: int):
         if component not in self._tabled:
