@@ -25,7 +25,8 @@ Module map:
                      a user's functions guarded, goals, caches, compile time, progress, checkpoints, endpoints
     results/         per-layer profiles, ``SearchResult``, ``Solution`` (paths from stored layers), ``ManySolutions``
     twobit/          two bits per rank: whole spaces, the partitioned search over segments (threads or dask)
-    layered/         ``bfs``, ``bidirectional``: sides growing layers; a whole space enumerated, checkpointed
+    layered/         ``bfs``, ``bidirectional``: sides growing layers; a whole space enumerated, checkpointed;
+                     enumeration modulo symmetry (``ClassEnumeration``)
     tables/          ``DistanceTable``, ``solve_pairs``, ``distances_between``
     heuristic/       heuristics by name, IDA*, A*, pattern databases, move-sequence automata
     batch/           the methods (``METHODS``), ``solve``, ``solve_many``, chunks on dask, ``warm_up``
@@ -71,6 +72,7 @@ _LAZY = {
     "ManySolutions": "vecsearch.engine", "distance_table": "vecsearch.engine",
     "solve": "vecsearch.engine", "solve_many": "vecsearch.engine", "METHODS": "vecsearch.engine",
     "DistanceTable": "vecsearch.engine",
+    "ClassEnumeration": "vecsearch.engine", "SymmetryGroup": "vecsearch.puzzles.permutation.symmetry",
     "plot_profiles": "vecsearch.plots",
     "validate": "vecsearch.validation", "clear_caches": "vecsearch.engine", "warm_up": "vecsearch.engine",
     "Explorer": "vecsearch.explorer", "explore": "vecsearch.explorer", "to_networkx": "vecsearch.explorer.graph",
@@ -83,10 +85,10 @@ _LAZY = {
 }
 
 __all__ = [
-    "BoundRecord", "DistanceTable", "Explorer", "Heuristic", "InvalidPuzzleInput", "LayerRecord", "METHODS", "ManySolutions", "MemoryLimitError", "NoSolution",
+    "BoundRecord", "ClassEnumeration", "DistanceTable", "Explorer", "Heuristic", "InvalidPuzzleInput", "LayerRecord", "METHODS", "ManySolutions", "MemoryLimitError", "NoSolution",
     "Moves", "Orbit", "Pattern", "Permutation", "PermutationDefinition", "PermutationPuzzle", "Profile", "Puzzle",
     "PuzzleDefinitionError", "Rank", "Rules",
-    "SearchInterrupted", "SearchResult", "Solution", "Subset", "UnknownPuzzle", "ValuePuzzle", "VecsearchError", "Vector",
+    "SearchInterrupted", "SearchResult", "Solution", "Subset", "SymmetryGroup", "UnknownPuzzle", "ValuePuzzle", "VecsearchError", "Vector",
     "bfs", "bidirectional", "clear_caches", "distance_table", "distances_between", "explore", "get_problem", "get_puzzle", "load_definition",
     "phases", "plot_profiles", "solve", "solve_many",
     "solve_pairs", "to_networkx", "validate", "warm_up",

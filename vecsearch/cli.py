@@ -100,6 +100,26 @@ def _cluster(args):
         yield client
 
 
+def _run_classes(args) -> int:
+    """``bfs --symmetry``: classes and positions per layer."""
+    refused = [option for option, value in (("--checkpoint", args.checkpoint), ("--resume", args.resume),
+                                            ("--antipodes", args.antipodes), ("--workers", args.workers),
+                                            ("--scheduler", args.scheduler), ("--segments", args.segments),
+                                            ("--spill", args.spill), ("--owner-local", args.owner_local),
+                                            ("--mode", args.mode != "auto"), ("--max-memory", args.max_memory))
+               if value]
+    if refused:
+        raise InputError(f"--symmetry enumerates classes with a bitset, in one process: not with {', '.join(refused)}")
+    _, result = _enumerate(args, symmetry=args.symmetry)
+    if args.csv:
+        print("depth,classes,positions,seconds")
+        for r in result.records:
+            print(f"{r.depth},{r.classes},{r.positions},{r.seconds:.6f}")
+    else:
+        print(result)
+    return 0
+
+
 def _progress(args) -> bool:
     """The ``--progress`` choice; by default on when stderr is a terminal and tqdm is installed."""
     if args.progress is not None:
@@ -113,6 +133,8 @@ def run_bfs(args) -> int:
     from vecsearch.engine.layered.enumeration import KEEP_FARTHEST
     from vecsearch.errors import MemoryLimitError, SearchInterrupted
 
+    if args.symmetry is not None:
+        return _run_classes(args)
     try:
         puzzle, result = _enumerate(args, checkpoint=args.checkpoint, resume=args.resume,
                                     keep_farthest=max(KEEP_FARTHEST, args.antipodes or 0))

@@ -21,6 +21,7 @@ examples:
   vecsearch profile cubes --plot cubes.png --csv cubes.csv
                                             the layer profile as a table, a plot and a CSV file
   vecsearch bfs 2x2x2.tws --start "? ? ? ? 5 6 7 8"
+  vecsearch bfs cube.tws --symmetry "rotations, mirror (L R)"   classes modulo rotations and a mirror
                                             from every state a pattern matches (? and identical pieces)
   vecsearch phases 2x2x2.tws --from "? ? ? ? 5 6 7 8"
                                             God's number between two phases: the D face done, then solved
@@ -80,6 +81,10 @@ def build_parser() -> argparse.ArgumentParser:
     bfs.add_argument("--checkpoint", metavar="DIR", help="save the search after every layer in DIR")
     bfs.add_argument("--resume", metavar="DIR", help="continue the search saved in DIR (and keep saving there)")
     bfs.add_argument("--antipodes", type=_non_negative, metavar="N", help="print up to N of the farthest states")
+    bfs.add_argument("--symmetry", metavar="SPEC", help="enumerate modulo symmetry (permutation puzzles): print"
+                     " classes and positions per layer; SPEC is 'rotations' (the definition's whole-puzzle"
+                     " rotations), 'mirror (L R)' (the mirror that turns L into R', R into L' and every other move"
+                     " into its inverse), or both: 'rotations, mirror (L R)'")
     bfs.set_defaults(run="run_bfs")
 
     profile = commands.add_parser("profile", help="enumerate like bfs; print the profile, plot it, save it as CSV",

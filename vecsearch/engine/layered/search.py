@@ -30,7 +30,7 @@ STRATEGIES = ("smaller", "alternate", "forward")
 def bfs(puzzle, start=None, goal=None, *, max_depth=None, keep_layers=None, backward=False,
         visited="auto", threads=None, on_layer=None, path=True, mode="auto", max_memory=None, checkpoint=None,
         resume=None, keep_farthest=None, progress=False, client=None, segments=None, spill=None,
-        owner_local=False) -> SearchResult:
+        owner_local=False, symmetry=None) -> SearchResult:
     """Breadth-first search: enumerate what a start reaches, or find a shortest path to a goal.
 
     Without ``goal``, every state reachable from ``start`` within ``max_depth`` moves (all of
@@ -85,11 +85,18 @@ def bfs(puzzle, start=None, goal=None, *, max_depth=None, keep_layers=None, back
     owner_local : bool, default False
         On a cluster: each segment's tables live only on the worker that owns it, and children
         are routed between workers unfiltered (``checkpoint`` then holds the client's state).
+    symmetry : str or symmetry, optional
+        Enumerate modulo symmetry (``engine.layered.classes``): ``"rotations"`` (the definition's
+        whole-puzzle rotations), ``"rotations, mirror (L R)"`` (and a mirror, as the cycles of
+        moves it makes), or what ``puzzle.symmetry(...)`` returns. Returns a `ClassEnumeration`
+        (classes and positions per layer, canonical representatives); with a goal, a checkpoint,
+        a partitioned or backward search, it is refused.
 
     Returns
     -------
     SearchResult
-        The profile of every layer, the layers kept, and with a goal the shortest path.
+        The profile of every layer, the layers kept, and with a goal the shortest path
+        (a `ClassEnumeration` with ``symmetry``).
 
     Raises
     ------
@@ -120,6 +127,13 @@ def bfs(puzzle, start=None, goal=None, *, max_depth=None, keep_layers=None, back
     puzzle = as_puzzle(puzzle)
     partitioned = (client is not None or segments is not None or spill is not None or owner_local
                    or is_partitioned(resume))
+    if symmetry is not None:
+        from vecsearch.engine.layered.classes import enumerate_classes
+
+        if goal is not None or backward or partitioned or checkpoint is not None or resume is not None:
+            raise ValueError("enumeration modulo symmetry runs forwards, without a goal, a checkpoint or partitions")
+        with layer_progress(progress, on_layer, f"bfs {puzzle.name}") as on_layer:
+            return enumerate_classes(puzzle, symmetry, start, max_depth=max_depth, threads=threads, on_layer=on_layer)
     if goal is not None:
         if backward:
             raise ValueError("backward search towards a goal: swap start and goal instead")

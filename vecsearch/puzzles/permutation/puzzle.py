@@ -195,6 +195,18 @@ class PermutationPuzzle(Puzzle):
         ``budget``, ``threads``, ``max_memory``, ``progress``)."""
         return pruning.make_projection_heuristic(self, goals, **options)
 
+    def symmetry(self, spec: str = "rotations"):
+        """The symmetries ``spec`` names (``symmetry.parse_spec``: ``"rotations"``, ``"rotations,
+        mirror (L R)"``), bound to this puzzle in the coordinates form for the engine's enumeration
+        modulo symmetry (``symmetry.PuzzleSymmetry``; its ``puzzle`` is the one it ranks)."""
+        from vecsearch.puzzles.permutation import conjugates, symmetry
+
+        rotations, mirrors = symmetry.parse_spec(spec)
+        ranked = self if self.representation == "coordinates" else PermutationPuzzle(
+            self.definition, self.metric, name=self.name, representation="coordinates")
+        group = symmetry.symmetry_group(self.definition, self.move_list, rotations, mirrors)
+        return symmetry.PuzzleSymmetry(ranked, group, given=self)
+
     @property
     def move_sequences(self):
         """Canonical move sequences (``canonical``), made once."""
