@@ -41,8 +41,12 @@ from vecsearch.puzzle import signed64
 
 LOW_BITS = 0x5555555555555555
 PATTERNS = tuple(signed64((3 - v) * LOW_BITS & ((1 << 64) - 1)) for v in range(3))  # select cells == v
-ROUND_WORDS = 1 << 18  # table words per kernel call (8 Mi ranks): Ctrl-C is noticed between calls
-BLOCK_WORDS = 1 << 12  # words (or listed ranks) per block a thread takes; one block: no thread is woken
+ROUND_WORDS = 1 << 23  # table words (256 Mi ranks) per round of calls: Ctrl-C is noticed between rounds
+# Per block a thread takes (one block: no thread is woken): a call costs ~10 us of Python, under the GIL, so a
+# block of the table is large enough for a sparse layer's scan to outweigh it (2 MiB of ranks: 1.36 G words per
+# 7x2 layer were 333 k calls at 4 Ki words); a listed rank is expanded, so a list's blocks are short
+BLOCK_WORDS = 1 << 16
+BLOCK_LISTED = 1 << 12
 NOTHING = np.empty(0, np.int64)  # no list: the kernel scans the table
 
 
@@ -139,7 +143,7 @@ class TwoBitSearch:
         for lo in range(0, span, ROUND_WORDS):
             hi = min(span, lo + ROUND_WORDS)
             for e, g, n in blocks.map_blocks(lambda a, b: kernel(self.table, lo + a, lo + b, *fixed), hi - lo,
-                                             BLOCK_WORDS):
+                                             BLOCK_LISTED if len(listed) else BLOCK_WORDS):
                 expanded += e
                 generated += g
                 new += n
