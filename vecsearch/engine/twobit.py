@@ -90,6 +90,7 @@ class TwoBitSearch:
         self.fill = np.zeros(1, np.int64)
         self.newest = np.empty(0, np.int64)
         self.costs = MethodCosts()
+        self.settled = True  # False while a layer is being found: the table is half-updated
 
     def value(self, depth: int) -> int:
         """The cell value of layer ``depth``'s states while it is the newest."""
@@ -123,6 +124,7 @@ class TwoBitSearch:
         """Find the next layer."""
         began = time.perf_counter()
         compiled = jit.compile_seconds()
+        self.settled = False
         depth = self.depth
         frontier = self.counts[depth]
         expanding = sum(self.counts[depth::-3]) if self.mod3 else frontier  # the cells a push would expand
@@ -152,6 +154,7 @@ class TwoBitSearch:
                 blocks.map_blocks(lambda a, b: retire_cells(self.table, a, b, PATTERNS[seek]), len(self.table),
                                   ROUND_WORDS)
         self.counts.append(int(new))
+        self.settled = True
         if new:  # an empty layer leaves the farthest states as they were
             self.newest = self.stash[:min(int(self.fill[0]), len(self.stash))].copy()
         seconds = time.perf_counter() - began - (jit.compile_seconds() - compiled)
