@@ -10,6 +10,7 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import vecsearch as vs
@@ -154,3 +155,20 @@ def test_paced_two_bit_checkpoints_lag_then_resume_to_equal_counts(tmp_path, mon
         vs.bfs("pancake-8", resume=stopped, on_layer=stop_at(6))
     assert json.loads((stopped / checkpoints.MANIFEST).read_text())["depth"] == 6
     assert vs.bfs("pancake-8", resume=stopped).layer_sizes == straight.layer_sizes
+
+
+def test_a_two_bit_table_is_read_into_place_in_chunks_and_a_truncated_one_is_refused(tmp_path, monkeypatch):
+    """Resuming reads the saved table straight into the search's own (never a second copy of a
+    table as large as memory), chunk by chunk; a table file cut short is a damaged checkpoint."""
+    monkeypatch.setattr(checkpoints.Stored, "CHUNK", 1000)  # many reads, none a whole number of words
+    directory = tmp_path / "ck"
+    with pytest.raises(vs.SearchInterrupted):
+        vs.bfs("pancake-8", mode="twobit", checkpoint=directory, on_layer=stop_at(5))
+    meta, arrays = checkpoints.load(directory, deferred=("table",))
+    stored = arrays["table"]
+    assert isinstance(stored, checkpoints.Stored) and stored.shape == np.load(directory / meta["arrays"]["table"]).shape
+    assert vs.bfs("pancake-8", resume=directory).layer_sizes == vs.bfs("pancake-8", mode="twobit").layer_sizes
+    table = directory / json.loads((directory / checkpoints.MANIFEST).read_text())["arrays"]["table"]
+    table.write_bytes(table.read_bytes()[:-8])
+    with pytest.raises(vs.VecsearchError, match="is damaged: .* ends before its array does"):
+        vs.bfs("pancake-8", resume=directory)

@@ -230,7 +230,7 @@ class _TwoBit:
 
 
 def _load(directory, puzzle, start, mode):
-    meta, arrays = checkpoints.load(directory)
+    meta, arrays = checkpoints.load(directory, deferred=("table",))  # a two-bit table: read into place
     expected = (puzzle.name, puzzle.width, puzzle.rank_size)
     found = (meta.get("puzzle"), meta.get("width"), meta.get("rank_size"))
     if found != expected:

@@ -177,8 +177,14 @@ class TwoBitSearch:
         return {"table": self.table, "counts": np.array(self.counts, np.int64), "newest": self.newest}
 
     def restore(self, arrays: dict) -> None:
-        if arrays["table"].shape != self.table.shape:
+        """Continue from ``arrays`` (``arrays()``'s); the table may be a ``checkpoint.Stored``,
+        read into this search's table."""
+        table = arrays["table"]
+        if tuple(table.shape) != self.table.shape:
             raise ValueError("the checkpoint's table does not fit this puzzle's rank space")
-        self.table = np.ascontiguousarray(arrays["table"], dtype=np.int64)
+        if isinstance(table, np.ndarray):
+            self.table[...] = table
+        else:
+            table.read_into(self.table)
         self.counts = [int(c) for c in arrays["counts"]]
         self.newest = arrays["newest"][:len(self.stash)].astype(np.int64)
