@@ -40,7 +40,7 @@ def test_each_state_is_expanded_once_and_pull_waits_for_fewer_unreached_than_fro
     assert records[-1].method == "pull" and records[1].method == "push"
 
 
-@pytest.mark.parametrize("block,round_words", [(1, 8), (13, 100), (64, 1 << 10)])
+@pytest.mark.parametrize("block,round_words", [(3, 8), (13, 100), (64, 1 << 10)])
 @pytest.mark.parametrize("rows,cols", [(2, 3), (3, 3)])
 def test_layers_equal_the_reference_however_the_table_is_cut(monkeypatch, block, round_words, rows, cols):
     """The table cut into many blocks and rounds on two threads (odd sizes: the eight-word skip of
