@@ -3,12 +3,14 @@ gives the same counts and farthest states as one that ran straight through."""
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import vecsearch as vs
@@ -121,3 +123,52 @@ def test_resume_refuses_a_two_bit_table_whose_cells_mean_distances_mod_3(tmp_pat
     path.write_text(json.dumps(meta))
     with pytest.raises(vs.VecsearchError, match="written by an earlier vecsearch"):
         vs.bfs("pancake-6", resume=directory)
+
+
+def test_paced_two_bit_checkpoints_lag_then_resume_to_equal_counts(tmp_path, monkeypatch):
+    """A two-bit table slow to write is written less often: a run killed between writes leaves an
+    older layer, and resuming from it repeats the layers since and gives the straight counts; an
+    interruption between layers and the end of a search write the last layer still."""
+    from vecsearch.engine import enumeration
+
+    monkeypatch.setattr(enumeration, "SLOW_WRITE", 0.0)  # every write counts as slow
+    monkeypatch.setattr(enumeration, "WRITE_SHARE", 1e-9)  # and the next one is due only after ages
+    straight = vs.bfs("pancake-8", mode="twobit")
+    directory, killed = tmp_path / "ck", tmp_path / "killed"
+    manifest = directory / checkpoints.MANIFEST
+    written = []
+
+    def kill_at_5(record):
+        written.append(json.loads(manifest.read_text())["depth"])
+        if record.depth == 5:  # what a kill now would leave behind
+            shutil.copytree(directory, killed)
+
+    finished = vs.bfs("pancake-8", mode="twobit", checkpoint=directory, on_layer=kill_at_5)
+    assert finished.layer_sizes == straight.layer_sizes
+    assert written == [0] * len(straight.layer_sizes)  # only the start layer, until the end
+    assert json.loads(manifest.read_text())["depth"] == straight.depth  # the end is written
+    assert json.loads((killed / checkpoints.MANIFEST).read_text())["depth"] == 0
+    stopped = tmp_path / "stopped"
+    shutil.copytree(killed, stopped)
+    assert vs.bfs("pancake-8", resume=killed).layer_sizes == straight.layer_sizes
+    with pytest.raises(vs.SearchInterrupted):  # a stop between layers writes the last one
+        vs.bfs("pancake-8", resume=stopped, on_layer=stop_at(6))
+    assert json.loads((stopped / checkpoints.MANIFEST).read_text())["depth"] == 6
+    assert vs.bfs("pancake-8", resume=stopped).layer_sizes == straight.layer_sizes
+
+
+def test_a_two_bit_table_is_read_into_place_in_chunks_and_a_truncated_one_is_refused(tmp_path, monkeypatch):
+    """Resuming reads the saved table straight into the search's own (never a second copy of a
+    table as large as memory), chunk by chunk; a table file cut short is a damaged checkpoint."""
+    monkeypatch.setattr(checkpoints.Stored, "CHUNK", 1000)  # many reads, none a whole number of words
+    directory = tmp_path / "ck"
+    with pytest.raises(vs.SearchInterrupted):
+        vs.bfs("pancake-8", mode="twobit", checkpoint=directory, on_layer=stop_at(5))
+    meta, arrays = checkpoints.load(directory, deferred=("table",))
+    stored = arrays["table"]
+    assert isinstance(stored, checkpoints.Stored) and stored.shape == np.load(directory / meta["arrays"]["table"]).shape
+    assert vs.bfs("pancake-8", resume=directory).layer_sizes == vs.bfs("pancake-8", mode="twobit").layer_sizes
+    table = directory / json.loads((directory / checkpoints.MANIFEST).read_text())["arrays"]["table"]
+    table.write_bytes(table.read_bytes()[:-8])
+    with pytest.raises(vs.VecsearchError, match="is damaged: .* ends before its array does"):
+        vs.bfs("pancake-8", resume=directory)

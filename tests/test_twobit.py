@@ -6,6 +6,7 @@ import pytest
 from numba import njit
 
 import vecsearch as vs
+from vecsearch.engine.twobit import search as twobit_search
 from vecsearch.engine.twobit.search import MethodCosts
 from reference import bfs_layers, goal_distances, replay, sliding_neighbours, unpack_sliding
 
@@ -37,6 +38,22 @@ def test_each_state_is_expanded_once_and_pull_waits_for_fewer_unreached_than_fro
         if not pull:
             assert record.generated == sum(len(neighbours(s)) for s in layers[d]), record.depth
     assert records[-1].method == "pull" and records[1].method == "push"
+
+
+@pytest.mark.parametrize("block,round_words", [(3, 8), (13, 100), (64, 1 << 10)])
+@pytest.mark.parametrize("rows,cols", [(2, 3), (3, 3)])
+def test_layers_equal_the_reference_however_the_table_is_cut(monkeypatch, block, round_words, rows, cols):
+    """The table cut into many blocks and rounds on two threads (odd sizes: the eight-word skip of
+    the scan meets the ends of blocks, and the 2x3's last word has cells past its 360 ranks), push
+    and pull layers alike: the plain-Python BFS's layers."""
+    monkeypatch.setattr(twobit_search, "BLOCK_WORDS", block)
+    monkeypatch.setattr(twobit_search, "ROUND_WORDS", round_words)
+    cells = rows * cols
+    layers = bfs_layers([tuple(range(1, cells)) + (0,)], sliding_neighbours(rows, cols))
+    result = vs.bfs(f"sliding-{rows}x{cols}", mode="twobit", threads=2)
+    assert result.layer_sizes == [len(layer) for layer in layers]
+    assert {r.method for r in result.profile.records} == {"push", "pull"}
+    assert {tuple(unpack_sliding(int(s), cells)) for s in result.last_layer.states} == set(layers[-1])
 
 
 def test_push_or_pull_from_measured_costs():

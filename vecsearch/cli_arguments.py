@@ -78,7 +78,8 @@ def build_parser() -> argparse.ArgumentParser:
                               epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     _add_search_arguments(bfs)
     bfs.add_argument("--csv", action="store_true", help="print the profile as CSV")
-    bfs.add_argument("--checkpoint", metavar="DIR", help="save the search after every layer in DIR")
+    bfs.add_argument("--checkpoint", metavar="DIR", help="save the search after every layer in DIR (a two-bit table slow"
+                     " to write: after enough layers that saving takes at most a tenth of the time)")
     bfs.add_argument("--resume", metavar="DIR", help="continue the search saved in DIR (and keep saving there)")
     bfs.add_argument("--antipodes", type=_non_negative, metavar="N", help="print up to N of the farthest states")
     bfs.add_argument("--symmetry", metavar="SPEC", help="enumerate modulo symmetry (permutation puzzles): print"

@@ -5,9 +5,18 @@ the mode the memory planner picks, writes a checkpoint after every layer when as
 the start states), continues from one, and stops cleanly on Ctrl-C: ``SearchInterrupted``
 carries the search up to its last complete layer. A checkpoint records the puzzle, the mode and
 the profile so far; resuming with another puzzle, mode or start is refused.
+
+A two-bit table too large to write in a moment (the 7x2's is 10.9 GB: tens of seconds per
+write) is written less often (``CheckpointPacing``), so that writing costs at most about a tenth
+of the search; the last complete layer is written still when the search ends, stops at its depth
+limit, or is interrupted between layers (a Ctrl-C in the middle of a layer leaves the two-bit table
+half-updated: the checkpoint then keeps the layer written before, and resuming repeats the layers
+since).
 """
 
 from __future__ import annotations
+
+import time
 
 import numpy as np
 
@@ -23,6 +32,31 @@ from vecsearch.engine.results.result import SearchResult
 from vecsearch.engine.layered.sides import UNLIMITED, Side
 from vecsearch.engine.twobit.search import TwoBitSearch
 from vecsearch.errors import MemoryLimitError, SearchInterrupted, VecsearchError
+
+SLOW_WRITE = 1.0  # seconds: a checkpoint written faster than this is written after every layer
+WRITE_SHARE = 0.1  # a slower one waits until the search has run this many times longer than the write
+
+
+class CheckpointPacing:
+    """When to write the next checkpoint: after every layer while a write takes less than
+    ``SLOW_WRITE`` seconds; else once the search has run ``1 / WRITE_SHARE`` times as long as the
+    last write took since it was written."""
+
+    def __init__(self):
+        self.write_seconds = 0.0
+        self.written_at = None
+
+    def due(self) -> bool:
+        if self.written_at is None or self.write_seconds < SLOW_WRITE:
+            return True
+        return time.perf_counter() - self.written_at >= self.write_seconds / WRITE_SHARE
+
+    def write(self, save) -> None:
+        began = time.perf_counter()
+        save()
+        self.written_at = time.perf_counter()
+        self.write_seconds = self.written_at - began
+
 
 CELLS = "frontier"  # what a checkpoint's two-bit cells mean (``twobit``): refused when another meaning
 KEEP_FARTHEST = 1 << 16  # farthest states a two-bit search keeps (a layered one keeps its whole last layer)
@@ -52,6 +86,8 @@ def enumerate_space(puzzle, start=None, *, max_depth=None, keep_layers=None, bac
               "visited": plan.visited, "backward": bool(backward), "keep_layers": bool(keep_layers)}
     runner = None
     early = []  # the start layer, recorded while the runner is being made
+    pacing = CheckpointPacing()
+    written = [-1]  # the depth of the newest checkpoint written, or begun (a Ctrl-C during a write ends it)
 
     def after_layer(record):
         if plan.mode == "twobit":
@@ -61,10 +97,20 @@ def enumerate_space(puzzle, start=None, *, max_depth=None, keep_layers=None, bac
         else:
             finish_layer(record)
 
+    def save():
+        written[0] = runner.depth
+        meta, arrays = runner.snapshot()
+        checkpoints.save(directory, dict(header, records=profile.to_records(), **meta), dict(arrays, starts=starts))
+
+    def save_settled():
+        """Write the last complete layer unless it is written already (or the runner is mid-layer)."""
+        if directory is not None and runner is not None and runner.paced and runner.settled \
+                and written[0] != runner.depth:
+            pacing.write(save)
+
     def finish_layer(record):
-        if directory is not None:
-            meta, arrays = runner.snapshot()
-            checkpoints.save(directory, dict(header, records=profile.to_records(), **meta), dict(arrays, starts=starts))
+        if directory is not None and (not runner.paced or pacing.due()):
+            pacing.write(save)
         if on_layer is not None:
             on_layer(record)
 
@@ -77,11 +123,15 @@ def enumerate_space(puzzle, start=None, *, max_depth=None, keep_layers=None, bac
             else:
                 runner = _Layered(puzzle, starts, backward, plan, keep_layers, max_depth, profile, name, after_layer,
                                   layer_sink, saved, one_layer_per_step=directory is not None)
+            if saved is not None:
+                written[0] = runner.depth
             for record in early:
                 finish_layer(record)
             while not runner.exhausted and (max_depth is None or runner.depth < max_depth):
                 runner.step()
+            save_settled()
     except KeyboardInterrupt:
+        save_settled()
         profile.compile_seconds = watch.compile_seconds
         partial = runner.result(profile) if runner is not None else SearchResult(puzzle, profile)
         raise SearchInterrupted(partial, directory) from None
@@ -95,6 +145,8 @@ def enumerate_space(puzzle, start=None, *, max_depth=None, keep_layers=None, bac
 
 class _Layered:
     """The layered search: one ``_Side`` with a bitset or a hash set, under a memory budget."""
+
+    paced = False  # a checkpoint after every layer: a layer stopped half-way is not resumable from memory
 
     def __init__(self, puzzle, starts, backward, plan, keep_layers, max_depth, profile, name, after_layer, sink,
                  saved, one_layer_per_step):
@@ -139,6 +191,8 @@ class _Layered:
 class _TwoBit:
     """The two-bit search of the starts' component."""
 
+    paced = True  # checkpoints paced (``CheckpointPacing``): its table may take long to write
+
     def __init__(self, puzzle, starts, backward, keep, name, after_layer, saved):
         component = layer_kernels(puzzle).components(starts[:1], kernel_tables(puzzle))[0]
         self.puzzle = puzzle
@@ -160,6 +214,11 @@ class _TwoBit:
     def exhausted(self) -> bool:
         return self.search.exhausted
 
+    @property
+    def settled(self) -> bool:
+        """Whether the table holds complete layers only (not stopped in the middle of one)."""
+        return self.search.settled
+
     def step(self) -> None:
         self.after_layer(self.search.step())
 
@@ -172,7 +231,7 @@ class _TwoBit:
 
 
 def _load(directory, puzzle, start, mode):
-    meta, arrays = checkpoints.load(directory)
+    meta, arrays = checkpoints.load(directory, deferred=("table",))  # a two-bit table: read into place
     expected = (puzzle.name, puzzle.width, puzzle.rank_size)
     found = (meta.get("puzzle"), meta.get("width"), meta.get("rank_size"))
     if found != expected:

@@ -37,8 +37,47 @@ def save(directory, meta: dict, arrays: dict[str, np.ndarray]) -> None:
         (directory / name).unlink(missing_ok=True)
 
 
-def load(directory) -> tuple[dict, dict[str, np.ndarray]]:
-    """The checkpoint's metadata and arrays."""
+class Stored:
+    """An array of a checkpoint left in its file (``load(..., deferred=...)``) until
+    ``read_into`` reads it into the array that will hold it: a table as large as the memory (the
+    7x2's two-bit table, 10.9 GB) is never held twice."""
+
+    CHUNK = 1 << 28  # bytes per read
+
+    def __init__(self, path: Path):
+        self.path = path
+        with open(path, "rb") as handle:
+            version = np.lib.format.read_magic(handle)
+            read_header = {(1, 0): np.lib.format.read_array_header_1_0,
+                           (2, 0): np.lib.format.read_array_header_2_0}.get(version)
+            if read_header is None:
+                raise ValueError(f"{path.name}: .npy format {version} is not one vecsearch writes")
+            self.shape, fortran, self.dtype = read_header(handle)
+            if fortran:
+                raise ValueError(f"{path.name}: not a C-ordered array")
+            self.offset = handle.tell()
+
+    def read_into(self, out: np.ndarray) -> None:
+        """Fill ``out`` (C-contiguous, of this shape and dtype) from the file."""
+        if out.shape != tuple(self.shape) or out.dtype != self.dtype or not out.flags.c_contiguous:
+            raise ValueError(f"{self.path.name} holds {self.shape} {self.dtype}, not {out.shape} {out.dtype}")
+        target = memoryview(out.reshape(-1).view(np.uint8))
+        try:
+            with open(self.path, "rb") as handle:
+                handle.seek(self.offset)
+                done = 0
+                while done < len(target):
+                    read = handle.readinto(target[done:done + self.CHUNK])
+                    if not read:
+                        raise ValueError(f"{self.path.name} ends before its array does")
+                    done += read
+        except (OSError, ValueError) as error:
+            raise VecsearchError(f"checkpoint {self.path.parent} is damaged: {error}") from None
+
+
+def load(directory, deferred=()) -> tuple[dict, dict[str, np.ndarray]]:
+    """The checkpoint's metadata and arrays; those named in ``deferred`` as ``Stored`` (read
+    later, into place)."""
     path = Path(directory) / MANIFEST
     try:
         meta = json.loads(path.read_text())
@@ -52,7 +91,8 @@ def load(directory) -> tuple[dict, dict[str, np.ndarray]]:
         raise VecsearchError(f"{path}: written by an earlier vecsearch ({found}), whose ranks may differ: start the"
                              " search again" if earlier else f"{path} is not a vecsearch checkpoint of format {FORMAT}")
     try:
-        arrays = {name: np.load(Path(directory) / file, allow_pickle=False) for name, file in meta["arrays"].items()}
+        arrays = {name: Stored(Path(directory) / file) if name in deferred else
+                  np.load(Path(directory) / file, allow_pickle=False) for name, file in meta["arrays"].items()}
     except (OSError, ValueError) as error:
         raise VecsearchError(f"checkpoint {directory} is damaged: {error}") from None
     return meta, arrays

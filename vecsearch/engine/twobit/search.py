@@ -40,8 +40,12 @@ from vecsearch.puzzle import signed64
 
 LOW_BITS = 0x5555555555555555
 PATTERNS = tuple(signed64((3 - v) * LOW_BITS & ((1 << 64) - 1)) for v in range(3))  # select cells == v
-ROUND_WORDS = 1 << 18  # table words per kernel call (8 Mi ranks): Ctrl-C is noticed between calls
-BLOCK_WORDS = 1 << 12  # words (or listed ranks) per block a thread takes; one block: no thread is woken
+ROUND_WORDS = 1 << 23  # table words (256 Mi ranks) per round of calls: Ctrl-C is noticed between rounds
+# Per block a thread takes (one block: no thread is woken): a call costs ~10 us of Python, under the GIL, so a
+# block of the table is large enough for a sparse layer's scan to outweigh it (2 MiB of ranks: 1.36 G words per
+# 7x2 layer were 333 k calls at 4 Ki words); a listed rank is expanded, so a list's blocks are short
+BLOCK_WORDS = 1 << 16
+BLOCK_LISTED = 1 << 12
 NOTHING = np.empty(0, np.int64)  # no list: the kernel scans the table
 
 
@@ -85,6 +89,7 @@ class TwoBitSearch:
         self.fill = np.zeros(1, np.int64)
         self.newest = np.empty(0, np.int64)
         self.costs = MethodCosts()
+        self.settled = True  # False while a layer is being found: the table is half-updated
 
     def value(self, depth: int) -> int:
         """The cell value of layer ``depth``'s states while it is the newest."""
@@ -117,6 +122,7 @@ class TwoBitSearch:
     def step(self) -> LayerRecord:
         """Find the next layer."""
         watch = jit.Stopwatch()
+        self.settled = False
         depth = self.depth
         frontier = self.counts[depth]
         expanding = sum(self.counts[depth::-3]) if self.mod3 else frontier  # the cells a push would expand
@@ -137,7 +143,7 @@ class TwoBitSearch:
         for lo in range(0, span, ROUND_WORDS):
             hi = min(span, lo + ROUND_WORDS)
             for e, g, n in blocks.map_blocks(lambda a, b: kernel(self.table, lo + a, lo + b, *fixed), hi - lo,
-                                             BLOCK_WORDS):
+                                             BLOCK_LISTED if len(listed) else BLOCK_WORDS):
                 expanded += e
                 generated += g
                 new += n
@@ -146,6 +152,7 @@ class TwoBitSearch:
                 blocks.map_blocks(lambda a, b: retire_cells(self.table, a, b, PATTERNS[seek]), len(self.table),
                                   ROUND_WORDS)
         self.counts.append(int(new))
+        self.settled = True
         if new:  # an empty layer leaves the farthest states as they were
             self.newest = self.stash[:min(int(self.fill[0]), len(self.stash))].copy()
         seconds = watch.search_seconds
@@ -168,8 +175,14 @@ class TwoBitSearch:
         return {"table": self.table, "counts": np.array(self.counts, np.int64), "newest": self.newest}
 
     def restore(self, arrays: dict) -> None:
-        if arrays["table"].shape != self.table.shape:
+        """Continue from ``arrays`` (``arrays()``'s); the table may be a ``checkpoint.Stored``,
+        read into this search's table."""
+        table = arrays["table"]
+        if tuple(table.shape) != self.table.shape:
             raise ValueError("the checkpoint's table does not fit this puzzle's rank space")
-        self.table = np.ascontiguousarray(arrays["table"], dtype=np.int64)
+        if isinstance(table, np.ndarray):
+            self.table[...] = table
+        else:
+            table.read_into(self.table)
         self.counts = [int(c) for c in arrays["counts"]]
         self.newest = arrays["newest"][:len(self.stash)].astype(np.int64)
