@@ -15,7 +15,7 @@ MAX_WORKERS = 4  # -n auto (pyproject.toml): beyond a few, workers mostly compil
 
 # The longest test files, first: workers take whole files in collection order (--dist loadfile), so
 # a long file started last would keep one worker busy while the others stand idle.
-LONGEST_FIRST = ("test_docs.py", "test_pruning.py", "test_heuristic.py", "test_batch_cli.py")
+LONGEST_FIRST = ("test_docs.py", "test_heuristic.py", "test_pruning.py", "test_guards.py", "test_cli.py")
 
 
 def pytest_xdist_auto_num_workers(config):
