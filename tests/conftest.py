@@ -10,6 +10,22 @@ sys.path.insert(0, str(Path(__file__).parent))
 # line whenever a cache is cold. tests/test_startup.py turns it on where it is the subject.
 os.environ["VECSEARCH_ANNOUNCE_COMPILE"] = "0"
 DATA = Path(__file__).parent / "data"
+MAX_WORKERS = 4  # -n auto (pyproject.toml): beyond a few, workers mostly compile the same kernels twice
+
+
+# The longest test files, first: workers take whole files in collection order (--dist loadfile), so
+# a long file started last would keep one worker busy while the others stand idle.
+LONGEST_FIRST = ("test_docs.py", "test_heuristic.py", "test_pruning.py", "test_guards.py", "test_cli.py")
+
+
+def pytest_xdist_auto_num_workers(config):
+    """``-n auto``: one worker per core, at most ``MAX_WORKERS``."""
+    return min(MAX_WORKERS, os.cpu_count() or 1)
+
+
+def pytest_collection_modifyitems(items):
+    rank = {name: i for i, name in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))  # stable: each file keeps its order
 
 
 @pytest.fixture(scope="session")

@@ -70,7 +70,9 @@ def test_the_examples_run_as_doctests(site):
     import vecsearch
 
     out = site.parent / "doctest"
-    ran = _sphinx("doctest", out, "-D", "nb_execution_mode=off")
+    # the html build's environment, as it is: nothing is read again (with -D nb_execution_mode=off every
+    # page would be, the configuration having changed), so no notebook runs twice
+    ran = _sphinx("doctest", out)
     report = (out / "output.txt").read_text(encoding="utf-8") if (out / "output.txt").exists() else ""
     assert ran.returncode == 0, f"doctests failed:\n{report[-6000:]}{ran.stderr[-3000:]}"
     examples = sum(int(count) for count in re.findall(r"^ +(\d+) tests$", report, re.M))
