@@ -298,17 +298,13 @@ def coordinate_terms(puzzle, patterns: list[Coarsening], tables: ProjectionTable
 
     def values(a, b=None):
         """The segment's rank over the values of coordinate ``a`` (by those of ``b``), the others 0."""
-        ranks, components = [], []
-        for va in range(span[a]):
-            for vb in range(span[b] if b is not None else 1):
-                rank, component = 0, 0
-                for c, v in ((a, va), (b, vb)) if b is not None else ((a, va),):
-                    cls, digit = divmod(v, coordinates[c].size)
-                    rank += digit * coordinates[c].weight
-                    component |= cls << coordinates[c].class_shift
-                ranks.append(rank)
-                components.append(component)
-        return jit.call(segment_values, np.array(ranks, np.int64), np.array(components, np.int64), tables, g)
+        ranks = np.zeros(1, np.int64)
+        components = np.zeros(1, np.int64)
+        for c in (a,) if b is None else (a, b):  # a's values major
+            cls, digit = np.divmod(np.arange(span[c], dtype=np.int64), coordinates[c].size)
+            ranks = (ranks[:, None] + digit * coordinates[c].weight).ravel()
+            components = (components[:, None] | cls << coordinates[c].class_shift).ravel()
+        return jit.call(segment_values, ranks, components, tables, g)
 
     terms, parts, first, offset = [], [], [0], 0
     for p, pattern in enumerate(patterns):
