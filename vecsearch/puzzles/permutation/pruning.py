@@ -71,8 +71,11 @@ class ProjectionTables(NamedTuple):
     ``segments[g]`` (columns ``SEGMENT_*``), ``project[g, field]``: the coarse label (low byte)
     and twist (above) of a fine field, ``label_weight[g, v]``: the place value of its label
     ``v``'s digit (an arrangement). ``binomials``, ``factorials``; the databases one after
-    another (``entries`` from ``offsets``, memory-mapped); the fine puzzle's ``RankTables`` (``fine_*``,
-    to unrank a coordinates-form state)."""
+    another (``entries`` from ``offsets``, two a byte: ``pack_entries``); the fine puzzle's
+    ``RankTables`` (``fine_*``, to unrank a coordinates-form state). In the coordinates form
+    (``coordinate_terms``): ``coordinates[c]`` (columns ``COORDINATE_*``), projection ``p``'s
+    terms ``term_first[p] .. term_first[p + 1] - 1``, term ``t``: ``terms[t]`` (columns
+    ``TERM_*``), its values in ``term_values`` from its offset; empty in the other forms."""
 
     slot_word: np.ndarray
     slot_shift: np.ndarray
