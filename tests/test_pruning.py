@@ -122,25 +122,68 @@ def test_the_bound_is_the_largest_projection_distance_and_admissible(name, repre
     puzzle = load(name, representation)
     patterns = projections.default_patterns(puzzle, budget)
     heuristic = puzzle.make_heuristic(puzzle.goal_states(), "pdb", patterns=patterns)
+    scrambles, states = _scrambled(puzzle, 150, 9)
+    got = heuristic_values(heuristic, states)
+    assert got.tolist() == _largest_projection_distance(puzzle, patterns, states).tolist()
+    assert all(h <= len(s) for h, s in zip(got, scrambles))
+
+
+def _scrambled(puzzle, count, longest):
     rng = random.Random(7)
     names = puzzle.move_names
-    scrambles = [[rng.choice(names) for _ in range(rng.randrange(1, 9))] for _ in range(150)]
-    states = puzzle.states([puzzle.parse_state(" ".join(s)) for s in scrambles])
-    got = heuristic_values(heuristic, states)
+    scrambles = [[rng.choice(names) for _ in range(rng.randrange(1, longest))] for _ in range(count)]
+    return scrambles, puzzle.states([puzzle.parse_state(" ".join(s)) for s in scrambles])
+
+
+def _largest_projection_distance(puzzle, patterns, states):
+    """Each state's largest database entry (at most 15, as the heuristic packs them) over
+    ``patterns``, by the projection's own rank of the Python state projected."""
     want = np.zeros(len(states), np.int64)
-    for pattern in patterns:  # the projection's own rank, of the Python state projected
+    for pattern in patterns:
         space = projections.coarse_puzzle(pattern)
         entries, _, _ = pruning.projection_database(pattern, space, puzzle.goal_states())
         coarse = space.states([space.encode(projections.coarse_state(pattern, puzzle.pieces(s))) for s in states])
-        want = np.maximum(want, np.asarray(entries)[layer_kernels(space).ranks(coarse, space.tables)])
-    assert got.tolist() == want.tolist()
-    assert all(h <= len(s) for h, s in zip(got, scrambles))
+        found = np.asarray(entries)[layer_kernels(space).ranks(coarse, space.tables)]
+        want = np.maximum(want, np.minimum(found, 15))
+    return want
+
+
+@pytest.mark.parametrize("representation", ["coordinates", "labels"])
+def test_windows_are_read_from_the_coordinates_or_ranked_in_one_pass(representation):
+    # a window whose other pieces' twists are ignored (in the coordinates form: one term by the
+    # orbit's two coordinates), one that counts them (a term by each), a window of the centres
+    # (in the labels form: the label the other pieces share comes first, last, in between)
+    puzzle = load("skewb", representation)
+    patterns = [projections.projection(puzzle, {0: ([0, 1], False), 2: ([1, 2, 3], True)}),
+                projections.projection(puzzle, {1: ([2, 3], True)}),
+                projections.projection(puzzle, {2: ([0, 5], False)}),
+                projections.projection(puzzle, {0: ([2, 3], False), 2: ([4, 5], False)})]
+    heuristic = puzzle.make_heuristic(puzzle.goal_states(), "pdb", patterns=patterns)
+    if representation == "coordinates":
+        assert heuristic.function is pruning.coordinates_terms_bound
+    else:
+        shared = heuristic.tables.segments[:, pruning.SEGMENT_SHARED]
+        assert {0, 2} <= set(shared.tolist())
+    _, states = _scrambled(puzzle, 400, 14)
+    assert heuristic_values(heuristic, states).tolist() == _largest_projection_distance(puzzle, patterns,
+                                                                                        states).tolist()
+
+
+def test_packed_entries_hold_the_databases_capped_at_15():
+    rng = np.random.default_rng(3)
+    databases = [rng.integers(0, 256, 7).astype(np.uint8), rng.integers(0, 20, 10).astype(np.uint8)]
+    packed = pruning.pack_entries(databases)
+    together = np.concatenate(databases)
+    assert [(int(packed[i // 2]) >> (4 * (i % 2))) & 15 for i in range(len(together))] == \
+        np.minimum(together, 15).tolist()
 
 
 def test_default_patterns_fit_the_budget():
     for name, budget in (("3x3x3", 1 << 28), ("pyraminx", 1 << 24), ("skewb", 1 << 20)):
         patterns = projections.default_patterns(load(name), budget)
         assert sum(map(projections.database_size, patterns)) <= budget
+    assert [p.name for p in projections.default_patterns(load("pyraminx"))] == [  # overlapping: edges twice
+        "PuzzleGeometryPuzzle CORNER2 + EDGE", "PuzzleGeometryPuzzle CORNER + EDGE"]
     assert [p.name for p in projections.default_patterns(load("3x3x3"), 1 << 28)] == [
         "PuzzleGeometryPuzzle CORNER", "PuzzleGeometryPuzzle EDGE {1,2,3,4,5,6} ?",
         "PuzzleGeometryPuzzle EDGE {7,8,9,10,11,12} ?"]

@@ -7,10 +7,14 @@ perfect; the engine's distance table (``engine.tables.distance.DistanceTable``) 
 breadth-first from the goal's projections (a byte per rank, ``UNREACHED`` where none), and
 ``engine.heuristic.pdb.cached_array``
 keeps it on disk under a name hashed from the definition, the projection, the metric and the
-goal (the databases of a heuristic also in one file, read into memory when it is made). The distance of a state's projection never exceeds the state's own, so the
-largest over the projections is an admissible bound (``projection_bound``).
+goal. The databases of a heuristic are also kept together in one file, two entries a byte
+(``pack_entries``: distances above 15 become 15), read into memory when it is made: half the
+memory and half the loading of bytes. The distance of a state's projection never exceeds the
+state's own, so the largest over the projections is an admissible bound (``projection_bound``).
 
-**Lookup** (numba): the coset space's rank (``labels.labels_rank``'s: per orbit it keeps, the
+**Lookup** (numba), in the coordinates form: each projection's rank is a sum of *terms*, a
+table by one or two of the state's coordinates (``coordinate_terms``, made by ranking the
+segments of unranked states once), so a lookup costs a few divisions and loads. Otherwise: the coset space's rank (``labels.labels_rank``'s: per orbit it keeps, the
 Lehmer rank or the colex arrangement of its labels, then its counted orientations) is computed
 straight from the fine state: each slot's field (label and twist; read where it lies in the
 labels or pieces form, from the labels form's words unranked from a coordinates-form state)
@@ -22,15 +26,16 @@ becomes its coarse label and twist by one lookup (``project``).
 from __future__ import annotations
 
 import hashlib
-import math
 from typing import NamedTuple
 
 import numpy as np
 
-from vecsearch._numba import state_function
+from vecsearch._numba import kernel, state_function
 from vecsearch.engine import UNREACHED, cached_array
 from vecsearch.errors import InvalidPuzzleInput, PuzzleDefinitionError, VecsearchError
 from vecsearch.heuristics import Heuristic
+from vecsearch.kernels.intrinsics import popcount
+from vecsearch.kernels.nibbles import nibble
 from vecsearch.kernels.ranking import binomial_table, factorial_table, lehmer_digit
 from vecsearch.kernels.state_words import word_of
 from vecsearch.puzzles.permutation import labels
@@ -65,8 +70,11 @@ class ProjectionTables(NamedTuple):
     ``segments[g]`` (columns ``SEGMENT_*``), ``project[g, field]``: the coarse label (low byte)
     and twist (above) of a fine field, ``label_weight[g, v]``: the place value of its label
     ``v``'s digit (an arrangement). ``binomials``, ``factorials``; the databases one after
-    another (``entries`` from ``offsets``, memory-mapped); the fine puzzle's ``RankTables`` (``fine_*``,
-    to unrank a coordinates-form state)."""
+    another (``entries`` from ``offsets``, two a byte: ``pack_entries``); the fine puzzle's
+    ``RankTables`` (``fine_*``, to unrank a coordinates-form state). In the coordinates form
+    (``coordinate_terms``): ``coordinates[c]`` (columns ``COORDINATE_*``), projection ``p``'s
+    terms ``term_first[p] .. term_first[p + 1] - 1``, term ``t``: ``terms[t]`` (columns
+    ``TERM_*``), its values in ``term_values`` from its offset; empty in the other forms."""
 
     slot_word: np.ndarray
     slot_shift: np.ndarray
@@ -89,11 +97,18 @@ class ProjectionTables(NamedTuple):
     fine_binomials: np.ndarray
     fine_factorials: np.ndarray
     fine_scalars: np.ndarray
+    coordinates: np.ndarray
+    term_first: np.ndarray
+    terms: np.ndarray
+    term_values: np.ndarray
 
 
 FIELD_BITS, FINE_WIDTH, RANK_BITS, PROJECTIONS = range(4)  # ProjectionTables.scalars
+COORDINATE_WEIGHT, COORDINATE_SIZE, COORDINATE_SHIFT, COORDINATE_MASK = range(4)  # ProjectionTables.coordinates
+TERM_FIRST, TERM_SECOND, TERM_SPAN, TERM_OFFSET = range(4)  # ProjectionTables.terms columns
+TERM_LIMIT = 1 << 22  # entries of a term over two coordinates (an orbit whose labels' twists are partly ignored)
 (SEGMENT_FIRST, SEGMENT_SIZE, SEGMENT_DISTINCT, SEGMENT_LABELS, SEGMENT_HALVED, SEGMENT_ARRANGEMENT_WEIGHT, SEGMENT_K,
- SEGMENT_ORIENTATION_WEIGHT, SEGMENT_DROPPED, SEGMENT_WILD) = range(10)  # ProjectionTables.segments columns
+ SEGMENT_ORIENTATION_WEIGHT, SEGMENT_DROPPED, SEGMENT_WILD, SEGMENT_SHARED) = range(11)  # ProjectionTables.segments
 
 
 @state_function
@@ -118,6 +133,26 @@ def segment_rank(words, slot_word, slot_shift, project, info, label_weight, bino
             if not (wild >> v) & 1:
                 twists = twists * k + (value >> 8)
         rank >>= info[SEGMENT_HALVED]
+    elif info[SEGMENT_SHARED] >= 0:  # one piece of each label but one (a window): one pass
+        shared = info[SEGMENT_SHARED]
+        last = info[SEGMENT_LABELS] - 1
+        seen = np.int64(0)  # the labels of one piece met so far
+        met = np.int64(0)  # the pieces of the shared label met so far
+        for i in range(n):
+            s = first + i
+            value = project[(word_of(words, slot_word[s]) >> slot_shift[s]) & mask]
+            v = value & 255
+            if v == shared:
+                met += 1
+                if v != last:  # its places among the slots the smaller labels leave free, colex
+                    rank += binomials[i - popcount(seen & ((np.int64(1) << v) - 1)), met] * label_weight[v]
+            else:
+                if v != last:  # its place among the free slots
+                    below = popcount(seen & ((np.int64(1) << v) - 1)) + (met if shared < v else 0)
+                    rank += (i - below) * label_weight[v]
+                seen |= np.int64(1) << v
+            if not (wild >> v) & 1:
+                twists = twists * k + (value >> 8)
     else:
         for i in range(n):
             s = first + i
@@ -164,7 +199,7 @@ def projections_bound(words, tables):
         for g in range(first_segment[p], first_segment[p + 1]):
             rank += segment_rank(words, slot_word, slot_shift, project[g], segments[g], label_weight[g], binomials,
                                  factorials, mask)
-        value = np.int64(entries[rank])
+        value = nibble(entries, rank)
         if value > h:
             h = value
     return h
@@ -190,6 +225,111 @@ def coordinates_projection_bound(state, tables):
     for w in range(width):
         words[w] = labels.labels_unrank_word(rank, component, fine, w)
     return projections_bound(words, tables)
+
+
+@state_function
+def coordinate_value(rank, component, coordinates, c):
+    """Coordinate ``c``'s value with its class (parity or orientation sum) in front: ``class *
+    size + digit``."""
+    size = coordinates[c, COORDINATE_SIZE]
+    cls = (component >> coordinates[c, COORDINATE_SHIFT]) & coordinates[c, COORDINATE_MASK]
+    return cls * size + (rank // coordinates[c, COORDINATE_WEIGHT]) % size
+
+
+@state_function
+def coordinates_terms_bound(state, tables):
+    """``projections_bound`` of a state in the coordinates form, read from its coordinates: each
+    projection's rank is a sum of *terms*, one table lookup by one or two coordinates' values."""
+    rank_bits = tables.scalars[RANK_BITS]
+    rank = state & ((np.int64(1) << rank_bits) - 1)
+    component = state >> rank_bits
+    coordinates = tables.coordinates
+    terms = tables.terms
+    values = tables.term_values
+    entries = tables.entries
+    h = np.int64(0)
+    for p in range(tables.scalars[PROJECTIONS]):
+        at = tables.offsets[p]
+        for t in range(tables.term_first[p], tables.term_first[p + 1]):
+            index = terms[t, TERM_OFFSET] + coordinate_value(rank, component, coordinates, terms[t, TERM_FIRST]) \
+                * terms[t, TERM_SPAN]
+            second = terms[t, TERM_SECOND]
+            if second >= 0:
+                index += coordinate_value(rank, component, coordinates, second)
+            at += values[index]
+        value = nibble(entries, at)
+        if value > h:
+            h = value
+    return h
+
+
+@kernel
+def segment_values(ranks, components, tables, g):
+    """``segment_rank`` of segment ``g`` for the fine states (coordinates form) of ``ranks`` in
+    ``components``."""
+    mask = (np.int64(1) << tables.scalars[FIELD_BITS]) - 1
+    fine = RankTables(tables.fine_slot_word, tables.fine_slot_shift, tables.fine_wild, tables.fine_orbits,
+                      tables.fine_counts, tables.fine_arrangement_radix, tables.fine_arrangement_weight,
+                      tables.fine_binomials, tables.fine_factorials, tables.fine_scalars)
+    words = np.empty(tables.scalars[FINE_WIDTH], np.int64)
+    out = np.empty(ranks.shape[0], np.int64)
+    for i in range(ranks.shape[0]):
+        for w in range(words.shape[0]):
+            words[w] = labels.labels_unrank_word(ranks[i], components[i], fine, w)
+        out[i] = segment_rank(words, tables.slot_word, tables.slot_shift, tables.project[g], tables.segments[g],
+                              tables.label_weight[g], tables.binomials, tables.factorials, mask)
+    return out
+
+
+def coordinate_terms(puzzle, patterns: list[Coarsening], tables: ProjectionTables) -> ProjectionTables | None:
+    """``tables`` with the terms ``coordinates_terms_bound`` reads (a puzzle in the coordinates
+    form), or None when some term would exceed ``TERM_LIMIT`` entries.
+
+    A segment (a kept orbit) is a function of its orbit's coordinates (permutation or
+    arrangement, then orientation; each with its class). Its part of the rank is one term by the
+    first when the projection counts no twists there, a term by each when it counts every label's
+    (the arrangement's weighted rank plus the twists' number: a sum), else one term by both."""
+    coordinates = puzzle.layout.coordinates
+    rows = np.array([[c.weight, c.size, c.class_shift, (1 << (c.classes - 1).bit_length()) - 1] for c in coordinates],
+                    np.int64).reshape(-1, 4)
+    span = [c.classes * c.size for c in coordinates]
+    of_orbit = {}
+    for i, c in enumerate(coordinates):
+        of_orbit.setdefault(c.orbit, []).append(i)
+    tables = tables._replace(coordinates=rows)
+
+    def values(a, b=None):
+        """The segment's rank over the values of coordinate ``a`` (by those of ``b``), the others 0."""
+        ranks = np.zeros(1, np.int64)
+        components = np.zeros(1, np.int64)
+        for c in (a,) if b is None else (a, b):  # a's values major
+            cls, digit = np.divmod(np.arange(span[c], dtype=np.int64), coordinates[c].size)
+            ranks = (ranks[:, None] + digit * coordinates[c].weight).ravel()
+            components = (components[:, None] | cls << coordinates[c].class_shift).ravel()
+        return segment_values(ranks, components, tables, g)
+
+    terms, parts, first, offset = [], [], [0], 0
+    for p, pattern in enumerate(patterns):
+        for g, j in zip(range(tables.first_segment[p], tables.first_segment[p + 1]), kept_orbits(pattern)):
+            a, *rest = of_orbit[j]
+            info = tables.segments[g]
+            if not rest or not info[SEGMENT_ORIENTATION_WEIGHT]:
+                made = [(a, -1, 1, values(a))]
+            elif not info[SEGMENT_WILD]:
+                b = rest[0]
+                by_a, by_b = values(a), values(b)
+                made = [(a, -1, 1, by_a - by_a[0]), (b, -1, 1, by_b)]
+            elif span[a] * span[rest[0]] <= TERM_LIMIT:
+                made = [(a, rest[0], span[rest[0]], values(a, rest[0]))]
+            else:
+                return None
+            for c, second, stride, table in made:
+                terms.append([c, second, stride, offset])
+                parts.append(table)
+                offset += len(table)
+        first.append(len(terms))
+    return tables._replace(term_first=np.array(first, np.int64), terms=np.array(terms, np.int64).reshape(-1, 4),
+                           term_values=np.concatenate(parts))
 
 
 BOUNDS = {"labels": projection_bound, "pieces": projection_bound, "coordinates": coordinates_projection_bound}
@@ -231,7 +371,8 @@ def projection_tables(puzzle, patterns: list[Coarsening], spaces, databases, ent
                 else 0
             segments.append([starts[j], d.orbits[j].size, info[labels.ORBIT_DISTINCT], info[labels.ORBIT_LABELS],
                              info[labels.ORBIT_HALVED], info[labels.ORBIT_ARRANGEMENT_WEIGHT], info[labels.ORBIT_K],
-                             orientation_weight, info[labels.ORBIT_DROPPED], wild])
+                             orientation_weight, info[labels.ORBIT_DROPPED], wild,
+                             _shared_label(space.definition.counts[c])])
             project.append(row)
             weight = np.zeros(most, np.int64)
             weight[:coarse.arrangement_weight.shape[1]] = coarse.arrangement_weight[c][:most]
@@ -245,7 +386,16 @@ def projection_tables(puzzle, patterns: list[Coarsening], spaces, databases, ent
     return ProjectionTables(slot_word, slot_shift, scalars, np.array(first_segment, np.int64),
                             np.array(segments, np.int64), np.array(project), np.array(weights),
                             binomial_table(largest), factorial_table(min(20, largest)), offsets, entries,
-                            *(getattr(fine, name) for name in RankTables._fields))
+                            *(getattr(fine, name) for name in RankTables._fields),
+                            *(np.zeros((0, 4), np.int64), np.zeros(1, np.int64), np.zeros((0, 4), np.int64),
+                              np.zeros(0, np.int64)))
+
+
+def _shared_label(counts) -> int:
+    """The label of an orbit's arrangement that several pieces share when the others have one
+    each (``segment_rank`` ranks it in one pass), else -1."""
+    shared = [v for v, count in enumerate(counts) if count > 1]
+    return shared[0] if len(shared) == 1 else -1
 
 
 def _starts(d) -> list[int]:
@@ -299,6 +449,15 @@ def projection_database(pattern: Coarsening, space, goals, *, threads=None, max_
     return entries, name, seconds
 
 
+def pack_entries(databases) -> np.ndarray:
+    """The databases one after another, two entries a byte (``kernels.nibbles``): a distance
+    above 15 (or ``UNREACHED``) becomes 15, still a lower bound."""
+    together = np.minimum(np.concatenate([np.asarray(d) for d in databases]), 15).astype(np.uint8)
+    if len(together) % 2:
+        together = np.append(together, np.uint8(15))
+    return together[0::2] | (together[1::2] << 4)
+
+
 def make_projection_heuristic(puzzle, goals: np.ndarray, patterns=None, *, budget=None, threads=None,
                               max_memory=None, progress=False) -> Heuristic:
     """The heuristic of the databases of ``patterns`` (``Pattern`` texts or ``Coarsening``\\ s;
@@ -319,14 +478,21 @@ def make_projection_heuristic(puzzle, goals: np.ndarray, patterns=None, *, budge
         databases.append(entries)
         names.append(name)
         seconds += took
-    together = f"permutation-{hashlib.sha1(' '.join(names).encode()).hexdigest()[:20]}"  # one file, mapped
-    entries = databases[0] if len(databases) == 1 else cached_array(together, lambda: (np.concatenate(databases), {
-        "patterns": [p.name for p in chosen], "files": names}))[0]
-    entries = np.array(entries)  # read into memory: lookups in the mapped file measured 3x slower (4.2 against
-    # 1.4 us a state, 3x3x3, 173 MB, on the shared machine)
+    together = f"permutation-{hashlib.sha1(' '.join(names).encode()).hexdigest()[:20]}-nibbles"  # one file
+    entries = cached_array(together, lambda: (pack_entries(databases), {
+        "patterns": [p.name for p in chosen], "files": names, "entries": "4 bits, at most 15"}))[0]
+    # read into memory: lookups in the mapped file measured 3x slower (4.2 against 1.4 us a state, 3x3x3, 173 MB,
+    # on the shared machine); read from the file, not copied from its mapping (which doubled the memory, and
+    # measured 0.36-3.1 s against 0.34-0.45 s for the skewb's 170 MB)
+    entries = np.load(entries.filename) if isinstance(entries, np.memmap) else np.array(entries)
     tables = projection_tables(puzzle, chosen, spaces, databases, entries)
+    bound = BOUNDS[puzzle.representation]
+    if puzzle.representation == "coordinates":
+        with_terms = coordinate_terms(puzzle, chosen, tables)
+        if with_terms is not None:
+            tables, bound = with_terms, coordinates_terms_bound
     sizes = ", ".join(f"{p.name} ({len(e):,})" for p, e in zip(chosen, databases))
-    return Heuristic(puzzle, "pdb", BOUNDS[puzzle.representation], tables, goals,
+    return Heuristic(puzzle, "pdb", bound, tables, goals,
                      f"the largest of {len(chosen)} pattern databases: {sizes}", seconds,
                      {"patterns": [p.name for p in chosen], "entries": [len(e) for e in databases],
-                      "bytes": int(sum(math.prod(e.shape) for e in databases))})
+                      "bytes": int(entries.nbytes)})
