@@ -13,7 +13,6 @@ equal twsearch's. Figure: vecsearch's seconds per solve over twsearch's.
 
 import json
 import os
-import re
 import subprocess
 import sys
 import tempfile

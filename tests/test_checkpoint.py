@@ -10,9 +10,9 @@ import time
 from pathlib import Path
 
 import pytest
+from test_cli import HANG
 
 import vecsearch as vs
-from test_cli import HANG
 from vecsearch.engine.runtime import checkpoint as checkpoints
 
 

@@ -46,6 +46,7 @@ Module map:
 
 import importlib
 
+from vecsearch.contract import Moves, Rank, Rules
 from vecsearch.errors import (
     InvalidPuzzleInput,
     MemoryLimitError,
@@ -55,7 +56,6 @@ from vecsearch.errors import (
     UnknownPuzzle,
     VecsearchError,
 )
-from vecsearch.contract import Moves, Rank, Rules
 from vecsearch.puzzle import Puzzle
 from vecsearch.registry import get_problem, get_puzzle
 
@@ -83,13 +83,14 @@ _LAZY = {
 }
 
 __all__ = [
-    "BoundRecord", "DistanceTable", "Explorer", "Heuristic", "InvalidPuzzleInput", "LayerRecord", "METHODS", "ManySolutions", "MemoryLimitError", "NoSolution",
-    "Moves", "Orbit", "Pattern", "Permutation", "PermutationDefinition", "PermutationPuzzle", "Profile", "Puzzle",
-    "PuzzleDefinitionError", "Rank", "Rules",
-    "SearchInterrupted", "SearchResult", "Solution", "Subset", "UnknownPuzzle", "ValuePuzzle", "VecsearchError", "Vector",
-    "bfs", "bidirectional", "clear_caches", "distance_table", "distances_between", "explore", "get_problem", "get_puzzle", "load_definition",
-    "phases", "plot_profiles", "solve", "solve_many",
-    "solve_pairs", "to_networkx", "validate", "warm_up",
+    "BoundRecord", "DistanceTable", "Explorer", "Heuristic", "InvalidPuzzleInput", "LayerRecord", "METHODS",
+    "ManySolutions", "MemoryLimitError", "NoSolution", "Moves", "Orbit", "Pattern", "Permutation",
+    "PermutationDefinition", "PermutationPuzzle", "Profile", "Puzzle", "PuzzleDefinitionError", "Rank", "Rules",
+    "SearchInterrupted", "SearchResult", "Solution", "Subset", "UnknownPuzzle", "ValuePuzzle", "VecsearchError",
+    "Vector",
+    "bfs", "bidirectional", "clear_caches", "distance_table", "distances_between", "explore", "get_problem",
+    "get_puzzle", "load_definition", "phases", "plot_profiles", "solve", "solve_many", "solve_pairs", "to_networkx",
+    "validate", "warm_up",
 ]
 __version__ = "0.1.0"
 

@@ -36,11 +36,12 @@ class JudgeProblem:
     goal_conventions: dict[str, str] = {}  # --goal names the problem accepts: {name: description}
     marker = "error"  # the output line of a malformed case
 
-    def with_goal(self, name: str) -> "JudgeProblem":
+    def with_goal(self, name: str) -> JudgeProblem:
         """The same problem towards another goal convention (``vecsearch solve --goal NAME``)."""
         if not self.goal_conventions:
             raise InvalidPuzzleInput(f"{self.name} has one goal; it takes no --goal")
-        raise InvalidPuzzleInput(f"{self.name}: unknown goal {name!r}; choose one of {', '.join(self.goal_conventions)}")
+        raise InvalidPuzzleInput(f"{self.name}: unknown goal {name!r}; choose one of"
+                                 f" {', '.join(self.goal_conventions)}")
 
     def read(self, text: str) -> tuple[list[Case], InvalidPuzzleInput | None]:
         """The cases of ``text`` up to the first malformed one, and the error there (or None).
@@ -60,7 +61,7 @@ class JudgeProblem:
         """An answer per case, in input order (a malformed one: ``marker``, its error as the
         note), and the errors."""
         cases, errors = self.read_all(text)
-        answers = dict(zip((case.number for case in cases), self.answer(cases)))
+        answers = dict(zip((case.number for case in cases), self.answer(cases), strict=True))
         answers.update({error.case: Answer(self.marker, str(error)) for error in errors})
         return [answers[number] for number in sorted(answers)], errors
 
@@ -88,7 +89,8 @@ class JudgeProblem:
     def batch_output(self, lengths, moves) -> list[str] | bytes:
         """The judge output of answered instances, in order (a list of texts, or bytes: one line
         per instance)."""
-        return [self.output(int(length), row[:max(0, length)].tolist()) for length, row in zip(lengths, moves)]
+        return [self.output(int(length), row[:max(0, length)].tolist())
+                for length, row in zip(lengths, moves, strict=True)]
 
     def sample(self) -> str:
         """The problem statement's sample input, bundled with the package."""

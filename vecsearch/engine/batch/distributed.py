@@ -12,9 +12,9 @@ import time
 
 import numpy as np
 
+from vecsearch.engine.batch.strategies import solve_chunk
 from vecsearch.engine.results.answers import Chunk
 from vecsearch.engine.runtime.endpoints import portable
-from vecsearch.engine.batch.strategies import solve_chunk
 
 
 def _run(puzzle, chunk, method, max_depth, options):

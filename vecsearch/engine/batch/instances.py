@@ -35,13 +35,13 @@ class Instances:
     def shared_goal(self) -> bool:
         return self.goal_offsets is None
 
-    def take(self, lo: int, hi: int) -> "Instances":
+    def take(self, lo: int, hi: int) -> Instances:
         if self.goal_offsets is None:
             return Instances(self.ids[lo:hi], self.starts[lo:hi], self.goals)
         offsets = self.goal_offsets[lo:hi + 1]
         return Instances(self.ids[lo:hi], self.starts[lo:hi], self.goals[offsets[0]:offsets[-1]], offsets - offsets[0])
 
-    def select(self, keep: np.ndarray) -> "Instances":
+    def select(self, keep: np.ndarray) -> Instances:
         """The instances at the positions ``keep`` (sorted)."""
         ids = self.ids[keep] if isinstance(self.ids, np.ndarray) else [self.ids[i] for i in keep.tolist()]
         if self.goal_offsets is None:

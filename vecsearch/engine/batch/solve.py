@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from vecsearch.engine.batch import methods
+from vecsearch.engine.results.solution import Solution
 from vecsearch.engine.runtime.caches import DISTANCE_TABLES
 from vecsearch.engine.runtime.endpoints import as_puzzle
 from vecsearch.engine.runtime.goals import default_goals
-from vecsearch.engine.results.solution import Solution
 from vecsearch.engine.tables.distance import DistanceTable
 from vecsearch.errors import NoSolution
 

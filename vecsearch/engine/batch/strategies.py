@@ -11,12 +11,12 @@ from functools import partial
 
 import numpy as np
 
+from vecsearch.engine.batch.methods import ball_radius, table_storage
+from vecsearch.engine.batch.solve import distance_table, solve
 from vecsearch.engine.runtime import jit
 from vecsearch.engine.runtime.codegen import layer_kernels
 from vecsearch.engine.runtime.goals import default_goals
 from vecsearch.engine.runtime.guarded import kernel_tables
-from vecsearch.engine.batch.methods import ball_radius, table_storage
-from vecsearch.engine.batch.solve import distance_table, solve
 from vecsearch.errors import NoSolution
 
 

@@ -25,12 +25,12 @@ from pathlib import Path
 
 import numpy as np
 
+from vecsearch.engine.results.profile import LayerRecord, Profile
 from vecsearch.engine.runtime import jit, planner
 from vecsearch.engine.runtime.blocks import thread_limit
 from vecsearch.engine.runtime.codegen import build_kernels, cache_dir
 from vecsearch.engine.runtime.guarded import kernel_tables
 from vecsearch.engine.runtime.layers import Layer, LayerBuilder, empty_states
-from vecsearch.engine.results.profile import LayerRecord, Profile
 from vecsearch.engine.runtime.visited import ROUND, expand_blocks
 from vecsearch.errors import VecsearchError
 
@@ -65,7 +65,8 @@ def enumerate_distances(abstraction: Abstraction, *, threads=None, on_layer=None
     if not puzzle.has_rank or not puzzle.reversible:
         raise VecsearchError(f"{puzzle.name}: an abstraction needs a rank and reversible moves")
     if puzzle.rank_size % abstraction.group:
-        raise VecsearchError(f"{puzzle.name}: rank_size {puzzle.rank_size} is not a multiple of group {abstraction.group}")
+        raise VecsearchError(f"{puzzle.name}: rank_size {puzzle.rank_size} is not a multiple of group"
+                             f" {abstraction.group}")
     budget = planner.plan_database(puzzle, abstraction.group, max_memory)
     roles = ("expand_state", "rank_state")
     kernels = build_kernels({role: puzzle.functions[role] for role in roles}, puzzle.width, puzzle.move_capacity,
@@ -80,16 +81,17 @@ def enumerate_distances(abstraction: Abstraction, *, threads=None, on_layer=None
     with thread_limit(threads):
         began, compiled_before = time.perf_counter(), jit.compile_seconds()
         goals = puzzle.states(abstraction.goals).copy()
-        layer = Layer.of(goals[:jit.call(kernels.claim_goals, goals, kernel_tables(puzzle), bits, entries, abstraction.group)],
-                         puzzle.width)
+        claimed = jit.call(kernels.claim_goals, goals, kernel_tables(puzzle), bits, entries, abstraction.group)
+        layer = Layer.of(goals[:claimed], puzzle.width)
         depth, frontier, generated = 0, len(goals), 0
         while len(layer):
             if abstraction.free_moves:
                 layer, closing = step.close(layer, depth)
                 generated += closing
             seconds = time.perf_counter() - began - (jit.compile_seconds() - compiled_before)
-            record = LayerRecord("abstract", depth, len(layer), frontier, generated, generated - len(layer) if depth else 0,
-                                 seconds, bits.nbytes + entries.nbytes + layer.nbytes, "0-1")
+            record = LayerRecord("abstract", depth, len(layer), frontier, generated,
+                                 generated - len(layer) if depth else 0, seconds,
+                                 bits.nbytes + entries.nbytes + layer.nbytes, "0-1")
             profile.add(record)
             if on_layer is not None:
                 on_layer(record)

@@ -12,16 +12,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from vecsearch.engine.runtime import jit, planner
+from vecsearch.engine.layered.sides import UNLIMITED, Side, choose_visited
 from vecsearch.engine.results import paths
+from vecsearch.engine.results.profile import Profile
+from vecsearch.engine.results.result import SearchResult
+from vecsearch.engine.results.solution import Solution
+from vecsearch.engine.runtime import jit, planner
 from vecsearch.engine.runtime.blocks import thread_limit
 from vecsearch.engine.runtime.endpoints import as_puzzle, endpoints
 from vecsearch.engine.runtime.goals import least_goal
-from vecsearch.engine.results.profile import Profile
 from vecsearch.engine.runtime.progress import layer_progress
-from vecsearch.engine.results.result import SearchResult
-from vecsearch.engine.layered.sides import UNLIMITED, Side, choose_visited
-from vecsearch.engine.results.solution import Solution
 from vecsearch.errors import MemoryLimitError, VecsearchError
 
 STRATEGIES = ("smaller", "alternate", "forward")
@@ -247,7 +247,8 @@ def bidirectional(puzzle, start=None, goal=None, *, max_depth=None, max_forward=
             sizes = profile.layer_sizes(side.name)
             if len(sizes) >= 2 and sizes[-2]:
                 try:
-                    budget.check_next_layer(side.depth, sizes, lambda n: side.projected_bytes(n) + other.nbytes,
+                    budget.check_next_layer(side.depth, sizes,
+                                            lambda n, side=side, other=other: side.projected_bytes(n) + other.nbytes,
                                             side.name)
                 except MemoryLimitError as stop:
                     stop.result = SearchResult(puzzle, profile, None, False, forward.layers,

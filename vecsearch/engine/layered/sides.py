@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import time
 
+from vecsearch.engine.results.profile import LayerRecord
 from vecsearch.engine.runtime import jit, planner
 from vecsearch.engine.runtime.layers import Layer
 from vecsearch.engine.runtime.phase_clock import PhaseClock
-from vecsearch.engine.results.profile import LayerRecord
 from vecsearch.engine.runtime.visited import ROUND, make_visited
 from vecsearch.errors import MemoryLimitError, VecsearchError
 
@@ -89,7 +89,7 @@ class Side:
         seconds = time.perf_counter() - began - (jit.compile_seconds() - compiled)
         children = sum(generated for _, generated, _ in grown)
         phases = clock.split(seconds)
-        for layer, generated, meets in grown:
+        for layer, generated, _ in grown:
             self.depth += 1
             self.frontier = layer
             if len(layer):  # an empty layer only says the side is exhausted
@@ -98,7 +98,7 @@ class Side:
             share = generated / children if children else 1 / len(grown)
             self._record(frontier, generated, seconds * share, {p: t * share for p, t in phases.items()})
             frontier = len(layer)
-        return meets
+        return grown[-1][2]  # the meets of the last layer grown
 
     def snapshot(self) -> tuple[dict, dict]:
         """What a checkpoint needs: ``(meta, arrays)``."""

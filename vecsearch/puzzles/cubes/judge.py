@@ -42,8 +42,8 @@ class CubesJudge(JudgeProblem):
         """Each dataset mapped by a board symmetry to one of three starts (distances do not
         change), so that datasets share starts; the engine picks how to use that."""
         images = [canonical(case.data)[1] for case in cases]
-        found = solve_many(self.puzzle, [(case.number, *self.instance(image)) for case, image in zip(cases, images)],
-                           max_depth=JUDGE_LIMIT)
+        instances = [(case.number, *self.instance(image)) for case, image in zip(cases, images, strict=True)]
+        found = solve_many(self.puzzle, instances, max_depth=JUDGE_LIMIT)
         return [Answer(str(length)) for length in found.lengths.tolist()]
 
     max_depth = JUDGE_LIMIT
@@ -63,7 +63,7 @@ def read_dataset(lines: Lines) -> Dataset | None:
                                  line=number)
     if tokens == ["0", "0"]:
         return None
-    x, y = (_coordinate(token, axis, number) for token, axis in zip(tokens, ("x", "y")))
+    x, y = (_coordinate(token, axis, number) for token, axis in zip(tokens, ("x", "y"), strict=True))
     pattern = ""
     empties = []
     for row in range(1, 4):
