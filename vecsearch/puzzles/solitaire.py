@@ -187,7 +187,7 @@ class SolitairePuzzle(Puzzle):
     def move_labels(self, states, moves) -> list[str]:
         """``"r c D"``: the moving piece's square and its direction."""
         labels = []
-        for state, move in zip(states, moves, strict=True):
+        for state, move in zip(states, moves, strict=False):  # states may end with the state the path reaches
             piece, d = divmod(int(move), 4)
             row, col = self.squares(state)[piece]
             labels.append(f"{row} {col} {DIRECTIONS[d]}")

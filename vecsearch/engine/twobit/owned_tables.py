@@ -296,7 +296,8 @@ class OwnerRunner:
                 for u in range(self.segments)}
             summaries = {t: self.client.submit(_summary, f, workers=[where[t]], pure=False) for t, f in rounds.items()}
             done = self._gather([*summaries.values(), *claims.values()], where)
-            for t, (next_word, expanded, generated, sent, seconds, compiled) in zip(summaries, done, strict=True):
+            for t, (next_word, expanded, generated, sent, seconds, compiled) in zip(summaries, done[:len(summaries)],
+                                                                                      strict=True):
                 words[t] = next_word
                 r = reports[t]
                 reports[t] = replace(r, expanded=r.expanded + expanded, generated=r.generated + generated,
