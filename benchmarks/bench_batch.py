@@ -128,7 +128,8 @@ def eight(fmt):
             seconds, out = _best_cli(["eight", str(source), "--format", fmt])
             eight_answers.check(source.read_text().splitlines(), _eight_answers(out, fmt))
             detail = _eight_breakdown(source)
-        return seconds, f"{EIGHT / seconds:,.0f} inst/s; every answer's length checked against a plain-Python BFS; python+imports {_import_seconds():.2f} s; {detail}"
+        return seconds, (f"{EIGHT / seconds:,.0f} inst/s; every answer's length checked against a plain-Python BFS;"
+                         f" python+imports {_import_seconds():.2f} s; {detail}")
     return run
 
 
@@ -162,7 +163,8 @@ def _cubes_records(out: str, count: int) -> tuple[list, list]:
             [record.get("moves") for record in records])
 
 
-CUBES_CHECK = "every answer checked: its length against the C++ cubic8.cpp's enumerations from the nine starts, its rolls replayed in plain Python"
+CUBES_CHECK = ("every answer checked: its length against the C++ cubic8.cpp's enumerations from the nine starts,"
+               " its rolls replayed in plain Python")
 
 
 def cubes_local():
@@ -174,7 +176,8 @@ def cubes_local():
     cubes_answers.check(datasets, *_cubes_records(out, CUBES))
     first, second = _passes(datasets, chunk_size=1000)
     return seconds, (f"{CUBES / seconds:,.0f} inst/s whole process (JSON lines); in this process {CUBES / first:,.0f}"
-                     f" inst/s building the tables ({first:.2f} s), {CUBES / second:,.0f} inst/s with them built; {CUBES_CHECK}")
+                     f" inst/s building the tables ({first:.2f} s), {CUBES / second:,.0f} inst/s with them built;"
+                     f" {CUBES_CHECK}")
 
 
 def cubes_dask():
@@ -183,8 +186,8 @@ def cubes_dask():
     datasets = _cubes_datasets(CUBES)
     local_first, local_second = _passes(datasets, chunk_size=1000)
     started = time.perf_counter()
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0") as cluster, \
-            distributed.Client(cluster) as client:
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=":0") as cluster, distributed.Client(cluster) as client:
         up = time.perf_counter() - started
         first, second = _passes(datasets, client=client, chunk_size=1000)
     return first, (f"in-process client: {CUBES / first:,.0f} inst/s on 2 workers x 1 thread building their tables,"

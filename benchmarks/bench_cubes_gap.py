@@ -127,11 +127,11 @@ def cubes_hardest():
     radius = ball_radius(200, 30)
     alone_distance(hardest[0][2])  # warm-up: loads the kernels
     alone, shared = [], []
-    for kind, wanted, dataset in hardest:
+    for _, wanted, dataset in hardest:
         expected = wanted if wanted <= 30 else None
         assert alone_distance(dataset) == expected and ball_distance(dataset, radius) == expected
-        alone.append(best_of(lambda: alone_distance(dataset), 7))
-        shared.append(best_of(lambda: ball_distance(dataset, radius), 7))
+        alone.append(best_of(lambda dataset=dataset: alone_distance(dataset), 7))
+        shared.append(best_of(lambda dataset=dataset: ball_distance(dataset, radius), 7))
     worst = int(np.argmax(alone))
     return max(alone) * 1e3, (f"{len(hardest)} datasets (answers 29, 30, 31 and the deepest, from a corner, an edge and"
                               f" the centre), each alone (bidirectional); worst: {hardest[worst][0]} at"
@@ -142,7 +142,8 @@ def cubes_minus_one_file():
     rng = random.Random(15)
     datasets = [d for d, _ in cube_datasets(rng, all_depths(), 15, lambda depths: (depths > 30) & (depths < 255))]
     seconds = with_file(dataset_text(datasets), lambda path: wall(["solve", "cubes"], path, "-1\n" * 15))
-    return seconds, f"whole process, 15 datasets of -1 from random starts; `import numpy, numba` alone {import_baseline():.2f} s"
+    return seconds, (f"whole process, 15 datasets of -1 from random starts; `import numpy, numba` alone"
+                     f" {import_baseline():.2f} s")
 
 
 def cubes_mixed_file():
@@ -222,9 +223,9 @@ def gap_hardest():
     for _, rows, _ in hard:  # against a plain-Python BFS, not vecsearch itself
         expected = reference_gap.solve(rows)[0]
         assert gap_distance(gap, rows) == (None if expected == -1 else expected), "wrong Gap answer"
-    times = [best_of(lambda: gap_distance(gap, rows), 7) for _, rows, _ in hard]
+    times = [best_of(lambda rows=rows: gap_distance(gap, rows), 7) for _, rows, _ in hard]
     described = ", ".join(f"{kind} {size:,}{' moves' if kind != 'unsolvable' else ' layouts'} {t * 1e3:.1f} ms"
-                          for (kind, _, size), t in zip(hard, times))
+                          for (kind, _, size), t in zip(hard, times, strict=True))
     return max(times) * 1e3, described
 
 

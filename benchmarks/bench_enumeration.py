@@ -120,8 +120,8 @@ def sliding_2x7():
     pulled = sum(row["method"] == "pull" for row in rows)
     return ours.median, (f"whole process {ours}, {states / ours.median / 1e6:.1f} M states/s; search {search:.0f} s"
                          f" ({states / search / 1e6:.1f} M states/s; split {split}; {pulled} layers pulled); all"
-                         f" {len(rows)} layers = the GPU's (SlidingTilesSolver, published: {published['gpu_seconds']:.0f} s on a"
-                         " GTX 1050 Ti, the target)"), ours.peak
+                         f" {len(rows)} layers = the GPU's (SlidingTilesSolver, published:"
+                         f" {published['gpu_seconds']:.0f} s on a GTX 1050 Ti, the target)"), ours.peak
 
 
 def _check_pancakes(out, n, published):

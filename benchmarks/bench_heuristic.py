@@ -73,7 +73,8 @@ def pdb_build(name):
     from vecsearch.engine.heuristic.evaluation import resolve
 
     vs.solve_many("sliding-3x3", ["8 6 7 2 5 4 3 x 1"], method="idastar", heuristic="pdb")  # compile apart
-    resolve(vs.get_puzzle("sliding-3x3"), vs.get_puzzle("sliding-3x3").goal_states(), "pdb", directory=tempfile.mkdtemp())
+    eight = vs.get_puzzle("sliding-3x3")
+    resolve(eight, eight.goal_states(), "pdb", directory=tempfile.mkdtemp())
     with tempfile.TemporaryDirectory() as directory:
         puzzle = vs.get_puzzle("sliding-4x4")
         began = time.perf_counter()
@@ -158,13 +159,14 @@ def eight_per_instance():
         assert answers.lengths.tolist() == expected * 5, f"solve_many {method}: not the lengths of the plain-Python BFS"
     detail = ", ".join(f"{k} {v:.2f} ms" for k, v in per.items())
     return per["IDA* pattern databases"], (f"per instance, 200 random solvable, best of {REPEATS}: {detail};"
-                                         f" batches of 1000: idastar {batch['idastar']:.0f} us, table {batch['table']:.1f} us"
-                                         " per instance (table built once: 0.1 s); every answer's length checked"
-                                         " against a plain-Python BFS")
+                                         f" batches of 1000: idastar {batch['idastar']:.0f} us,"
+                                         f" table {batch['table']:.1f} us per instance (table built once: 0.1 s);"
+                                         " every answer's length checked against a plain-Python BFS")
 
 
 BENCHMARKS = [
-    Benchmark("heuristic: Korf's 100 15-puzzles, IDA* + PDBs (in-process)", 1.0, "s", korf100_in_process, peak_mib=1200),
+    Benchmark("heuristic: Korf's 100 15-puzzles, IDA* + PDBs (in-process)", 1.0, "s", korf100_in_process,
+              peak_mib=1200),
     Benchmark("heuristic: 6-6-3 pattern databases, build once", 20.0, "s", lambda: pdb_build("pdb663")),
     Benchmark("heuristic: 7-8 pattern databases, build once", 300.0, "s", lambda: pdb_build("pdb78"), peak_mib=8000),
     Benchmark("heuristic: one deep 15-puzzle (66 moves), IDA*", 15.0, "s", korf_hardest_alone),

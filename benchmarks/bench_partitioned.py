@@ -60,7 +60,8 @@ def _pancake_12_on_a_cluster(owner_local: bool):
         f" ({remote.profile.seconds:.1f} s search) vs local two-bit {local.profile.seconds:.1f} s, in-process both,"
         f" same counts; routed {routed / 2**30:.1f} GiB ({routed / local.total_states:.1f} B/state);"
         f" worker peak RSS {worst:.0f} MiB (target half the table + 250 = {budget:.0f}:"
-        f" {'ok' if worst <= budget else 'over'}; a worker with its kernels loaded (pancake-6), before the search: {baseline:.0f} MiB)")
+        f" {'ok' if worst <= budget else 'over'}; a worker with its kernels loaded (pancake-6), before the search:"
+        f" {baseline:.0f} MiB)")
 
 
 def pancake_12_cluster():

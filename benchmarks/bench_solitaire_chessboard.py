@@ -64,7 +64,7 @@ def solitaire_no_at_distance_9_plus():
 
     puzzle, pairs = _solitaire_pairs(400, seed=9)
     far = [(a, b) for a, b in pairs if len(vs.solve(puzzle, a, b)) >= 9][:12]
-    times = [_best(lambda: reachable(a, b), repeat=15) for a, b in far]
+    times = [_best(lambda a=a, b=b: reachable(a, b), repeat=15) for a, b in far]
     worst = max(range(len(far)), key=times.__getitem__)
     a, b = far[worst]
     distance = len(vs.solve(puzzle, a, b))

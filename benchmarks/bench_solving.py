@@ -72,7 +72,7 @@ def against_twsearch(name, lengths=None, repeat=2, more=0):
                 lines = out.splitlines()
                 got = [len(lines[i - 1].split()) for i, line in enumerate(lines)
                        if re.match(r"Found \d+ solutions? ", line)]  # two at once: the last of them
-            golden = [(g, w) for g, w in zip(got, want) if w is not None]
+            golden = [(g, w) for g, w in zip(got, want, strict=True) if w is not None]
             assert len(got) == len(want) and all(g == w for g, w in golden), \
                 f"{who}'s lengths {got} differ from twsearch's golden ones {want}"
             found[who] = got

@@ -126,7 +126,8 @@ def user_module_second_process():
         code = "import hanoi, vecsearch as vs; print(len(vs.solve(hanoi.puzzle(8), 0)))"
         first = _wall([sys.executable, "-c", code], dict(env, PYTHONPATH=cache))
         second = _median([sys.executable, "-c", code], dict(env, PYTHONPATH=cache), repeat=3)
-    return second, f"Tower of Hanoi (8 discs) as plain functions in a module: first process {first:.1f} s, then {second:.2f} s"
+    return second, (f"Tower of Hanoi (8 discs) as plain functions in a module: first process {first:.1f} s,"
+                    f" then {second:.2f} s")
 
 
 LIGHTS_OUT = textwrap.dedent('''
@@ -164,7 +165,8 @@ def lights_out_fresh_process():
         env = _env(cache)
         seconds = [float(subprocess.run([sys.executable, "-c", LIGHTS_OUT], env=env, capture_output=True, text=True,
                                         check=True).stdout.split()[-1]) for _ in range(3)]
-    return statistics.median(seconds), "README's Lights Out defined in __main__: validate + warm_up + solve, median of 3"
+    return statistics.median(seconds), ("README's Lights Out defined in __main__: validate + warm_up + solve,"
+                                        " median of 3")
 
 
 BENCHMARKS = [

@@ -17,7 +17,6 @@ from functools import cache
 from pathlib import Path
 
 import numpy as np
-
 from measure import reference
 
 sys.path.insert(0, str(Path(__file__).parent.parent / "tests"))

@@ -35,7 +35,10 @@ from vecsearch.puzzles.permutation import PermutationPuzzle, load_definition
 def files(paths) -> list[Path]:
     found = []
     for path in map(Path, paths):
-        found += sorted(p for p in path.rglob("*") if p.suffix in (".tws", ".def", ".json")) if path.is_dir() else [path]
+        if path.is_dir():
+            found += sorted(p for p in path.rglob("*") if p.suffix in (".tws", ".def", ".json"))
+        else:
+            found.append(path)
     return found
 
 

@@ -50,7 +50,7 @@ def check(instances: list[str], answers: list[str | None], replay: int = 10_000)
     """``answers[i]``: the move string for ``instances[i]``, None for "unsolvable"."""
     assert len(answers) == len(instances), f"{len(answers)} answers for {len(instances)} instances"
     known = distances()
-    for line, answer in zip(instances, answers):
+    for line, answer in zip(instances, answers, strict=True):
         distance = known.get(parse(line))
         assert (answer is None) == (distance is None), f"{line!r}: answered {answer!r}"
         assert answer is None or len(answer) == distance, f"{line!r}: {answer!r} is not a shortest solution"

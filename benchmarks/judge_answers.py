@@ -35,7 +35,7 @@ def solitaire_verdicts(judge_input: str) -> list[bool]:
 def check_solitaire(judge_input: str, answers: list[bool]) -> None:
     expected = solitaire_verdicts(judge_input)
     assert len(answers) == len(expected), f"{len(answers)} answers for {len(expected)} pairs"
-    wrong = [i for i, (a, e) in enumerate(zip(answers, expected)) if a != e]
+    wrong = [i for i, (a, e) in enumerate(zip(answers, expected, strict=True)) if a != e]
     assert not wrong, f"{len(wrong)} wrong Solitaire answers, the first: pair {wrong[0]}"
 
 
@@ -63,7 +63,7 @@ def check_chessboard(judge_input: str, lengths: list[int], swaps: list[list[str]
     cases = chessboard_cases(judge_input)
     expected, _ = chessboard_judge_output(reference_output("chessboard", judge_input))
     assert len(lengths) == len(cases) == len(expected), f"{len(lengths)} answers, {len(expected)} expected"
-    for i, ((start, final), length, want) in enumerate(zip(cases, lengths, expected)):
+    for i, ((start, final), length, want) in enumerate(zip(cases, lengths, expected, strict=True)):
         assert length == want, f"case {i}: {length} swaps, the C++ reference says {want}"
         if length < 0:
             continue

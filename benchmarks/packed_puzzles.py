@@ -55,7 +55,7 @@ def rush_card(rows):
         cells = [(r, c) for r in range(6) for c in range(6) if rows[r][c] == name]
         across = cells[0][0] == cells[-1][0]
         line, length = (cells[0][0] if across else cells[0][1]), len(cells)
-        index = (lambda x: line * 6 + x) if across else (lambda x: x * 6 + line)
+        index = (lambda x, line=line: line * 6 + x) if across else (lambda x, line=line: x * 6 + line)
         ranges.append(7 - length)
         start |= (cells[0][1] if across else cells[0][0]) << (3 * i)
         for at in range(7 - length):

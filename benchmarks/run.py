@@ -16,9 +16,9 @@ import resource
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 HERE = Path(__file__).parent
 
@@ -88,10 +88,12 @@ def main() -> int:
             failed += 1
             continue
         result = json.loads(done.stdout.strip().splitlines()[-1])
-        ok = result["measured"] <= benchmark.target and (benchmark.peak_mib is None or result["peak_mib"] <= benchmark.peak_mib)
+        ok = result["measured"] <= benchmark.target and (benchmark.peak_mib is None
+                                                        or result["peak_mib"] <= benchmark.peak_mib)
         failed += not ok
-        print(f"{benchmark.name:<46} {benchmark.target:>9.3g} {benchmark.unit:<2} {result['measured']:>9.3g} {benchmark.unit:<2}"
-              f" {result['peak_mib']:>9.0f}  {'ok' if ok else 'SLOW':4}  {result['detail']}"
+        print(f"{benchmark.name:<46} {benchmark.target:>9.3g} {benchmark.unit:<2}"
+              f" {result['measured']:>9.3g} {benchmark.unit:<2} {result['peak_mib']:>9.0f}  {'ok' if ok else 'SLOW':4}"
+              f"  {result['detail']}"
               f" ({time.perf_counter() - started:.0f} s)", flush=True)
     return 1 if failed else 0
 

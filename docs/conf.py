@@ -58,14 +58,14 @@ html_theme_options = {"navigation_depth": 3, "show_toc_level": 2}
 nb_mime_priority_overrides = [("html", "application/vnd.jupyter.widget-view+json", None)]
 nb_ipywidgets_js = {}     # so no page loads the widgets' scripts from a CDN (the site works offline)
 
-# Members that serve the engine, not users: they stay out of the reference (issue: give them private names).
+# Members that serve the engine, not users: they stay out of the reference. Those only their own module
+# uses have private names instead; these are the interface between the engine and a class users see.
 ENGINE_MEMBERS = {
-    "Puzzle": {"expand_function", "functions", "rank_function", "kernel_label", "move_capacity",
-               "steps_in_rank_space", "prefers_two_bit", "encode", "make_heuristic"},
+    "Puzzle": {"functions", "kernel_label", "move_capacity", "prefers_two_bit", "encode", "make_heuristic"},
     "Explorer": {"answer", "overview", "neighbour_ids", "state_of"},
     "ManySolutions": {"from_chunks"},
     "Profile": {"add", "summed", "side", "columns"},
-    "Pattern": {"finer_than", "identity", "label_of", "numbers", "meet", "definition"},
+    "Pattern": {"identity", "label_of", "meet", "definition"},
     "PermutationDefinition": {"check_state", "constrained", "distinct", "moved_slots", "playable", "label_name",
                               "orbit_index", "named_moves"},
     "InvalidPuzzleInput": {"located"},
@@ -93,7 +93,8 @@ def _check_member(app, what, name, obj, options, lines):
         if not any(line.strip() for line in lines):
             from sphinx.util import logging
 
-            logging.getLogger("vecsearch.docs").warning(f"{name} has no docstring", type="vecsearch", subtype="docstring")
+            logging.getLogger("vecsearch.docs").warning(f"{name} has no docstring", type="vecsearch",
+                                                        subtype="docstring")
 
 
 def _write_cli_examples(app, config):

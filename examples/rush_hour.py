@@ -35,7 +35,7 @@ def card(rows):
     cars = sorted(set("".join(rows)) - {".", "X"}) + ["X"]
     cells = [[(r, c) for r in range(6) for c in range(6) if rows[r][c] == car] for car in cars]
     across = [car[0][0] == car[-1][0] for car in cells]
-    line, start = zip(*[car[0] if a else car[0][::-1] for car, a in zip(cells, across)])
+    line, start = zip(*[car[0] if a else car[0][::-1] for car, a in zip(cells, across, strict=True)], strict=True)
     length = np.array([len(car) for car in cells])
     return vs.ValuePuzzle("rush-hour", vs.Vector(7 - length), slides,
                           vs.Moves(8 * len(cars), [f"{n}{s}{d}" for n in cars for s in "-+" for d in range(1, 5)]),

@@ -15,9 +15,8 @@ import sys
 import time
 
 from vecsearch import batch_io, cli
-from vecsearch.engine.runtime import checkpoint
 from vecsearch.engine.results import profile
-
+from vecsearch.engine.runtime import checkpoint
 
 HELD = "held.py: held"  # the line on standard error that says the run is held
 

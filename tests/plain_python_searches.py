@@ -10,7 +10,6 @@ import json
 import sys
 from pathlib import Path
 
-
 import vecsearch as vs
 
 sys.path[:0] = [str(Path(__file__).parent / "data"), str(Path(__file__).parent.parent / "examples")]
@@ -38,7 +37,8 @@ def results() -> dict:
         "eight bfs (bitset)": vs.bfs(eight, max_depth=12).layer_sizes,
         "eight bfs (hash)": vs.bfs(eight, max_depth=9, visited="hash").layer_sizes,
         "eight bidirectional": [len(far), far.moves == vs.solve(eight, EIGHT_FAR, method="idastar").moves],
-        "sliding-2x3 table": vs.solve_many("sliding-2x3", ["1 2 3 4 5 0", "0 1 2 3 4 5"], method="table").lengths.tolist(),
+        "sliding-2x3 table": vs.solve_many("sliding-2x3", ["1 2 3 4 5 0", "0 1 2 3 4 5"],
+                                           method="table").lengths.tolist(),
         "eight pairs": vs.solve_many(eight, [EIGHT_START], method="pairs").lengths.tolist(),
         "two-bit sliding-2x3": vs.bfs("sliding-2x3", mode="twobit").layer_sizes,
         "two-bit pancake-5 segments": vs.bfs("pancake-5", mode="twobit", segments=2).layer_sizes,

@@ -123,7 +123,7 @@ def permutation_neighbours(moves, orientations):
                 pieces, twists = state[j]
                 k = orientations[j]
                 new[j] = (tuple(pieces[p] for p in permutation),
-                          tuple((twists[p] + t) % k for p, t in zip(permutation, twist)))
+                          tuple((twists[p] + t) % k for p, t in zip(permutation, twist, strict=True)))
             out.append((name, tuple(new)))
         return out
 
@@ -146,7 +146,8 @@ def labelled_neighbours(moves, orientations, ignored=(), illegal=None, blocks=()
         out = []
         for name, changes, moved in moves:
             if moved is None:
-                moved = {j: {i for i, (p, t) in enumerate(zip(*change)) if p != i or t} for j, change in changes.items()}
+                moved = {j: {i for i, (p, t) in enumerate(zip(*change, strict=True)) if p != i or t}
+                         for j, change in changes.items()}
             if any(0 < sum(state[j][0][s] in labels for j, labels in block.items() for s in moved.get(j, ()))
                    < sum(state[j][0].count(v) for j, labels in block.items() for v in labels) for block in blocks):
                 continue
@@ -155,7 +156,8 @@ def labelled_neighbours(moves, orientations, ignored=(), illegal=None, blocks=()
                 pieces, twists = state[j]
                 k, skip = orientations[j], ignored[j] if ignored else ()
                 new[j] = (tuple(pieces[p] for p in permutation),
-                          tuple(0 if pieces[p] in skip else (twists[p] + t) % k for p, t in zip(permutation, twist)))
+                          tuple(0 if pieces[p] in skip else (twists[p] + t) % k
+                                for p, t in zip(permutation, twist, strict=True)))
             if legal(tuple(new)):
                 out.append((name, tuple(new)))
         return out

@@ -59,7 +59,8 @@ def matching_cost(start: str, final: str) -> int:
 def matching_cost_brute_force(start: str, final: str) -> int:
     """The same minimum over every permutation (for few stones)."""
     a, b = blacks(start), blacks(final)
-    return min(sum(abs(p[0] - q[0]) + abs(p[1] - q[1]) for p, q in zip(a, perm)) for perm in permutations(b))
+    return min(sum(abs(p[0] - q[0]) + abs(p[1] - q[1]) for p, q in zip(a, perm, strict=True))
+               for perm in permutations(b))
 
 
 def random_position(rng: random.Random, black: int) -> str:

@@ -44,7 +44,7 @@ def step_neighbours(config):
 
 def parse(line: str) -> frozenset:
     values = [int(v) for v in line.split()]
-    return frozenset(zip(values[::2], values[1::2]))
+    return frozenset(zip(values[::2], values[1::2], strict=True))
 
 
 def text(config) -> str:

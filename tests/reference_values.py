@@ -18,7 +18,7 @@ def rush_hour(rows):
 
     def cells_of(state):
         taken = set()
-        for (name, across, line, length), at in zip(cars, state):
+        for (_, across, line, length), at in zip(cars, state, strict=True):
             taken |= {(line, at + s) if across else (at + s, line) for s in range(length)}
         return taken
 

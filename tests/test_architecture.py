@@ -3,7 +3,8 @@ rooms that import downwards, kernel templates beside the modules that drive them
 
 The graph is read from the source with ``ast``: every ``import`` and ``from ... import`` of the
 package, at module level and inside functions (a function-level import is still a dependency,
-only a later one). See ARCHITECTURE.md for the layers these tests keep.
+only a later one), but for those under ``if TYPE_CHECKING:`` (annotations only, never run). See
+ARCHITECTURE.md for the layers these tests keep.
 """
 
 from __future__ import annotations
@@ -11,8 +12,6 @@ from __future__ import annotations
 import ast
 import warnings
 from pathlib import Path
-
-import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "vecsearch"
 SOFT_LIMIT = 400  # lines of code (docstrings, comments and blank lines aside) past which a module says why
@@ -34,7 +33,12 @@ def imports(name: str, path: Path, known: dict) -> list[tuple[str, str | None, i
     """``(module imported, name taken from it or None, line)`` for each import of the package."""
     found = []
     package = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
-    for node in ast.walk(ast.parse(path.read_text())):
+    tree = ast.parse(path.read_text())
+    typing_only = {id(n) for block in ast.walk(tree) if isinstance(block, ast.If) and ast.unparse(block.test)
+                   in ("TYPE_CHECKING", "typing.TYPE_CHECKING") for stmt in block.body for n in ast.walk(stmt)}
+    for node in ast.walk(tree):
+        if id(node) in typing_only:
+            continue  # an import for annotations only: never run
         if isinstance(node, ast.Import):
             found += [(a.name, None, node.lineno) for a in node.names if a.name.split(".")[0] == "vecsearch"]
         elif isinstance(node, ast.ImportFrom):
@@ -44,7 +48,8 @@ def imports(name: str, path: Path, known: dict) -> list[tuple[str, str | None, i
                 continue
             for alias in node.names:
                 submodule = f"{source}.{alias.name}"
-                found.append((submodule, None, node.lineno) if submodule in known else (source, alias.name, node.lineno))
+                found.append((submodule, None, node.lineno) if submodule in known
+                             else (source, alias.name, node.lineno))
     return found
 
 
@@ -97,6 +102,19 @@ def test_the_checks_see_a_cycle_and_a_private_import(tmp_path):
     module = tmp_path / "m.py"
     module.write_text("def f():\n    from vecsearch.engine.layered.search import _hidden\n")
     assert imports("vecsearch.m", module, {}) == [("vecsearch.engine.layered.search", "_hidden", 2)]
+
+
+def test_the_checks_see_rooms_kernels_and_annotation_imports(tmp_path):
+    assert (room("vecsearch.engine.layered.search"), room("vecsearch.engine"), room("vecsearch.puzzle")) \
+        == ("layered", None, None)
+    template = tmp_path / "t_template.py"
+    template.write_text("@kernel\ndef a(x):\n    pass\n\n@parallel_kernel(cache=True)\ndef b(x):\n    pass\n\n"
+                        "@loop\ndef c(x):\n    pass\n")
+    assert kernels_of(template) == {"a", "b"}
+    module = tmp_path / "m.py"
+    module.write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from vecsearch.puzzle import Puzzle\n"
+                      "from vecsearch.errors import NoSolution\n")
+    assert imports("vecsearch.m", module, {}) == [("vecsearch.errors", "NoSolution", 4)]
 
 
 def test_the_import_graph_has_no_cycle():

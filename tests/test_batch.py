@@ -8,12 +8,12 @@ import random
 
 import numpy as np
 import pytest
-
 import reference as ref
 import reference_chessboard as chess
 import reference_cubes as cubes_ref
 import reference_gap as gap_ref
 import reference_solitaire as sol_ref
+
 import vecsearch as vs
 from vecsearch.batch_io import read_jsonl, run_jsonl, run_judge
 from vecsearch.engine.batch.instances import instances_from
@@ -83,7 +83,7 @@ def test_sliding_jsonl_with_shared_and_own_goals_by_every_method(method):
     states = random_sliding(rng, 2, 3, 40)
     shared = [{"id": f"s{i}", "start": sliding_text(s)} for i, s in enumerate(states[:20])]
     own = [{"id": i, "start": sliding_text(s), "goal": sliding_text(g)}
-           for i, (s, g) in enumerate(zip(states[20:30], states[30:40]))]
+           for i, (s, g) in enumerate(zip(states[20:30], states[30:40], strict=True))]
     puzzle = vs.get_puzzle("sliding-2x3")
     for items in (shared, own):
         if method == "table" and items is own:
@@ -135,7 +135,8 @@ def test_solitaire_random_pairs():
     pairs = []
     for _ in range(40):
         first = sol_ref.random_config(rng)
-        second = sol_ref.random_walk(first, rng.randint(0, 12), rng) if rng.random() < 0.8 else sol_ref.random_config(rng)
+        second = (sol_ref.random_walk(first, rng.randint(0, 12), rng) if rng.random() < 0.8
+                  else sol_ref.random_config(rng))
         pairs.append((first, second))
     text = "\n".join(sol_ref.text(a) + "\n" + sol_ref.text(b) for a, b in pairs) + "\n"
     records, judge, errors = batch("solitaire", text)
@@ -153,7 +154,7 @@ def test_cubes_random_datasets(method):
     rolls are checked against the reference's whole-space BFS in test_cubes.py, a slow test)."""
     rng = random.Random(5)
     datasets = []
-    for i in range(16):
+    for _ in range(16):
         x, y = rng.randint(1, 3), rng.randint(1, 3)
         state = cubes_ref.start(x, y)
         for _ in range(rng.randint(0, 14)):

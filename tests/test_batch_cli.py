@@ -9,9 +9,8 @@ import sys
 import threading
 from pathlib import Path
 
-import pytest
-
 import held
+import pytest
 from test_cli import HANG, run
 
 HELD_SCRIPT = Path(__file__).parent / "held.py"
@@ -84,7 +83,8 @@ def test_exit_codes_and_messages(tmp_path):
     code, out, err = run("batch", "sliding-3x3", str(source), "--format", "judge")
     assert code == 2 and "no judge format" not in err
     code, out, err = run("batch", "eight", "-", "--format", "judge", stdin='{"id": 1, "start": "1 2 3 4 5 6 7 8 x"}\n')
-    assert code == 2 and err == "vecsearch: error: --format judge needs a problem's judge-format input (see `vecsearch list`)\n"
+    assert code == 2
+    assert err == "vecsearch: error: --format judge needs a problem's judge-format input (see `vecsearch list`)\n"
     code, out, err = run("batch", "eight", "-", stdin='{"id": 1, "start": "1 2 3 4 5 6 7 x 8"}\n')
     assert code == 0 and json.loads(out)["moves"] == "r"
     jsonl = '{"id": 1, "start": "1 2 3 4 5 6 7 x 8"}\n{"id": 2\n{"start": "1 2 3 4 5 6 7 8 8"}\n{"id": "b"}\n'
@@ -138,4 +138,4 @@ def test_dask_local_cluster_equals_the_local_run(tmp_path):
     assert remote.lengths.tolist() == local.lengths.tolist()
     assert all(remote.moves_of(i) == local.moves_of(i) for i in range(len(items)))
     streamed = {r["id"]: r["length"] for r in map(json.loads, out.read_text().splitlines())}
-    assert streamed == {i: (None if n < 0 else n) for i, n in zip(local.ids, local.lengths.tolist())}
+    assert streamed == {i: (None if n < 0 else n) for i, n in zip(local.ids, local.lengths.tolist(), strict=True)}

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from test_cli import HANG
 
 import vecsearch as vs
-from test_cli import HANG
 from vecsearch.engine.runtime import checkpoint as checkpoints
 
 

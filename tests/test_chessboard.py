@@ -57,7 +57,7 @@ def test_moves_are_the_24_swaps_in_documented_order_and_skip_equal_stones():
     for _ in range(300):
         position = random_position(rng, rng.randint(0, 16))
         children, moves = layer_kernels(puzzle).neighbours(np.array([mask_of(position)]), puzzle.tables, False)
-        got = {puzzle.move_names[m]: int(c) for c, m in zip(children, moves)}
+        got = {puzzle.move_names[m]: int(c) for c, m in zip(children, moves, strict=True)}
         expected = {name: mask_of(child) for name, child in neighbours(position) if child != position}
         assert got == expected
 
@@ -97,7 +97,7 @@ def goals_and_distances():
 def test_random_cases_against_the_reference(goals_and_distances):
     rng = random.Random(7)
     cases = []
-    for goal, dist in goals_and_distances:
+    for goal, _ in goals_and_distances:
         k = goal.count("1")
         cases += [(random_position(rng, k), goal) for _ in range(30)]
         cases += [(random_position(rng, rng.choice([j for j in range(17) if j != k])), goal) for _ in range(3)]
@@ -106,11 +106,12 @@ def test_random_cases_against_the_reference(goals_and_distances):
     answers, error = judge(text)
     assert error is None and len(answers) == len(cases)
     reference = dict(goals_and_distances)
-    for number, ((start, final), answer) in enumerate(zip(cases, answers), 1):
+    for number, ((start, final), answer) in enumerate(zip(cases, answers, strict=True), 1):
         if start.count("1") != final.count("1"):
             assert answer.output == "-1"
             assert answer.note == (f"case {number}: the start has {start.count('1')} black stones and the final"
-                                   f" position {final.count('1')}; a swap never changes the count, so it is unreachable")
+                                   f" position {final.count('1')}; a swap never changes the count, so it is"
+                                   " unreachable")
         else:
             check_answer(start, final, answer.output, reference[final][start])
             assert answer.note is None
@@ -157,7 +158,8 @@ def test_empty_input_has_no_answers():
 
 
 def test_cases_without_empty_lines_or_with_extra_ones_are_read():
-    answers, error = judge("\n\n1111\n0000\n1110\n0010\n1010\n0101\n1010\n0101\n\n\n\n  1010 \n0101\n1010\n0101\n\n1010\n0101\n1010\n0101")
+    answers, error = judge("\n\n1111\n0000\n1110\n0010\n1010\n0101\n1010\n0101\n\n\n\n  1010 \n0101\n1010\n0101\n\n"
+                           "1010\n0101\n1010\n0101")
     assert error is None and [a.output.split("\n")[0] for a in answers] == ["4", "0"]
 
 
@@ -207,11 +209,14 @@ def test_diameter_of_eight_and_eight_is_20():
      "final position, row 2: '01x1' has 'x' at column 3; expected 0 or 1"),
     ("1111\n0 00\n", 12, "start position, row 2: '0 00' has ' ' at column 2; expected 0 or 1"),
     ("1111\n0000\n1110\n\n1010\n0101\n1010\n0101\n", 13,
-     "the start position has only 3 row(s) (from line 11) before the empty line 14; expected 4 rows of 4 characters 0/1"),
+     "the start position has only 3 row(s) (from line 11) before the empty line 14;"
+     " expected 4 rows of 4 characters 0/1"),
     ("1111\n0000\n1110\n0010\n\n1010\n0101\n", 17,
-     "the final position has only 2 row(s) (from line 16) at the end of the input; expected 4 rows of 4 characters 0/1"),
+     "the final position has only 2 row(s) (from line 16) at the end of the input;"
+     " expected 4 rows of 4 characters 0/1"),
     ("1111\n0000\n1110\n0010\n", 11,
-     "the input ends after the start position; expected an empty line and the final position (4 rows of 4 characters 0/1)"),
+     "the input ends after the start position; expected an empty line and the final position"
+     " (4 rows of 4 characters 0/1)"),
 ])
 def test_bad_input_is_located_and_earlier_cases_answered(second_case, line, message):
     answers, error = judge(SAMPLE + "\n" + second_case)

@@ -8,7 +8,6 @@ import sys
 
 import pytest
 
-
 HANG = 1800  # seconds: a guard against a hung process, not a speed check (a cold compile on a busy machine is slow)
 
 
@@ -131,7 +130,7 @@ def test_solve_with_korfs_goal_on_the_eight_puzzle():
     answers = out.splitlines()
     assert answers[2] == "unsolvable" and [len(a) for a in answers[:2]] == [distance[tuple(map(int, line.split()))]
                                                                           for line in lines[:2]]
-    for line, moves in zip(lines[:2], answers):
+    for line, moves in zip(lines[:2], answers[:2], strict=True):
         assert replay(tuple(map(int, line.split())), moves, sliding_neighbours(3, 3)) == goal
 
 
@@ -145,7 +144,7 @@ def test_solve_15_puzzles_in_korfs_convention():
     assert [len(a) for a in answers] == [42, 45]
     from reference import replay, sliding_neighbours
 
-    for line, moves in zip(lines, answers):
+    for line, moves in zip(lines, answers, strict=True):
         assert replay(tuple(map(int, line.split())), moves, sliding_neighbours(4, 4)) == tuple(range(16))
 
 

@@ -4,7 +4,6 @@ import csv
 import io
 
 import pytest
-
 from reference import replay
 from reference_chessboard import neighbours, parse
 from test_cli import run
@@ -22,7 +21,8 @@ def test_solve_solitaire_sample_and_pairs_until_end_of_file(tmp_path):
 
 
 def test_solitaire_bad_input_exits_2_after_answering_earlier_pairs():
-    code, out, err = run("solve", "solitaire", stdin="4 4 4 5 5 4 6 5\n2 4 3 3 3 6 4 6\n1 1 1 2 1 3 1 4\n1 1 9 9 1 2 1 3\n")
+    code, out, err = run("solve", "solitaire",
+                         stdin="4 4 4 5 5 4 6 5\n2 4 3 3 3 6 4 6\n1 1 1 2 1 3 1 4\n1 1 9 9 1 2 1 3\n")
     assert (code, out) == (2, "YES\nerror\n")
     assert err == "vecsearch: standard input: case 2, line 4: token 3 is '9'; expected a row 1..8\n"
 
@@ -31,8 +31,10 @@ def test_solve_chessboard_sample_and_unreachable_case():
     code, out, err = run("solve", "chessboard", "--sample")
     assert code == 0 and err == ""
     lines = out.splitlines()
-    assert lines[0] == "4" and replay(parse("1111 0000 1110 0010"), lines[1:], neighbours) == parse("1010 0101 1010 0101")
-    code, out, err = run("solve", "chessboard", stdin=CHESS_SAMPLE + "\n1111\n0000\n0000\n0000\n\n1111\n0000\n0000\n0001\n")
+    assert lines[0] == "4"
+    assert replay(parse("1111 0000 1110 0010"), lines[1:], neighbours) == parse("1010 0101 1010 0101")
+    code, out, err = run("solve", "chessboard",
+                         stdin=CHESS_SAMPLE + "\n1111\n0000\n0000\n0000\n\n1111\n0000\n0000\n0001\n")
     assert code == 0 and out.splitlines()[0] == "4" and out.endswith("\n-1\n")
     assert err == ("vecsearch: chessboard: case 2: the start has 4 black stones and the final position 5;"
                    " a swap never changes the count, so it is unreachable\n")

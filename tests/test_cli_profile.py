@@ -3,7 +3,6 @@
 import csv
 
 import pytest
-
 from reference import bfs_layers, sliding_goal, sliding_neighbours, sliding_tuple
 from test_cli import run
 

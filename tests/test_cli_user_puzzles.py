@@ -76,7 +76,8 @@ def test_a_resume_under_another_metric_is_refused_and_the_output_kept(tmp_path):
     definition = tmp_path / "turns.tws"
     definition.write_text("Set S 4 1\nMove R\nS\n2 3 4 1\nEnd\nMove F\nS\n2 1 3 4\nEnd\n")
     instances = tmp_path / "in.jsonl"
-    instances.write_text("".join(json.dumps({"id": i, "start": moves}) + "\n" for i, moves in enumerate(["R R", "F R"])))
+    instances.write_text("".join(json.dumps({"id": i, "start": moves}) + "\n"
+                                 for i, moves in enumerate(["R R", "F R"])))
     out = tmp_path / "out.jsonl"
     assert run("batch", "turns.tws", "in.jsonl", "-o", "out.jsonl", cwd=tmp_path)[0] == 0  # as the issue typed it
     written = out.read_text()

@@ -63,7 +63,7 @@ def test_moves_follow_the_rules_of_the_reference():
     for _ in range(300):
         state = random_walk(ref.start(rng.randint(1, 3), rng.randint(1, 3)), rng, rng.randint(0, 40))
         children, moves = layer_kernels(PUZZLE).neighbours(np.array([engine_state(state)]), PUZZLE.tables, False)
-        got = {(PUZZLE.move_names[m], PUZZLE.format_state(c)) for c, m in zip(children, moves)}
+        got = {(PUZZLE.move_names[m], PUZZLE.format_state(c)) for c, m in zip(children, moves, strict=True)}
         assert got == {(name, ref.text(child)) for name, child in ref.neighbours(state)}
 
 
@@ -181,8 +181,9 @@ def test_symmetries_map_rolls_to_rolls():
             back = g.state_back(image)
             kids, moves = layer_kernels(PUZZLE).neighbours(np.array([back]), PUZZLE.tables, False)
             image_kids, image_moves = layer_kernels(PUZZLE).neighbours(np.array([image]), PUZZLE.tables, False)
-            assert {(g.moves_back[m], g.state_back(c)) for c, m in zip(image_kids.tolist(), image_moves.tolist())} \
-                == set(zip(moves.tolist(), kids.tolist()))
+            back = {(g.moves_back[m], g.state_back(c))
+                    for c, m in zip(image_kids.tolist(), image_moves.tolist(), strict=True)}
+            assert back == set(zip(moves.tolist(), kids.tolist(), strict=True))
 
 
 # --- bad input ----------------------------------------------------------------------------------
@@ -241,7 +242,7 @@ def full_reference(request, reference_goldens):
     x, y, layers = golden["x"], golden["y"], golden["layers"]
     patterns = all_patterns()
     assert len(patterns) == golden["patterns"] == len(golden["rolls"])
-    best = {p: ord(r) - 48 for p, r in zip(patterns, golden["rolls"])}
+    best = {p: ord(r) - 48 for p, r in zip(patterns, golden["rolls"], strict=True)}
     near = reference_bfs_layers([ref.start(x, y)], ref.neighbours, max_depth=6)
     assert [len(layer) for layer in near] == layers[:7]
     assert all(best[ref.tops(s)] <= d for d, layer in enumerate(near) for s in layer)

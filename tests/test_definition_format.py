@@ -2,9 +2,9 @@
 each means, and bad files refused with the file and the line."""
 
 import json
-import warnings
 import subprocess
 import sys
+import warnings
 
 import pytest
 
@@ -143,11 +143,13 @@ def test_a_last_block_cut_off_by_the_end_of_the_file_is_read_with_a_note():
 
 
 @pytest.mark.parametrize("text,message", [
-    ("Set A 3 1\nMove X\nA\n2 3 1\nEnd\nMoveSequence Y X Z\n", "line 6: Y: 'Z' names no move, rotation or earlier sequence"),
+    ("Set A 3 1\nMove X\nA\n2 3 1\nEnd\nMoveSequence Y X Z\n",
+     "line 6: Y: 'Z' names no move, rotation or earlier sequence"),
     ("Set A 3 1\nMove X\nA\n2 3 1\nEnd\nMoveAlias Y X X\n", "line 6: expected `MoveAlias NAME MOVE`"),
     ("Set A 3 1\nMove X\nA\n2 3 1\nEnd\nMoveSequence X X X\n", "line 6: move 'X' is defined twice"),
     ("Set A 3 1\nMove X\nA\n2 3 1\nEnd\nIllegal A 4 1\n", "line 6: slot 4 is out of range 1..3"),
-    ("Set A 3 1\nMove X\nA\n2 3 1\nEnd\nIllegal B 1 1\n", "line 6: expected `Illegal ORBIT SLOT PIECE...` with an orbit"),
+    ("Set A 3 1\nMove X\nA\n2 3 1\nEnd\nIllegal B 1 1\n",
+     "line 6: expected `Illegal ORBIT SLOT PIECE...` with an orbit"),
     ("Set A 3 1\nMove X\nA\n2 3 1\nEnd\nIllegal A 1 5\n", "line 6: piece 5 is not a piece of orbit A"),
     ("Set A 3 1\nMove X\nA\n2 3 1\nEnd\nIllegal A 1 1\n", "the solved state is itself illegal"),
     ("Set A 3 1\nMove X\nA\n2 3 1\nEnd\nBlock\nA\n4\nEnd\n", "line 8: piece '4' is out of range 1..3"),

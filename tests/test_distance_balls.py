@@ -5,10 +5,10 @@ import random
 
 import numpy as np
 import pytest
-
-import vecsearch as vs
 from reference import goal_distances, pack_sliding, replay, sliding_goal, sliding_neighbours
 from test_engine import random_state
+
+import vecsearch as vs
 from vecsearch.puzzles.sliding import sliding
 
 
@@ -21,7 +21,7 @@ def test_ball_records_exactly_the_states_within_its_radius(radius):
     assert table.radius == radius
     states = list(dist)
     lengths, _ = table.solve_many(np.array([pack_sliding(s) for s in states]))
-    for state, length in zip(states, lengths):
+    for state, length in zip(states, lengths, strict=True):
         assert length == (dist[state] if radius is None or dist[state] <= radius else -1)
 
 

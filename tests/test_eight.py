@@ -3,10 +3,10 @@
 import random
 
 import pytest
+import reference
+from reference import replay, sliding_goal, sliding_neighbours, sliding_solvable, sliding_tuple
 
 import vecsearch as vs
-import reference
-from reference import replay, sliding_goal, sliding_neighbours, sliding_tuple, sliding_solvable
 
 NEIGHBOURS = sliding_neighbours(3, 3)
 GOAL = sliding_goal(3, 3)
@@ -39,7 +39,7 @@ def test_random_puzzles_get_shortest_strings_or_unsolvable(goal_distances):
     text = "\n".join(" ".join(str(t) if t else "x" for t in p) for p in puzzles)
     out, error = solve_text(text)
     assert error is None and len(out) == len(puzzles)
-    for puzzle, answer in zip(puzzles, out):
+    for puzzle, answer in zip(puzzles, out, strict=True):
         if not sliding_solvable(puzzle, 3, 3, GOAL):
             assert answer == "unsolvable"
         else:
@@ -63,7 +63,7 @@ def test_blank_in_every_cell(goal_distances):
         cells.insert(b, 0)
         lines.append(tuple(cells))
     out, _ = solve_text("\n".join(" ".join(str(t) if t else "x" for t in p) for p in lines))
-    for puzzle, answer in zip(lines, out):
+    for puzzle, answer in zip(lines, out, strict=True):
         if puzzle in goal_distances:
             assert len(answer) == goal_distances[puzzle]
         else:

@@ -9,6 +9,7 @@ import json
 import random
 import re
 import sys
+from itertools import pairwise
 
 import numpy as np
 import pytest
@@ -116,7 +117,7 @@ def test_a_bidirectional_search_keeps_both_frontiers():
     to_goal = distances([GOAL], NEIGHBOURS)
     from_start = distances([START], NEIGHBOURS)
     f, b = len(forward) - 1, len(backward) - 1
-    for state, (ahead, behind) in zip(result.solution.states, explorer.depths(result.solution.states)):
+    for state, (ahead, behind) in zip(result.solution.states, explorer.depths(result.solution.states), strict=True):
         assert ahead == (from_start[tiles(state)] if from_start[tiles(state)] <= f else -1)
         assert behind == (to_goal[tiles(state)] if to_goal[tiles(state)] <= b else -1)
 
@@ -220,7 +221,7 @@ def test_a_snapshot_holds_a_sample_of_each_layer_and_their_neighbours(reference_
     data = snapshot(explorer, per_layer=9)
     sides = data["overview"]["sides"]
     assert sides[0]["available"] == [min(9, len(layer)) for layer in reference_layers]
-    for depth, layer in enumerate(reference_layers):
+    for depth in range(len(reference_layers)):
         ids = [i for page in range(2) for i in data["pages"].get(f"0/{depth}/{page}", {"ids": []})["ids"]]
         assert [tiles(s) for s in explorer.sample(depth, 9)] == [sliding_tuple(data["records"][i]["text"]) for i in ids]
         for i in ids:
@@ -278,11 +279,13 @@ def test_the_command_writes_a_page_with_both_frontiers(tmp_path, capsys):
     data = json.loads(re.search(r'<script type="application/json" id="vsx-\w+-data">(.*?)</script>',
                                 page.read_text()).group(1))
     sides = data["overview"]["sides"]
-    assert sides[0]["sizes"] == [len(layer) for layer in bfs_layers([START], NEIGHBOURS, max_depth=len(sides[0]["sizes"]) - 1)]
-    assert sides[1]["sizes"] == [len(layer) for layer in bfs_layers([GOAL], NEIGHBOURS, max_depth=len(sides[1]["sizes"]) - 1)]
+    for side, root in zip(sides, (START, GOAL), strict=True):
+        layers = bfs_layers([root], NEIGHBOURS, max_depth=len(side["sizes"]) - 1)
+        assert side["sizes"] == [len(layer) for layer in layers]
     path = [sliding_tuple(data["records"][i]["text"]) for i in data["overview"]["solution"]["ids"]]
     assert path[0] == START and path[-1] == GOAL and len(path) == 17
-    assert all(dict(NEIGHBOURS(a))[move] == b for a, b, move in zip(path, path[1:], data["overview"]["solution"]["moves"]))
+    moves = data["overview"]["solution"]["moves"]
+    assert all(dict(NEIGHBOURS(a))[move] == b for (a, b), move in zip(pairwise(path), moves, strict=True))
     assert main(["explore", PUZZLE.name, "--start", "1 2 3", "-o", str(page)]) == 2
     assert "expected 8 tokens" in capsys.readouterr().err
     assert main(["explore", PUZZLE.name, "-o", str(tmp_path / "none" / "page.html")]) == 2

@@ -66,7 +66,7 @@ def test_moves_match_the_reference():
             if options:
                 layout = rng.choice(options)[1]
         children, moves = layer_kernels(PUZZLE).neighbours(np.array([engine_state(layout)]), PUZZLE.tables, False)
-        got = {(PUZZLE.move_names[m], tuple(c)) for c, m in zip(children.tolist(), moves.tolist())}
+        got = {(PUZZLE.move_names[m], tuple(c)) for c, m in zip(children.tolist(), moves.tolist(), strict=True)}
         assert got == {(name, engine_state(child)) for name, child in ref.neighbours(layout)}
 
 
@@ -89,7 +89,7 @@ def test_random_layouts_match_the_reference_and_solutions_replay():
     out, error = judge(judge_text(layouts))
     assert error is None and out == [str(d) for d in expected]
     assert sum(d == -1 for d in expected) > 100 and sum(d > 0 for d in expected) > 30
-    for rows, distance in zip(layouts, expected):
+    for rows, distance in zip(layouts, expected, strict=True):
         if distance < 0:
             with pytest.raises(vs.NoSolution):
                 vs.solve(PUZZLE, gap.set_up(rows), method="bfs")

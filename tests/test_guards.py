@@ -88,7 +88,8 @@ def test_the_ring_is_fine_when_no_rule_is_broken():
     assert len(vs.solve(puzzle, 993, 1007, method="idastar")) == 2
 
 
-KIND_IDS = {WRITES_PAST_ROOM: "writes past room", COUNTS_PAST_ROOM: "count past room", BAD_MOVE: "move", BAD_RANK: "rank"}
+KIND_IDS = {WRITES_PAST_ROOM: "writes past room", COUNTS_PAST_ROOM: "count past room", BAD_MOVE: "move",
+            BAD_RANK: "rank"}
 
 
 @pytest.mark.parametrize(("mode", "kind"), [pytest.param(mode, kind, id=f"{KIND_IDS[kind]}-{mode}") for kind in EXPECTED

@@ -3,14 +3,15 @@ plain-Python 0-1 BFS of the abstract space; heuristics never above the true dist
 
 import random
 from collections import deque
+from itertools import pairwise
 from pathlib import Path
 
 import numpy as np
-from numba import njit
 import pytest
+from numba import njit
+from reference import distances, goal_distances, pack_sliding, replay, sliding_goal, sliding_neighbours, unpack_sliding
 
 import vecsearch as vs
-from reference import distances, goal_distances, pack_sliding, replay, sliding_goal, sliding_neighbours, unpack_sliding
 from vecsearch.engine.heuristic.evaluation import heuristic_values, resolve
 from vecsearch.puzzles.sliding import sliding
 from vecsearch.puzzles.sliding.patterns import pattern_database
@@ -184,7 +185,8 @@ def test_pattern_database_entries_equal_abstract_distances(rows, cols, homes, bl
     for tiles, d in expected.items():
         i = entry_index(tiles, rows * cols)
         stored = values[i // 2] if i % 2 == 0 else values[half + i // 2]
-        manhattan = sum(abs(t // cols - h // cols) + abs(t % cols - h % cols) for t, h in zip(tiles, homes))
+        manhattan = sum(abs(t // cols - h // cols) + abs(t % cols - h % cols)
+                        for t, h in zip(tiles, homes, strict=True))
         assert manhattan + 2 * int(stored) == d, (tiles, d)
     again, _, _, rebuilt = pattern_database(rows, cols, homes, blank, directory=tmp_path)
     assert not rebuilt and np.array_equal(again, packed)  # loaded from the saved file
@@ -217,8 +219,12 @@ def test_additive_heuristics_never_exceed_the_true_distance(rows, cols, partitio
 
 def test_the_4x4_default_takes_7_8_once_built_else_6_6_3(tmp_path):
     from vecsearch.engine.heuristic.pdb import database_path
-    from vecsearch.puzzles.sliding.heuristics import (canonical_patterns, default_partition, layout_partition,
-                                                      partition_name)
+    from vecsearch.puzzles.sliding.heuristics import (
+        canonical_patterns,
+        default_partition,
+        layout_partition,
+        partition_name,
+    )
 
     puzzle = sliding(4, 4)
     for tiles in (puzzle.tiles(puzzle.goal_states()[0]), list(range(16))):
@@ -264,7 +270,7 @@ def test_bounds_updated_from_the_parent_equal_whole_ones_along_random_walks(rows
         packed.append(puzzle.encode([str(t) if t else "x" for t in state]))
     bound, info = additive_pdb_update(packed[0], -1, packed[0], made.tables)
     assert bound == additive_pdb(packed[0], made.tables)
-    for parent, child in zip(packed, packed[1:]):
+    for parent, child in pairwise(packed):
         bound, info = additive_pdb_update(parent, info, child, made.tables)
         assert bound == additive_pdb(child, made.tables)
 

@@ -90,7 +90,8 @@ SEARCHES = [(c, mode) for c in range(len(CASES)) for mode in ("layers", "twobit"
 CASES.append((WIDE, "labels"))  # wide states have a rank (a bitset), not an unrank: no two-bit search
 
 
-@pytest.mark.parametrize("case,mode", SEARCHES, ids=[f"{CASES[c][0].name}-{CASES[c][1]}-{mode}" for c, mode in SEARCHES])
+@pytest.mark.parametrize("case,mode", SEARCHES,
+                         ids=[f"{CASES[c][0].name}-{CASES[c][1]}-{mode}" for c, mode in SEARCHES])
 def test_bfs_equals_the_reference(case, mode):
     definition, representation = CASES[case]
     puzzle = PermutationPuzzle(definition, representation=representation)

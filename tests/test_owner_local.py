@@ -58,8 +58,9 @@ def test_each_segment_lives_only_in_its_owners_directory(client, tmp_path):
         assert sum(r.routed for r in result.profile.records) > 0
         assert sorted(p.name for p in (run / "client").iterdir()) == ["search.json"]  # the client's state only
         depth = result.depth
-        assert owned_files(run) == {"disk-0": {"segment-0": [f"table-{depth}.bin"], "segment-2": [f"table-{depth}.bin"]},
-                                    "disk-1": {"segment-1": [f"table-{depth}.bin"], "segment-3": [f"table-{depth}.bin"]}}
+        table = [f"table-{depth}.bin"]
+        assert owned_files(run) == {"disk-0": {"segment-0": table, "segment-2": table},
+                                    "disk-1": {"segment-1": table, "segment-3": table}}
         words = (puzzle.rank_size + 31) // 32
         for table in run.glob("disk-*/segment-*/table-*.bin"):  # sparse: its own quarter, not the whole table
             assert table.stat().st_size == 8 * words and table.stat().st_blocks * 512 <= 2 * words + 8192

@@ -5,12 +5,20 @@ import random
 import numpy as np
 import pytest
 from numba import njit
-
-import vecsearch as vs
 from reference import bfs_layers, distances, pack_sliding, replay, sliding_neighbours
 from test_engine import random_state
-from test_user_puzzles import (LIMIT, SIDE, climb, climb_expand, climb_neighbours, climb_predecessors, grid_expand,
-                               grid_neighbours)
+from test_user_puzzles import (
+    LIMIT,
+    SIDE,
+    climb,
+    climb_expand,
+    climb_neighbours,
+    climb_predecessors,
+    grid_expand,
+    grid_neighbours,
+)
+
+import vecsearch as vs
 from vecsearch.engine.runtime import caches
 from vecsearch.engine.tables import pairs
 from vecsearch.puzzles.sliding import sliding
@@ -18,7 +26,7 @@ from vecsearch.puzzles.sliding import sliding
 
 def check(result, starts, goals, neighbours, expected):
     assert result.lengths.tolist() == [-1 if d is None else d for d in expected]
-    for i, (start, goal) in enumerate(zip(starts, goals)):
+    for i, (start, goal) in enumerate(zip(starts, goals, strict=True)):
         if expected[i] is not None:
             names = [result.puzzle.move_names[m] for m in result.moves_of(i)]
             end = replay(start, names, neighbours)
@@ -38,7 +46,7 @@ def test_random_pairs_equal_the_reference(rows, cols, threads):
             if rng.random() < 0.2:  # the other component: tiles 1 and 2 exchanged
                 start = tuple({1: 2, 2: 1}.get(t, t) for t in start)
             cases.append((start, goal, dist.get(start)))
-    starts, goal_list, expected = zip(*cases)
+    starts, goal_list, expected = zip(*cases, strict=True)
     result = vs.solve_pairs(sliding(rows, cols), [pack_sliding(s) for s in starts],
                             [pack_sliding(g) for g in goal_list], threads=threads)
     assert result.method == "pairs"
@@ -145,7 +153,7 @@ def test_paths_longer_than_the_depth_tables_are_searched_one_by_one():
     puzzle = vs.Puzzle("line", line_expand, vs.Moves(2, "+-"), rank=vs.Rank(line_rank, LINE))
     starts, goals = [0, 10, LINE - 1, 600], [LINE - 1, 20, 0, 100]
     result = vs.solve_pairs(puzzle, starts, goals)
-    check(result, starts, goals, line_neighbours, [abs(s - g) for s, g in zip(starts, goals)])
+    check(result, starts, goals, line_neighbours, [abs(s - g) for s, g in zip(starts, goals, strict=True)])
 
 
 @njit
@@ -161,7 +169,8 @@ def test_wide_states_with_a_rank(threads):
     goals = [(rng.randrange(SIDE), rng.randrange(SIDE)) for _ in range(40)]
     result = vs.solve_pairs(puzzle, starts, goals, threads=threads)
     assert result.method == "pairs"
-    check(result, starts, goals, grid_neighbours, [abs(a - c) + abs(b - d) for (a, b), (c, d) in zip(starts, goals)])
+    check(result, starts, goals, grid_neighbours,
+          [abs(a - c) + abs(b - d) for (a, b), (c, d) in zip(starts, goals, strict=True)])
 
 
 def test_mismatched_inputs_are_refused():

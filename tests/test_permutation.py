@@ -176,7 +176,8 @@ def test_state_text_round_trip_moves_and_errors():
     assert two.format_state(state) == "A 1 2 3 / 0 0 0  B 2 1 3 / 1 0 0"
     for text, message in [("1 2 3 4 5 6", "expected 7 CORNERS piece numbers"),
                           ("1 2 3 4 5 6 6", "the state has pieces 1 2 3 4 5 6 6, not those of the solved state"),
-                          ("1 2 3 4 5 6 7 / 0 0 0 0 0 0 3", "token 15 is '3'; expected a CORNERS orientation number 0..2"),
+                          ("1 2 3 4 5 6 7 / 0 0 0 0 0 0 3",
+                           "token 15 is '3'; expected a CORNERS orientation number 0..2"),
                           ("1 2 3 4 5 6 7 extra", "token 8 is 'extra'; expected an orbit name")]:
         with pytest.raises(vs.InvalidPuzzleInput, match=message):
             pocket.parse_state(text)
@@ -258,7 +259,8 @@ def test_shipped_definitions_load_by_name_from_anywhere(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)  # not the repository's root
     shipped = vs.load_definition("2x2x2")
     by_path = vs.load_definition(Path(vs.__file__).parent / "data" / "2x2x2.tws")
-    assert format_definition(vs.load_definition("2x2x2.tws")) == format_definition(by_path) == format_definition(shipped)
+    loaded = format_definition(vs.load_definition("2x2x2.tws"))
+    assert loaded == format_definition(by_path) == format_definition(shipped)
     assert [m.name for m in shipped.moves] == ["U", "R", "F", "D", "L", "B"]
     assert vs.get_puzzle("2x2x2.tws").rank_size == vs.get_puzzle("pocket-full").rank_size
 
@@ -333,8 +335,8 @@ def test_pancake_flips_keep_children_near_their_parent():
     ranks = np.random.default_rng(9).integers(0, puzzle.rank_size, 200)
     kernels = layer_kernels(puzzle)
     states = kernels.unrank_many(ranks, 0, puzzle.tables)
-    for rank, state in zip(ranks.tolist(), states):
+    for rank, state in zip(ranks.tolist(), states, strict=True):
         children, moves = kernels.neighbours(np.array([state]), puzzle.tables, False)
-        for child, move in zip(kernels.ranks(children, puzzle.tables).tolist(), moves.tolist()):
+        for child, move in zip(kernels.ranks(children, puzzle.tables).tolist(), moves.tolist(), strict=True):
             k = int(puzzle.move_names[move][1:])
             assert child // math.factorial(k) == rank // math.factorial(k)

@@ -14,7 +14,7 @@ def check(name, expected, mode):
     got = vs.bfs(name, mode=mode).layer_sizes
     if got != expected:
         rows = [f"  depth {d:>3}: expected {e:>12,} got {g:>12,}{'   <--' if e != g else ''}"
-                for d, (e, g) in enumerate(zip(expected + [0] * len(got), got + [0] * len(expected)))
+                for d, (e, g) in enumerate(zip(expected + [0] * len(got), got + [0] * len(expected), strict=True))
                 if d < max(len(expected), len(got))]
         pytest.fail(f"{name} ({mode}) layer counts differ:\n" + "\n".join(rows))
 

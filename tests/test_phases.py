@@ -6,9 +6,9 @@ import io
 
 import pytest
 from numba import njit
+from test_cli import run
 
 import vecsearch as vs
-from test_cli import run
 from vecsearch.kernels.phases import PHASES
 
 

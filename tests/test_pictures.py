@@ -19,7 +19,7 @@ def read_board(svg: str, rows: int, cols: int):
     assert root.tag == f"{NS}svg" and float(root.get("width")) > 0 and float(root.get("height")) > 0
     rects = root.findall(f"{NS}rect")
     assert len(rects) == rows * cols
-    boxes = sorted(((float(r.get("y")), float(r.get("x")), float(r.get("width")), r.get("fill")) for r in rects))
+    boxes = sorted((float(r.get("y")), float(r.get("x")), float(r.get("width")), r.get("fill")) for r in rects)
     cells = [[fill, None, ""] for *_, fill in boxes]
 
     def cell_at(x, y):
@@ -64,7 +64,7 @@ def test_cubes_top_colours_and_orientations():
     tokens = text.split()
     assert [label or "E" for _, _, label in cells] == tokens
     colour = {}
-    for (fill, _, _), token in zip(cells, tokens):
+    for (fill, _, _), token in zip(cells, tokens, strict=True):
         assert colour.setdefault(token[0], fill) == fill  # one colour per top colour
     assert len(set(colour.values())) == 4  # W, B, R and the empty square differ
 
@@ -129,6 +129,6 @@ def test_permutation_puzzles_show_each_orbit_with_its_pieces_and_twists(tmp_path
     fills, texts = read("X")
     orbits = puzzle.format_state(puzzle.state("X")).split("  ")  # "A p p p / t t t", "B p p"
     pieces, twists = orbits[0].split(" / ")
-    assert texts[:4] == ["A"] + [p + "\u2032" * int(t) for p, t in zip(pieces.split()[1:], twists.split())]
+    assert texts[:4] == ["A"] + [p + "\u2032" * int(t) for p, t in zip(pieces.split()[1:], twists.split(), strict=True)]
     assert texts[4:] == orbits[1].split() and any("\u2032" in t for t in texts)
     assert all(f != solved_fills[0] for f in fills[:3]) and fills[3:] == solved_fills[3:]  # A: none home; B: solved

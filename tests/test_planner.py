@@ -7,8 +7,8 @@ import pytest
 from numba import njit
 
 import vecsearch as vs
-from vecsearch.engine.runtime import planner
 from vecsearch.engine.layered.enumeration import KEEP_FARTHEST
+from vecsearch.engine.runtime import planner
 
 
 def test_sizes_are_read_and_written():
@@ -141,8 +141,9 @@ def test_pattern_databases_are_planned_before_they_are_built(tmp_path):
     from vecsearch.puzzles.sliding.patterns import PatternSpace, pattern_database
 
     space = PatternSpace(4, 4, 8)  # the 8-tile pattern of the 4x4: 4.15 G ranks, 519 M entries
-    with pytest.raises(vs.MemoryLimitError, match=r"sliding-4x4-pattern-8: its pattern database needs 1\.\d GiB"
-                                                  r" \(bitset and entries\) before any layer, over the limit of 1\.0 GiB"):
+    with pytest.raises(vs.MemoryLimitError,
+                       match=r"sliding-4x4-pattern-8: its pattern database needs 1\.\d GiB"
+                             r" \(bitset and entries\) before any layer, over the limit of 1\.0 GiB"):
         pattern_database(4, 4, range(8, 16), 0, directory=tmp_path, max_memory="1G")
     assert space.rank_size == 16 * 15 * 14 * 13 * 12 * 11 * 10 * 9 * 8 and not list(tmp_path.iterdir())
     with pytest.raises(vs.MemoryLimitError, match=r"layer \d+ would take the search to"):

@@ -3,11 +3,12 @@
 import sys
 import types
 import xml.etree.ElementTree as ET
+from itertools import pairwise
 
 import pytest
+from reference import bfs_layers, distances, sliding_goal, sliding_neighbours
 
 import vecsearch as vs
-from reference import bfs_layers, distances, sliding_goal, sliding_neighbours
 
 
 @pytest.fixture(scope="module")
@@ -63,7 +64,7 @@ def test_plot_draws_layer_sizes_per_side(meeting):
     dups = next(line for line in children.get_lines() if line.get_label() == "eight forward duplicates")
     assert [None if y != y else y for y in dups.get_ydata()] == [r.duplicates or None for r in forward]  # 0: left out
     growth = next(line for line in branching.get_lines() if line.get_label() == "eight forward")
-    assert list(growth.get_ydata()) == pytest.approx([b.states / a.states for a, b in zip(forward, forward[1:])])
+    assert list(growth.get_ydata()) == pytest.approx([b.states / a.states for a, b in pairwise(forward)])
     seconds = next(line for line in timing.get_lines() if line.get_label() == "eight forward seconds")
     assert list(seconds.get_ydata()) == [r.seconds for r in forward]
 
@@ -185,8 +186,8 @@ def bars(monkeypatch):
 
 
 def test_one_progress_helper_for_tables_pairs_idastar_and_pattern_databases(bars, tmp_path):
-    from vecsearch.engine.tables.pairs import solve_pairs
     from vecsearch.engine.tables.distance import DistanceTable
+    from vecsearch.engine.tables.pairs import solve_pairs
     from vecsearch.puzzles.sliding.patterns import pattern_database
 
     table = DistanceTable("sliding-2x3", progress=True)

@@ -17,9 +17,9 @@ import numpy as np
 import pytest
 
 import vecsearch as vs
-from vecsearch.engine.runtime.codegen import layer_kernels
 from vecsearch.engine.heuristic.evaluation import heuristic_values
 from vecsearch.engine.heuristic.sequences import sequence_counts
+from vecsearch.engine.runtime.codegen import layer_kernels
 from vecsearch.puzzles.permutation import projections, pruning
 
 DATA = Path(__file__).parent / "data"
@@ -125,7 +125,7 @@ def test_the_bound_is_the_largest_projection_distance_and_admissible(name, repre
     scrambles, states = _scrambled(puzzle, 150, 9)
     got = heuristic_values(heuristic, states)
     assert got.tolist() == _largest_projection_distance(puzzle, patterns, states).tolist()
-    assert all(h <= len(s) for h, s in zip(got, scrambles))
+    assert all(h <= len(s) for h, s in zip(got, scrambles, strict=True))
 
 
 def _scrambled(puzzle, count, longest):
@@ -227,7 +227,7 @@ def test_solve_many_and_batch_solve_with_idastar(tmp_path, capsys):
     puzzle = load("skewb")
     many = vs.solve_many(puzzle, [puzzle.parse_state(c["scramble"]) for c in cases], method="idastar")
     assert many.lengths.tolist() == [c["length"] for c in cases]
-    for case, length, moves in zip(cases, many.lengths, many.moves):
+    for case, length, moves in zip(cases, many.lengths, many.moves, strict=True):
         assert _replayed(puzzle, case["scramble"], puzzle.format_moves(moves[:length]))
     instances = tmp_path / "skewb.jsonl"
     instances.write_text("".join(json.dumps({"id": i, "start": c["scramble"]}) + "\n" for i, c in enumerate(cases)))
@@ -235,5 +235,5 @@ def test_solve_many_and_batch_solve_with_idastar(tmp_path, capsys):
     assert main(["batch", str(path), str(instances), "--method", "idastar"]) == 0
     records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert [r["length"] for r in records] == [c["length"] for c in cases]
-    for record, case in zip(records, cases):
+    for record, case in zip(records, cases, strict=True):
         assert _replayed(puzzle, case["scramble"], record["moves"])

@@ -61,8 +61,8 @@ def test_subset_rank_is_colex_and_perfect(n, k):
         assert ranking.subset_unrank(expected, k, n, binomials) == mask
 
 
-@pytest.mark.parametrize("radices", [[12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2], [5, 4, 3], [2], [16, 15, 14, 13, 12, 11, 10, 9, 8, 7,
-                                                                                              6, 5, 4, 3]])
+@pytest.mark.parametrize("radices", [[12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2], [5, 4, 3], [2],
+                                     [16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3]])
 def test_chunked_digits_are_the_mixed_radix_digits(radices):
     size, digits = ranking.digit_chunks(radices)
     rng = np.random.default_rng(len(radices))

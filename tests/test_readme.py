@@ -13,8 +13,8 @@ README = "\n".join(path.read_text() for path in [ROOT / "README.md", *sorted((RO
 
 
 def test_the_readme_solution_string_is_the_one_python_and_the_cli_give():
-    claimed = re.search(r'vs\.solve\("eight", "2 3 4 1 5 x 7 6 8"\) +# <Solution of 19 moves \.\.\.>, str\(\) -> \'(\w+)\'',
-                        README)
+    claimed = re.search(r'vs\.solve\("eight", "2 3 4 1 5 x 7 6 8"\) +# <Solution of 19 moves \.\.\.>,'
+                        r' str\(\) -> \'(\w+)\'', README)
     assert claimed, "the README's first solve example moved: update this test"
     assert str(vs.solve("eight", "2 3 4 1 5 x 7 6 8")) == claimed[1]
     cli = subprocess.run([sys.executable, "-m", "vecsearch", "solve", "eight", "--text", "2 3 4 1 5 x 7 6 8"],
@@ -55,7 +55,8 @@ def test_the_guide_goal_condition_is_solved_as_it_says():
     claimed = re.search(r"vs\.solve\(four\) +# (\d+) pours: ([A-C> ]+), ending at ([\d ]+)\n", condition)
     assert claimed, "the guide's goal condition moved: update this test"
     scope = {}
-    exec(first.replace("vs.solve(puzzle)", "") + condition.replace("vs.solve(four)", "solution = vs.solve(four)"), scope)
+    program = first.replace("vs.solve(puzzle)", "") + condition.replace("vs.solve(four)", "solution = vs.solve(four)")
+    exec(program, scope)
     solution = scope["solution"]
     assert len(solution) == int(claimed[1]) and str(solution) == claimed[2].strip()
     assert scope["four"].format_state(solution.end) == claimed[3].strip()

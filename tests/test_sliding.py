@@ -40,7 +40,7 @@ def test_moves_are_named_by_the_blank_and_match_the_reference(rows, cols):
         rng.shuffle(cells)
         state = tuple(cells)
         children, moves = layer_kernels(p).neighbours(np.array([pack_sliding(state)]), p.tables, False)
-        got = {(p.move_names[m], unpack_sliding(int(c), rows * cols)) for c, m in zip(children, moves)}
+        got = {(p.move_names[m], unpack_sliding(int(c), rows * cols)) for c, m in zip(children, moves, strict=True)}
         assert got == set(neighbours(state))
 
 
@@ -54,7 +54,7 @@ def test_rank_is_perfect_within_each_component(rows, cols):
     for c in (0, 1):
         chosen = ranks[components == c]
         assert sorted(chosen.tolist()) == list(range(math.factorial(cells) // 2))
-        for state, r in list(zip(every[components == c], chosen))[::97]:
+        for state, r in list(zip(every[components == c], chosen, strict=True))[::97]:
             assert p.functions["unrank_state"](int(r), c, p.tables) == state
 
 

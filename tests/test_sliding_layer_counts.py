@@ -16,7 +16,7 @@ def _check(entry, key, visited="auto"):
     got = result.layer_sizes
     if got != expected:
         rows = [f"  depth {d:>3}: expected {e:>12,} got {g:>12,}{'   <--' if e != g else ''}"
-                for d, (e, g) in enumerate(zip(expected + [0] * len(got), got + [0] * len(expected)))
+                for d, (e, g) in enumerate(zip(expected + [0] * len(got), got + [0] * len(expected), strict=True))
                 if d < max(len(expected), len(got))]
         pytest.fail(f"{key} ({entry['puzzle']} from {entry['start']!r}) layer counts differ:\n" + "\n".join(rows))
 
@@ -26,8 +26,8 @@ def pytest_generate_tests(metafunc):
         import json
         from pathlib import Path
 
-        golden = {k: v for k, v in json.loads((Path(__file__).parent / "data" / "sliding_layers.json").read_text()).items()
-                  if not k.startswith("_")}
+        stored = json.loads((Path(__file__).parent / "data" / "sliding_layers.json").read_text())
+        golden = {k: v for k, v in stored.items() if not k.startswith("_")}
         metafunc.parametrize("golden_key", _cases(golden, False) + _cases(golden, True))
 
 

@@ -61,7 +61,7 @@ def test_moves_are_piece_order_times_four_plus_direction_against_the_reference()
         children, moves = layer_kernels(puzzle).neighbours(state, puzzle.tables, False)
         squares = sorted(config)
         got = {}
-        for child, move in zip(children, moves):
+        for child, move in zip(children, moves, strict=True):
             row, col = squares[move // 4]
             got[f"{row} {col} {'UDLR'[move % 4]}"] = config_of(child)
         assert got == dict(neighbours(config))
@@ -110,11 +110,12 @@ def test_random_pairs_against_the_reference(walks, strangers, far, edge):
         pairs.append((first, random_walk(first, rng.randint(0, 30), rng)))
     pairs += [(random_config(rng), random_config(rng)) for _ in range(strangers)]  # almost always far apart
     expected = [distance_within(a, b, 8) for a, b in pairs]
-    assert sum(d is None for d in expected) > far and sum(d in (7, 8) for d in expected) > edge  # both answers, and the edge
+    # both answers, and the edge
+    assert sum(d is None for d in expected) > far and sum(d in (7, 8) for d in expected) > edge
     out, error = judge("".join(f"{text(a)}\n{text(b)}\n" for a, b in pairs))
     assert error is None
     assert out == ["NO" if d is None else "YES" for d in expected]
-    for (a, b), d in zip(pairs, expected):
+    for (a, b), d in zip(pairs, expected, strict=True):
         solution = reachable(text(a), text(b))
         if d is None:
             assert solution is None
@@ -157,7 +158,8 @@ def test_pieces_in_corners():
     corners = parse("1 1 1 8 8 1 8 8")
     assert len(neighbours(corners)) == 8  # two directions per corner
     rng = random.Random(3)
-    targets = [random_walk(corners, n, rng) for n in (1, 4, 8, 8, 12)] + [parse("2 2 2 7 7 2 7 7"), parse("1 2 2 1 7 8 8 7")]
+    targets = [random_walk(corners, n, rng) for n in (1, 4, 8, 8, 12)]
+    targets += [parse("2 2 2 7 7 2 7 7"), parse("1 2 2 1 7 8 8 7")]
     out, _ = judge("".join(f"{text(corners)}\n{text(t)}\n" for t in targets))
     assert out == ["NO" if distance_within(corners, t, 8) is None else "YES" for t in targets]
     solution = reachable(text(corners), "2 2 2 7 7 2 7 7")

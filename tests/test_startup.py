@@ -11,10 +11,10 @@ import pytest
 from numba.core import event
 
 import vecsearch as vs
-from vecsearch.engine.runtime import jit
 from vecsearch.engine.batch import methods, strategies
 from vecsearch.engine.batch import solve as solve_module
 from vecsearch.engine.batch.instances import instances_from
+from vecsearch.engine.runtime import jit
 
 
 def python(code: str, **env):
@@ -47,7 +47,7 @@ def test_every_public_name_loads_on_first_use():
     from vecsearch.engine.batch.many import solve_many as original
     assert solve_many is original
     with pytest.raises(AttributeError, match="no attribute 'no_such_name'"):
-        vs.no_such_name
+        _ = vs.no_such_name
 
 
 # --- a distance table only when it pays ------------------------------------------------------------

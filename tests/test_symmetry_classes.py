@@ -31,8 +31,9 @@ def then(definition, a, b):
     """``a`` then ``b``: slot i gets what ``a`` put in slot ``b.p[i]``; a mirror (sign -1)
     turns orientations backwards before adding its own twist."""
     (oa, sa), (ob, sb) = a, b
-    orbits = tuple((tuple(pa[q] for q in pb), tuple((sb * ta[q] + t) % o.orientations for q, t in zip(pb, tb)))
-                   for o, (pa, ta), (pb, tb) in zip(definition.orbits, oa, ob))
+    orbits = tuple((tuple(pa[q] for q in pb),
+                    tuple((sb * ta[q] + t) % o.orientations for q, t in zip(pb, tb, strict=True)))
+                   for o, (pa, ta), (pb, tb) in zip(definition.orbits, oa, ob, strict=True))
     return orbits, sa * sb
 
 
@@ -45,7 +46,8 @@ def inverse(definition, a):
 
 
 def element(definition, move, sign=1):
-    return tuple(move.changes.get(o.name, ident) for o, ident in zip(definition.orbits, definition.identity())), sign
+    changes = zip(definition.orbits, definition.identity(), strict=True)
+    return tuple(move.changes.get(o.name, ident) for o, ident in changes), sign
 
 
 def reference_group(definition, generators):
@@ -69,7 +71,7 @@ def generators(puzzle, spec):
         found = symmetry.mirror(definition, text)
         m = (found.changes, found.sign)
         names = text.strip()[1:-1].split()
-        image = {a: b for a, b in zip(names, names[1:] + names[:1])}
+        image = {a: b for a, b in zip(names, names[1:] + names[:1], strict=True)}
         for move in definition.moves:  # the mirror's defining property, checked here
             target = inverse(definition, element(definition, definition._named(image.get(move.name, move.name))))
             assert then(definition, inverse(definition, m), then(definition, element(definition, move), m)) == target
@@ -208,7 +210,7 @@ def test_both_ways_of_conjugating_give_the_reference_conjugates(monkeypatch, loo
         states = [s for layer in reference_layers(puzzle) for s in layer][::97]
         component = layout.rank(states[0])[1]
         out = bound.conjugate_ranks(np.array([layout.rank(s)[0] for s in states]), component)
-        for state, row in zip(states, out):
+        for state, row in zip(states, out, strict=True):
             expected = {layout.rank(then(definition, then(definition, inverse(definition, g), (state, 1)), g)[0])[0]
                         for g in group}
             assert set(row.tolist()) == expected

@@ -4,11 +4,11 @@ as the rule says, directed puzzles, start sets, the farthest states, mod-3 dista
 import numpy as np
 import pytest
 from numba import njit
+from reference import bfs_layers, goal_distances, replay, sliding_neighbours, unpack_sliding
 
 import vecsearch as vs
 from vecsearch.engine.twobit import search as twobit_search
 from vecsearch.engine.twobit.search import MethodCosts
-from reference import bfs_layers, goal_distances, replay, sliding_neighbours, unpack_sliding
 
 DENSE = ["sliding-2x2", "sliding-2x3", "sliding-3x2", "sliding-2x4", "sliding-3x3", "pocket-htm", "pocket-qtm",
          "pancake-2", "pancake-4", "pancake-7", "pancake-8", "topspin-5", "topspin-7-3", "lrx-3", "lrx-6"]

@@ -79,17 +79,20 @@ def python_only(state, tables, children, moves):
 
 
 @pytest.mark.parametrize("expand,options,message", [
-    (forgets_return, {}, r"lights-out: expand\('0'\) returned None \(NoneType\); expected an int, the number of children"),
+    (forgets_return, {},
+     r"lights-out: expand\('0'\) returned None \(NoneType\); expected an int, the number of children"),
     (returns_float, {}, r"returned 9\.0 \(float\); expected an int"),
     (returns_arrays, {}, r"returned \(array\(.*\(tuple\); expected an int"),
     (counts_too_many, {}, r"expand\('0'\) returned 10 children; expected 0\.\.max_moves=9"),
-    (writes_wide_children, {}, r"expand\('0'\) writes outside the children array .*narrow \(width=1\): write children\[k\]"),
+    (writes_wide_children, {},
+     r"expand\('0'\) writes outside the children array .*narrow \(width=1\): write children\[k\]"),
     (good_expand, {"rank_size": 256}, r"rank\('\d+'\) is \d+; expected an int in 0\.\.rank_size-1 = 255"),
     (bad_move_index, {}, r"child 8 has move 9; expected 0\.\.8"),
     (one_way, {}, r"expand\('11'\) does not include '0', although move '0' leads there .*reversible=False"),
-    (good_expand, {"start": 1 << 70}, r"the start state is not a state of 1 word\(s\): state word \d+ does not fit"),
-    (python_only, {}, r"lights-out: numba cannot compile python_only \(\S*test_validation\.py, line \d+\): Unknown attribute"
-                      r" 'bit_count' of type int64"),
+    (good_expand, {"start": 1 << 70},
+     r"the start state is not a state of 1 word\(s\): state word \d+ does not fit"),
+    (python_only, {}, r"lights-out: numba cannot compile python_only \(\S*test_validation\.py, line \d+\):"
+                      r" Unknown attribute 'bit_count' of type int64"),
 ])
 def test_broken_user_puzzles_are_named_precisely(expand, options, message):
     puzzle = lights(expand, **options)
@@ -126,7 +129,8 @@ def test_a_puzzle_without_start_or_goal_is_probed_from_a_given_state():
 
 
 def test_a_bare_table_array_is_refused_with_the_shape_expected():
-    with pytest.raises(vs.PuzzleDefinitionError, match=r"tables is a tuple of arrays; wrap a single array as \(array,\)"):
+    with pytest.raises(vs.PuzzleDefinitionError,
+                       match=r"tables is a tuple of arrays; wrap a single array as \(array,\)"):
         lights(good_expand, tables=MASKS)
 
 
@@ -142,7 +146,8 @@ def wide_expand(state, tables, children, moves):
 def test_state_outside_the_declared_width():
     puzzle = vs.Puzzle("grid", vs.Rules(wide_expand, width=2), 4, start=(0, 0), goal=(3, 3))
     with pytest.raises(vs.PuzzleDefinitionError,
-                       match=r"grid: expand\('0 0'\) writes outside the children array .*2 words wide: write children\[k, 0\.\.1\]"):
+                       match=r"grid: expand\('0 0'\) writes outside the children array"
+                             r" .*2 words wide: write children\[k, 0\.\.1\]"):
         vs.warm_up(puzzle)  # warm_up validates first
 
 

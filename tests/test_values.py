@@ -174,8 +174,8 @@ def turns_back(dials, tables, before, moves):
 def test_a_move_writes_only_the_values_it_changes(check):
     """Each row of the children (and predecessors) starts as a copy of the state's values, in the
     Python probe and in the compiled adapters alike."""
-    puzzle = vs.ValuePuzzle("dials", vs.Vector([4, 4, 4]), vs.Rules(turns, predecessors=turns_back, reversible=False), 3,
-                            start=[0, 0, 0], goal=[3, 2, 1], check=check)
+    rules = vs.Rules(turns, predecessors=turns_back, reversible=False)
+    puzzle = vs.ValuePuzzle("dials", vs.Vector([4, 4, 4]), rules, 3, start=[0, 0, 0], goal=[3, 2, 1], check=check)
     dial = lambda s: [(str(i), s[:i] + ((s[i] + 1) % 4,) + s[i + 1:]) for i in range(3)]  # noqa: E731
     assert layer_sets(puzzle, vs.bfs(puzzle, keep_layers=True)) == bfs_layers([(0, 0, 0)], dial)
     assert len(vs.solve(puzzle, method="bidirectional")) == 6 == len(vs.solve(puzzle))

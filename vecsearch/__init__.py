@@ -47,6 +47,7 @@ Module map:
 
 import importlib
 
+from vecsearch.contract import Moves, Rank, Rules
 from vecsearch.errors import (
     InvalidPuzzleInput,
     MemoryLimitError,
@@ -56,7 +57,6 @@ from vecsearch.errors import (
     UnknownPuzzle,
     VecsearchError,
 )
-from vecsearch.contract import Moves, Rank, Rules
 from vecsearch.puzzle import Puzzle
 from vecsearch.registry import get_problem, get_puzzle
 
@@ -85,13 +85,14 @@ _LAZY = {
 }
 
 __all__ = [
-    "BoundRecord", "ClassEnumeration", "DistanceTable", "Explorer", "Heuristic", "InvalidPuzzleInput", "LayerRecord", "METHODS", "ManySolutions", "MemoryLimitError", "NoSolution",
-    "Moves", "Orbit", "Pattern", "Permutation", "PermutationDefinition", "PermutationPuzzle", "Profile", "Puzzle",
-    "PuzzleDefinitionError", "Rank", "Rules",
-    "SearchInterrupted", "SearchResult", "Solution", "Subset", "SymmetryGroup", "UnknownPuzzle", "ValuePuzzle", "VecsearchError", "Vector",
-    "bfs", "bidirectional", "clear_caches", "distance_table", "distances_between", "explore", "get_problem", "get_puzzle", "load_definition",
-    "phases", "plot_profiles", "solve", "solve_many",
-    "solve_pairs", "to_networkx", "validate", "warm_up",
+    "BoundRecord", "ClassEnumeration", "DistanceTable", "Explorer", "Heuristic", "InvalidPuzzleInput", "LayerRecord",
+    "METHODS", "ManySolutions", "MemoryLimitError", "NoSolution", "Moves", "Orbit", "Pattern", "Permutation",
+    "PermutationDefinition", "PermutationPuzzle", "Profile", "Puzzle", "PuzzleDefinitionError", "Rank", "Rules",
+    "SearchInterrupted", "SearchResult", "Solution", "Subset", "SymmetryGroup", "UnknownPuzzle", "ValuePuzzle",
+    "VecsearchError", "Vector",
+    "bfs", "bidirectional", "clear_caches", "distance_table", "distances_between", "explore", "get_problem",
+    "get_puzzle", "load_definition", "phases", "plot_profiles", "solve", "solve_many", "solve_pairs", "to_networkx",
+    "validate", "warm_up",
 ]
 __version__ = "0.1.0"
 

@@ -12,9 +12,9 @@ that is. A JSON-lines file is cut back to its last complete line; every record c
 ``digest`` of its instance (start, goal and the puzzle's identity: its functions, tables and
 metric, ``Instances.digests``), so ids already answered are skipped only when they still ask the
 same thing of the same puzzle: an output written for other instances, or by another puzzle or
-metric, is refused (nothing is written to it), never silently kept. A judge-format file keeps a sidecar ``OUT.done`` (cases answered,
-bytes written and the digest of the whole input, updated after each chunk) and is cut back to
-that point. Ids must be unique in an input: duplicates are refused.
+metric, is refused (nothing is written to it), never silently kept. A judge-format file keeps a
+sidecar ``OUT.done`` (cases answered, bytes written and the digest of the whole input, updated
+after each chunk) and is cut back to that point. Ids must be unique in an input: duplicates are refused.
 """
 
 from __future__ import annotations
@@ -88,7 +88,7 @@ def answered_records(path: str) -> dict[str, int | None]:
 
 def _check_resume(out: str, done: dict, keys: list[str], digests: np.ndarray, error_keys: set[str]) -> None:
     """Refuse to resume ``out`` when it answers other instances than these under their ids."""
-    current = dict(zip(keys, digests.tolist()))
+    current = dict(zip(keys, digests.tolist(), strict=True))
     changed = [k for k, d in done.items()
                if (k in current and d != current[k]) or (k in error_keys and d is not None)
                or (k not in current and k not in error_keys)]
@@ -242,7 +242,7 @@ def run_judge(problem, instances, out, *, errors=(), stream=None, report=None, m
     try:
         for chunk in iter_many(problem.puzzle, instances, max_depth=limit, ordered=True, **solve_options):
             pieces = []
-            for number, answer in zip(np.asarray(chunk.ids).tolist(), _answer_lines(problem, chunk)):
+            for number, answer in zip(np.asarray(chunk.ids).tolist(), _answer_lines(problem, chunk), strict=True):
                 while markers and markers[0] < number:
                     pieces.append(marker)
                     markers.pop(0)

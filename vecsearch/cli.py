@@ -61,9 +61,9 @@ def _solve_instance(args) -> int:
 
 def _enumerate(args, **options):
     """The puzzle and the ``bfs`` the options of ``_add_search_arguments`` (and ``options``) ask for."""
+    from vecsearch.engine.layered.search import bfs
     from vecsearch.engine.runtime import planner
     from vecsearch.engine.runtime.planner import format_size
-    from vecsearch.engine.layered.search import bfs
     from vecsearch.engine.twobit.segments import is_partitioned
     from vecsearch.registry import get_puzzle
 
@@ -95,8 +95,8 @@ def _cluster(args):
         with Client(args.scheduler) as client:
             yield client
         return
-    with LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True, dashboard_address=":0") as cluster, \
-            Client(cluster) as client:
+    with LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True,
+                      dashboard_address=":0") as cluster, Client(cluster) as client:
         yield client
 
 
@@ -174,7 +174,8 @@ def run_batch(args) -> int:
         max_depth = args.max_depth
     else:
         if problem is None:
-            raise InvalidPuzzleInput(f"{args.puzzle} has no judge format: give JSON lines {{\"id\", \"start\", \"goal\"}}")
+            raise InvalidPuzzleInput(f"{args.puzzle} has no judge format:"
+                                     ' give JSON lines {"id", "start", "goal"}')
         puzzle = problem.puzzle
         instances, errors = problem.batch_instances(data)
         max_depth = args.max_depth if args.max_depth is not None else problem.max_depth
@@ -270,8 +271,8 @@ def _write(path: str, save) -> None:
 
 
 def run_warm_up(args) -> int:
-    from vecsearch.engine.runtime import jit
     from vecsearch.engine.batch.warmup import kernel_set, warm_up
+    from vecsearch.engine.runtime import jit
     from vecsearch.registry import WARM_UP_EXAMPLES, get_puzzle
 
     if not args.puzzles and not args.all:
@@ -409,8 +410,8 @@ def main(argv=None) -> int:
         return 0
 
 
-COMMANDS = {command.__name__: command for command in (run_solve, run_bfs, run_profile, run_phases, run_batch, run_warm_up,
-                                                      run_explore, run_kernels, run_list)}
+COMMANDS = {command.__name__: command for command in (run_solve, run_bfs, run_profile, run_phases, run_batch,
+                                                      run_warm_up, run_explore, run_kernels, run_list)}
 
 
 if __name__ == "__main__":

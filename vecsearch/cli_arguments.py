@@ -78,8 +78,8 @@ def build_parser() -> argparse.ArgumentParser:
                               epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     _add_search_arguments(bfs)
     bfs.add_argument("--csv", action="store_true", help="print the profile as CSV")
-    bfs.add_argument("--checkpoint", metavar="DIR", help="save the search after every layer in DIR (a two-bit table slow"
-                     " to write: after enough layers that saving takes at most a tenth of the time)")
+    bfs.add_argument("--checkpoint", metavar="DIR", help="save the search after every layer in DIR (a two-bit table"
+                     " slow to write: after enough layers that saving takes at most a tenth of the time)")
     bfs.add_argument("--resume", metavar="DIR", help="continue the search saved in DIR (and keep saving there)")
     bfs.add_argument("--antipodes", type=_non_negative, metavar="N", help="print up to N of the farthest states")
     bfs.add_argument("--symmetry", metavar="SPEC", help="enumerate modulo symmetry (permutation puzzles): print"
@@ -91,7 +91,8 @@ def build_parser() -> argparse.ArgumentParser:
     profile = commands.add_parser("profile", help="enumerate like bfs; print the profile, plot it, save it as CSV",
                                   epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     _add_search_arguments(profile)
-    profile.add_argument("--plot", metavar="FILE", help="write the profile plot to FILE (.png, .svg, .pdf; needs matplotlib)")
+    profile.add_argument("--plot", metavar="FILE",
+                         help="write the profile plot to FILE (.png, .svg, .pdf; needs matplotlib)")
     profile.add_argument("--csv", metavar="FILE", help="write the profile as CSV to FILE")
     profile.add_argument("--phases", action="store_true", help="also print where each layer's time went: scan,"
                          " unrank, expand, rank, claim and compact seconds (the CSV always has them)")
@@ -188,9 +189,8 @@ def _add_search_arguments(parser) -> None:
                         help="layers: stored layers and a bitset or hash set; twobit: 2 bits per rank (distance"
                              " mod 3); auto (default): what fits, two-bit for large rank spaces")
     parser.add_argument("--max-memory", type=_memory_size, metavar="SIZE",
-                        help="memory the search may use, e.g. 500M or 4G (default: 80%% of the available memory, at most half the"
-                             " machine's);"
-                             " a search that cannot fit is refused before it starts")
+                        help="memory the search may use, e.g. 500M or 4G (default: 80%% of the available memory,"
+                             " at most half the machine's); a search that cannot fit is refused before it starts")
     parser.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                         help="show a progress bar on stderr (default: when stderr is a terminal; needs tqdm)")
     split = parser.add_argument_group("partitioned two-bit search (spaces bigger than one process: on disk or a"

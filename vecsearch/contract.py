@@ -64,6 +64,7 @@ class Role:
 
     @property
     def signature(self) -> str:
+        """The role's call as the README's table writes it: ``name(arguments) -> returns``."""
         return f"{self.name}({', '.join(self.arguments)}) -> {self.returns}"
 
 
@@ -120,7 +121,6 @@ ROLES = (
     Role("heuristic_update", None, ("parent", "info", "child", "htables"), "(bound, info)", "bound", False,
          "the heuristic of each child", "the bound of a child from its parent's evaluation (built-in heuristics)"),
 )
-ROLE_NAMES = tuple(role.name for role in ROLES)
 ROLES_BY_NAME = {role.name: role for role in ROLES}
 
 TRAITS = (
@@ -159,7 +159,7 @@ def _record(class_name: str, record: str, summary: str, examples: str):
     traits = [t for t in TRAITS if t.record == record]
     order = ([r for r in roles if r.required] + [t for t in traits if t.required] + [t for t in traits if t.positional]
              + [r for r in roles if not r.required] + [t for t in traits if not t.required and not t.positional])
-    fields = []
+    fields: list[tuple] = []
     for item in order:
         if item.required:
             fields.append((item.name, object))
@@ -171,8 +171,8 @@ def _record(class_name: str, record: str, summary: str, examples: str):
     for item in order:
         if isinstance(item, Role):
             lines.append(f"{item.name} : function{'' if item.required else ', optional'}")
-            lines.append(f"    ``{item.signature}``: {item.summary}" + (f" (without it: {item.default})." if item.default
-                                                                        else "."))
+            without = f" (without it: {item.default})." if item.default else "."
+            lines.append(f"    ``{item.signature}``: {item.summary}" + without)
         else:
             lines.append(f"{item.name} : {item.kind}" + ("" if item.required else f", default {item.default!r}"))
             lines.append(f"    {item.summary[0].upper()}{item.summary[1:]}.")
@@ -203,7 +203,6 @@ Rank = _record("Rank", "rank", "A perfect rank of the states: bitsets, two-bit s
     >>> rank = vs.Rank(lambda state, tables: state, 512)
     >>> rank.size, rank.unrank is None
     (512, True)""")
-RECORDS = {"rules": Rules, "moves": Moves, "rank": Rank}
 
 
 def as_record(value, record, function_field, name, what):

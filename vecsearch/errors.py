@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import weakref
+from typing import Any
 
 
 class VecsearchError(Exception):
@@ -51,7 +52,7 @@ class InvalidPuzzleInput(VecsearchError, ValueError):
         super().__init__(str(self))
 
     def located(self, *, line: int | None = None, case: int | None = None,
-                source: str | None = None) -> "InvalidPuzzleInput":
+                source: str | None = None) -> InvalidPuzzleInput:
         """The same error with its position in a larger input filled in."""
         return InvalidPuzzleInput(
             self.message,
@@ -112,7 +113,8 @@ class BrokenRule(PuzzleDefinitionError):
     """
 
     RULES = ("raised", "count", "move", "reserved", "rank", "bound", "value", "permutation", "subset")
-    describing = weakref.WeakValueDictionary()  # user puzzles by ``Puzzle.serial`` (``engine.runtime.guarded``)
+    # user puzzles by ``Puzzle.serial`` (``engine.runtime.guarded``)
+    describing: weakref.WeakValueDictionary[int | str, Any] = weakref.WeakValueDictionary()
 
     def __init__(self, puzzle: int | str, role: str, rule: int, state, value: int = 0, index: int = 0, limit: int = 0,
                  position: int = -1):

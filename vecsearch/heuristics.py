@@ -7,8 +7,12 @@ evaluates them in bulk and inlines them into its search kernels (``vecsearch.eng
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from vecsearch.puzzle import Puzzle
 
 
 @dataclass(eq=False)
@@ -51,7 +55,7 @@ class Heuristic:
     31
     """
 
-    puzzle: object
+    puzzle: Puzzle
     name: str
     function: object
     tables: tuple

@@ -43,11 +43,12 @@ class JudgeProblem:
     marker = "error"  # the output line of a malformed case
     max_depth: int | None = None  # the judge's limit: longer answers count as none
 
-    def with_goal(self, name: str) -> "JudgeProblem":
+    def with_goal(self, name: str) -> JudgeProblem:
         """The same problem towards another goal convention (``vecsearch solve --goal NAME``)."""
         if not self.goal_conventions:
             raise InvalidPuzzleInput(f"{self.name} has one goal; it takes no --goal")
-        raise InvalidPuzzleInput(f"{self.name}: unknown goal {name!r}; choose one of {', '.join(self.goal_conventions)}")
+        raise InvalidPuzzleInput(f"{self.name}: unknown goal {name!r}; choose one of"
+                                 f" {', '.join(self.goal_conventions)}")
 
     # --- parse ----------------------------------------------------------------------------------
     def read(self, text: str) -> tuple[list[Case], InvalidPuzzleInput | None]:
@@ -98,7 +99,8 @@ class JudgeProblem:
     def batch_output(self, lengths, moves) -> list[str] | bytes:
         """The judge output of answered instances, in order (a list of texts, or bytes: one line
         per instance)."""
-        return [self.output(int(length), row[:max(0, length)].tolist()) for length, row in zip(lengths, moves)]
+        return [self.output(int(length), row[:max(0, length)].tolist())
+                for length, row in zip(lengths, moves, strict=True)]
 
     def notes(self, instances, lengths, method: str) -> dict:
         """Remarks for standard error on some answers, by instance id (none by default)."""
@@ -119,7 +121,7 @@ class JudgeProblem:
                 texts = texts.decode("utf-8").split("\n")[:-1]
             notes = self.notes(instances, chunk.lengths, chunk.method)
             ids = [int(number) for number in instances.ids]
-            answers = {number: Answer(out, notes.get(number)) for number, out in zip(ids, texts)}
+            answers = {number: Answer(out, notes.get(number)) for number, out in zip(ids, texts, strict=True)}
         answers.update({error.case: Answer(self.marker, str(error)) for error in errors})
         return [answers[number] for number in sorted(answers)], errors
 

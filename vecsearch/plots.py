@@ -67,7 +67,9 @@ def plot_profiles(profiles, labels=None, *, axes=None, title: str | None = None)
     profiles = list(profiles)
     if not profiles or not all(p.records for p in profiles):
         raise ValueError("plot_profiles needs at least one profile, each with records")
-    labels = list(labels) if labels is not None else ([""] if len(profiles) == 1 else [f"#{i + 1}" for i in range(len(profiles))])
+    if labels is None:
+        labels = [""] if len(profiles) == 1 else [f"#{i + 1}" for i in range(len(profiles))]
+    labels = list(labels)
     if len(labels) != len(profiles):
         raise ValueError(f"{len(labels)} labels for {len(profiles)} profiles")
     if axes is None:
@@ -82,7 +84,7 @@ def plot_profiles(profiles, labels=None, *, axes=None, title: str | None = None)
         figure = axes[0].figure
     memory = axes[3].twinx()
     heuristic = hasattr(profiles[0].records[0], "bound")
-    for index, (profile, label) in enumerate(zip(profiles, labels)):
+    for index, (profile, label) in enumerate(zip(profiles, labels, strict=True)):
         colour = f"C{index}"
         for side, records in _sides(profile):
             name = " ".join(part for part in (label, side) if part)
@@ -91,7 +93,7 @@ def plot_profiles(profiles, labels=None, *, axes=None, title: str | None = None)
             if heuristic:
                 _line(axes[0], x, _positive([r.expanded for r in records]), name, style)
                 _line(axes[1], x, _positive([r.generated for r in records]), name, style)
-                ratios = [(xi, r.generated / r.expanded) for xi, r in zip(x, records) if r.expanded]
+                ratios = [(xi, r.generated / r.expanded) for xi, r in zip(x, records, strict=True) if r.expanded]
             else:
                 _line(axes[0], x, _positive([r.states for r in records]), name, style)
                 _line(axes[1], x, _positive([r.states for r in records]), f"{name} new".strip(), style)
@@ -108,7 +110,7 @@ def plot_profiles(profiles, labels=None, *, axes=None, title: str | None = None)
     titles = (("nodes expanded", "children generated", "children per expanded node", "seconds and MiB")
               if heuristic else ("states per depth", "new vs duplicate children", "effective branching factor",
                                  "seconds and MiB per layer"))
-    for axis, text in zip(axes, titles):
+    for axis, text in zip(axes, titles, strict=True):
         axis.set_title(text)
         axis.set_xlabel(xlabel)
         axis.grid(True, alpha=0.3)
@@ -125,7 +127,7 @@ def plot_profiles(profiles, labels=None, *, axes=None, title: str | None = None)
     if handles:
         axes[3].legend(handles=handles, fontsize="small")
     if title is None:
-        title = "; ".join(_headline(profile, label) for profile, label in zip(profiles, labels))
+        title = "; ".join(_headline(profile, label) for profile, label in zip(profiles, labels, strict=True))
     if title:
         figure.suptitle(title)
     return figure

@@ -159,7 +159,7 @@ class Puzzle:
             len(self.inverse_moves) != self.max_moves or not all(-1 <= m < self.max_moves for m in self.inverse_moves)
         ):
             raise PuzzleDefinitionError(f"{name}: the inverses need one move index (or -1) per move")
-        given = {"rules": self.rules, "rank": self.rank}
+        given: dict[str | None, object] = {"rules": self.rules, "rank": self.rank}
         self._functions = {role.kernel_name: _jitted(getattr(given[role.record], role.name))
                            if given.get(role.record) is not None and getattr(given[role.record], role.name) is not None
                            else None for role in ROLES if role.record in given or role.record is None}
@@ -192,7 +192,7 @@ class Puzzle:
         return self._functions["unrank_state"] is not None
 
     @property
-    def steps_in_rank_space(self) -> bool:
+    def _steps_in_rank_space(self) -> bool:
         """Whether the puzzle computes its children's ranks from a rank (``expand_rank``)."""
         return self._functions["expand_rank_state"] is not None
 
@@ -202,7 +202,7 @@ class Puzzle:
         by default when the puzzle steps in rank space (table lookups, no states built). A
         family whose ``expand_rank`` must unrank first, and whose layers are cheap from states,
         says False (the sliding puzzles)."""
-        return self.steps_in_rank_space
+        return self._steps_in_rank_space
 
     @property
     def searchable_backward(self) -> bool:

@@ -52,10 +52,12 @@ def _modules():
 
 
 def puzzle_catalogue() -> dict[str, str]:
+    """Every built-in puzzle name and what it is."""
     return {name: text for module in _modules() for name, text in module.PUZZLES.items()}
 
 
 def problem_catalogue() -> dict[str, str]:
+    """Every built-in problem (judge format) name and its title."""
     return {name: get_problem(name).title for module in _modules() for name in module.PROBLEMS}
 
 
@@ -160,7 +162,8 @@ def user_puzzle(spec: str):
         return None
     if not attribute.isidentifier() or not hasattr(module, attribute):
         offered = sorted(k for k, v in vars(module).items() if isinstance(v, Puzzle) and not k.startswith("_"))
-        raise UnknownPuzzle(f"{spec}: {module.__name__} has no {attribute!r}; its puzzles: {', '.join(offered) or 'none'}")
+        raise UnknownPuzzle(f"{spec}: {module.__name__} has no {attribute!r};"
+                            f" its puzzles: {', '.join(offered) or 'none'}")
     value = getattr(module, attribute)
     if callable(value) and not isinstance(value, Puzzle) and _takes_no_arguments(value):
         value = value()

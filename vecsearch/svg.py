@@ -42,7 +42,8 @@ class Board:
 
     def __post_init__(self):
         if len(self.cells) != self.rows * self.cols:
-            raise ValueError(f"a {self.rows}x{self.cols} board needs {self.rows * self.cols} cells, got {len(self.cells)}")
+            raise ValueError(f"a {self.rows}x{self.cols} board needs {self.rows * self.cols} cells,"
+                             f" got {len(self.cells)}")
         if self.row_labels and len(self.row_labels) != self.rows:
             raise ValueError(f"a board of {self.rows} rows needs {self.rows} row labels, got {len(self.row_labels)}")
 
@@ -90,7 +91,7 @@ def strip_svg(boards, captions) -> str:
     cell_h = max(b.height for b in boards) + CAPTION + GAP
     per_row = min(PER_ROW, len(boards))
     elements = []
-    for k, (board, caption) in enumerate(zip(boards, captions)):
+    for k, (board, caption) in enumerate(zip(boards, captions, strict=True)):
         x, y = (k % per_row) * cell_w, (k // per_row) * cell_h
         elements += board.elements(x, y)
         elements.append(_text(x + board.width / 2, y + board.height + CAPTION / 2 + 1, caption))

@@ -203,7 +203,8 @@ def _call_children(puzzle, role: str, state):
                                     f" the number of {'predecessors' if role == 'predecessors' else 'children'}"
                                     " written")
     if not 0 <= count <= room:
-        raise PuzzleDefinitionError(f"{where} returned {count} {'predecessors' if role == 'predecessors' else 'children'};"
+        returned = "predecessors" if role == "predecessors" else "children"
+        raise PuzzleDefinitionError(f"{where} returned {count} {returned};"
                                     f" expected 0..{capacity}={room}")
     out = []
     for k in range(int(count)):
@@ -284,7 +285,7 @@ def _check_compiled(puzzle, states):
         except PuzzleDefinitionError as error:
             message = str(error) if str(error).startswith(f"{puzzle.name}:") else f"{puzzle.name}: {error}"
             raise PuzzleDefinitionError(message) from error.__cause__
-        compiled = sorted((_key(c), int(m)) for c, m in zip(children, moves))
+        compiled = sorted((_key(c), int(m)) for c, m in zip(children, moves, strict=True))
         expected = sorted((_key(c), m) for c, m in _call_children(puzzle, "expand", state))
         if compiled != expected:
             raise PuzzleDefinitionError(f"{puzzle.name}: compiled, expand({_show(puzzle, state)}) gives other children"
@@ -292,7 +293,7 @@ def _check_compiled(puzzle, states):
 
 
 def _plain(value):
-    """numpy scalars as Python numbers, so messages read ``308``, not ``np.int64(308)``."""
+    """Numpy scalars as Python numbers, so messages read ``308``, not ``np.int64(308)``."""
     return value.item() if isinstance(value, np.generic) else value
 
 

@@ -87,6 +87,7 @@ class Values:
 
     @property
     def subset_size(self) -> int:
+        """Ones in a state of a subset (-1: not a subset of fixed size)."""
         return -1
 
     # --- in Python: text, validation, the first states -------------------------------------
@@ -94,23 +95,27 @@ class Values:
         """Why ``values`` is not a state of this layout (None: it is one)."""
         if len(values) != self.size:
             return f"expected {self.size} values, got {len(values)}"
-        for i, (v, r) in enumerate(zip(values, self.ranges)):
+        for i, (v, r) in enumerate(zip(values, self.ranges, strict=True)):
             if not 0 <= v < r:
                 return f"value {v} at position {i} is outside its range 0..{r - 1}"
         return None
 
     def pack(self, values):
+        """The packed state holding ``values`` (an int, or a row of words)."""
         words = [0] * self.width
-        for v, w, s in zip(values, self.words, self.shifts):
+        for v, w, s in zip(values, self.words, self.shifts, strict=True):
             words[w] |= int(v) << s
         words = [signed64(w) for w in words]
         return words[0] if self.width == 1 else tuple(words)
 
     def unpack(self, state) -> list[int]:
+        """The values a packed ``state`` holds."""
         words = [int(state)] if self.width == 1 else [int(w) for w in state]
-        return [(unsigned64(words[w]) >> s) & ((1 << b) - 1) for w, s, b in zip(self.words, self.shifts, self.bits)]
+        return [(unsigned64(words[w]) >> s) & ((1 << b) - 1)
+                for w, s, b in zip(self.words, self.shifts, self.bits, strict=True)]
 
     def describe(self) -> str:
+        """What a state holds, for error messages."""
         return "values in " + ", ".join(f"0..{r - 1}" for r in self.ranges)
 
     def __repr__(self) -> str:
@@ -158,14 +163,17 @@ class Permutation(Values):
         self.rank_size = math.factorial(n)
 
     def ranking(self) -> np.ndarray:
+        """The factorials the rank of a permutation takes."""
         return np.array([[math.factorial(i) for i in range(self.size + 1)]], np.int64)
 
     def problem(self, values) -> str | None:
+        """What is wrong with ``values`` (None: nothing)."""
         if len(values) == self.size and sorted(int(v) for v in values) != list(range(self.size)):
             return f"{' '.join(map(str, values))} is not a permutation of 0..{self.size - 1}"
         return super().problem(values)
 
     def describe(self) -> str:
+        """What a state holds, for error messages."""
         return f"a permutation of 0..{self.size - 1}"
 
     def __repr__(self) -> str:
@@ -201,18 +209,22 @@ class Subset(Values):
 
     @property
     def subset_size(self) -> int:
+        """Ones in a state of a subset (-1: any number)."""
         return -1 if self.k is None else self.k
 
     def ranking(self) -> np.ndarray:
+        """The binomial coefficients the rank of a subset takes."""
         return np.array([[math.comb(a, b) for b in range(self.size + 1)] for a in range(self.size + 1)], np.int64)
 
     def problem(self, values) -> str | None:
+        """What is wrong with ``values`` (None: nothing)."""
         wrong = super().problem(values)
         if wrong is None and self.k is not None and sum(values) != self.k:
             return f"{' '.join(map(str, values))} holds {sum(values)} elements, not {self.k}"
         return wrong
 
     def describe(self) -> str:
+        """What a state holds, for error messages."""
         return "0/1 per element" + ("" if self.k is None else f", {self.k} ones")
 
     def __repr__(self) -> str:
@@ -295,11 +307,14 @@ class ValuePuzzle(Puzzle):
     # --- what the engine asks ----------------------------------------------------------------
     @property
     def has_unrank(self) -> bool:
+        """Whether the values are ranked (and so unranked): a rank size was given."""
         return self.rank_size is not None
 
     @property
     def guard(self) -> Guard:
-        derived = ("expand_ranked_state", "rank_state", "unrank_state") if self.rank_size is not None else ()
+        """The value adapters around the user's functions (``kernels/value_template.py``)."""
+        derived: tuple[str, ...] = ("expand_ranked_state", "rank_state", "unrank_state") if self.rank_size is not None \
+            else ()
         if self.rank_size is not None and self.functions["predecessors_state"] is not None:
             derived += ("predecessors_ranked_state",)
         return Guard("value_template", "puzzles of your own over values", derived,
@@ -307,6 +322,7 @@ class ValuePuzzle(Puzzle):
                       ("CHILD_CELLS", FIELD_ROOM * self.move_capacity)))
 
     def limits(self) -> np.ndarray:
+        """The limits the guards check, with the subset size of the values last."""
         limits = super().limits()
         limits[-1] = self.values.subset_size
         return limits
@@ -329,6 +345,7 @@ class ValuePuzzle(Puzzle):
 
     # --- the roles as plain Python over packed states (what ``validate`` probes) --------------
     def probe_function(self, kernel_name: str):
+        """The role ``kernel_name`` as plain Python over packed states (what ``validate`` probes)."""
         user = self.functions.get(kernel_name) if kernel_name in ("expand_state", "predecessors_state",
                                                                     "component_state", "is_goal_state") else None
         if kernel_name in ("expand_state", "predecessors_state") and user is not None:
@@ -375,9 +392,9 @@ class ValuePuzzle(Puzzle):
                 rank += rest.index(v) * math.factorial(self.values.size - 1 - i)
                 rest.remove(v)
             return rank
-        if self.values.kind == SUBSET and self.values.k is not None:
+        if isinstance(self.values, Subset) and self.values.k is not None:
             return sum(math.comb(i, j + 1) for j, i in enumerate(i for i, v in enumerate(values) if v))
-        return sum(v * w for v, w in zip(values, self.values.weights))
+        return sum(v * w for v, w in zip(values, self.values.weights, strict=True))
 
     def unrank_of(self, rank: int):
         """The packed state of a rank (in Python)."""
@@ -387,7 +404,7 @@ class ValuePuzzle(Puzzle):
             for i in range(n):
                 digit, rank = divmod(rank, math.factorial(n - 1 - i))
                 values.append(rest.pop(digit))
-        elif self.values.kind == SUBSET and self.values.k is not None:
+        elif isinstance(self.values, Subset) and self.values.k is not None:
             values, top = [0] * n, n - 1
             for j in range(self.values.k, 0, -1):
                 while math.comb(top, j) > rank:
@@ -396,10 +413,11 @@ class ValuePuzzle(Puzzle):
                 values[top] = 1
                 top -= 1
         else:
-            values = [(rank // w) % r for w, r in zip(self.values.weights, self.values.ranges)]
+            values = [(rank // w) % r for w, r in zip(self.values.weights, self.values.ranges, strict=True)]
         return self.values.pack(values)
 
     def parse_state(self, text: str):
+        """The packed state of values written as numbers (commas and brackets allowed)."""
         tokens = text.replace(",", " ").replace("[", " ").replace("]", " ").split()
         values = []
         for position, token in enumerate(tokens):
@@ -411,6 +429,7 @@ class ValuePuzzle(Puzzle):
         return self.state(values)
 
     def format_state(self, state) -> str:
+        """The values of ``state``, space-separated."""
         return " ".join(map(str, self.values.unpack(state)))
 
     def state(self, value):

@@ -9,8 +9,9 @@ import random
 import subprocess
 from pathlib import Path
 
-from vecsearch.puzzles.permutation.textformat import load_definition
 from vecsearch.puzzles.permutation.puzzle import PermutationPuzzle
+from vecsearch.puzzles.permutation.textformat import load_definition
+
 out = {}
 specs = {"3x3x3": [(10, 4), (11, 4), (13, 5), (14, 5)], "pyraminx": [(40, 8)], "skewb": [(40, 8)]}
 for name, groups in specs.items():
@@ -30,6 +31,10 @@ for name, groups in specs.items():
         if line.startswith("Found 1 solution"):
             answers.append(lines[i - 1].strip())
     assert len(answers) == len(scrambles), (name, len(answers), len(scrambles))
-    out[name] = [{"scramble": s, "twsearch": a, "length": len(a.split())} for s, a in zip(scrambles, answers)]
+    out[name] = [{"scramble": s, "twsearch": a, "length": len(a.split())}
+                 for s, a in zip(scrambles, answers, strict=True)]
     print(name, [len(a.split()) for a in answers], flush=True)
-json.dump({"command": "twsearch -M 1024 -t 1 -s FILE.tws < SCRAMBLES (twsearch built from github.com/cubing/twsearch at 0a8bfb0; FILE: its samples/main at 007a8cd, copied to tests/data/definitions/twsearch-main-NAME.tws); scrambles: random moves of the half-turn metric, random.Random(25); length: the moves of twsearch's optimal solution", "puzzles": out}, open(Path(__file__).parent / "tws_solve_lengths.json", "w"), indent=1)
+COMMAND = ("twsearch -M 1024 -t 1 -s FILE.tws < SCRAMBLES (twsearch built from github.com/cubing/twsearch at 0a8bfb0;"
+           " FILE: its samples/main at 007a8cd, copied to tests/data/definitions/twsearch-main-NAME.tws); scrambles:"
+           " random moves of the half-turn metric, random.Random(25); length: the moves of twsearch's optimal solution")
+json.dump({"command": COMMAND, "puzzles": out}, open(Path(__file__).parent / "tws_solve_lengths.json", "w"), indent=1)

@@ -16,10 +16,10 @@ Module map:
 
 from __future__ import annotations
 
+from vecsearch.engine.layered.search import bfs, bidirectional
+from vecsearch.engine.results.result import SearchResult
 from vecsearch.engine.runtime import planner
 from vecsearch.engine.runtime.endpoints import as_puzzle
-from vecsearch.engine.results.result import SearchResult
-from vecsearch.engine.layered.search import bfs, bidirectional
 from vecsearch.engine.tables.distance import DistanceTable
 from vecsearch.errors import VecsearchError
 from vecsearch.explorer.model import PER_PAGE, Explorer, Neighbour

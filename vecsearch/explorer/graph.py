@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from vecsearch.engine.layered.search import bfs
 from vecsearch.engine.runtime.codegen import layer_kernels
 from vecsearch.engine.runtime.endpoints import as_puzzle
 from vecsearch.engine.runtime.guarded import kernel_tables
-from vecsearch.engine.layered.search import bfs
 from vecsearch.errors import VecsearchError
 from vecsearch.explorer.records import plain_state
 from vecsearch.optional import require
@@ -70,7 +70,7 @@ def to_networkx(puzzle, start=None, *, max_depth: int | None = None, max_states:
             kids, moves = neighbours(states[i:i + 1], kernel_tables(puzzle), False)
             labels = puzzle.move_labels([states[i]] * len(moves), moves.tolist())
             source = plain_state(states[i])
-            for kid, label in zip(kids, labels):
+            for kid, label in zip(kids, labels, strict=True):
                 target = plain_state(kid)
                 if target in graph:
                     graph.add_edge(source, target, key=label, move=label)

@@ -116,7 +116,7 @@ class Explorer:
         kids, labels = self._children(self.puzzle.states(state)[:1])
         depths = self.depths(kids)
         return [Neighbour(label, plain_state(kid), tuple(int(d) for d in row))
-                for label, kid, row in zip(labels, kids, depths)]
+                for label, kid, row in zip(labels, kids, depths, strict=True)]
 
     # --- the page's protocol --------------------------------------------------------------------
     def answer(self, request: dict) -> dict:
@@ -144,7 +144,8 @@ class Explorer:
         solution = None
         if self.solution is not None:
             solution = {"ids": records.add(self.solution.states), "moves": list(self.solution.move_names)}
-        first = self.solution.states[:1] if self.solution is not None else self._side(0).states_at(0, np.zeros(1, np.int64))
+        first = (self.solution.states[:1] if self.solution is not None
+                 else self._side(0).states_at(0, np.zeros(1, np.int64)))
         return {"puzzle": self.puzzle.name, "cell": self.pictures.cell_size, "per_page": self.per_page, "live": True,
                 "sides": [{"name": s.name, "label": s.label, "sizes": list(s.sizes), "complete": s.complete}
                           for s in self.sides],
@@ -154,7 +155,7 @@ class Explorer:
         """``[move label, id]`` of each neighbour of ``state`` (a one-state layer), their
         records added to ``records``."""
         kids, labels = self._children(state)
-        return [[label, kid_id] for label, kid_id in zip(labels, records.add(kids))]
+        return [[label, kid_id] for label, kid_id in zip(labels, records.add(kids), strict=True)]
 
     def state_of(self, state_id) -> np.ndarray:
         """The one-state layer an id names: one this explorer has shown (``Records.add`` made

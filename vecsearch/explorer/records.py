@@ -26,7 +26,7 @@ class Records:
         if new:
             explorer = self.explorer
             depths = explorer.depths(states[new])
-            for i, row in zip(new, depths):
+            for i, row in zip(new, depths, strict=True):
                 state = plain_state(states[i])
                 self.found[ids[i]] = {"text": explorer.puzzle.format_state(state),
                                       "board": explorer.pictures.board(state), "depths": row.tolist()}

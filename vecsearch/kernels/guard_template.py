@@ -13,12 +13,36 @@ An exception in the user's function cannot be re-raised from inside ``except`` i
 so each guard notes it and raises after the ``try``.
 """
 
-from vecsearch.kernels.guards import (FAILED, GUARD, LIMIT_MOVES, LIMIT_PREDECESSORS, LIMIT_PUZZLE, LIMIT_RANKS,
-                                      LIMITS, RULE_BOUND, RULE_COUNT, RULE_MOVE, RULE_RAISED, RULE_RANK, RULE_RESERVED,
-                                      SLOT_COMPONENT, SLOT_EXPAND, SLOT_EXPAND_RANK, SLOT_EXPAND_RANKED,
-                                      SLOT_HEURISTIC, SLOT_IS_GOAL, SLOT_NEAR_PREDECESSORS_RANK, SLOT_NEAR_RANK,
-                                      SLOT_PREDECESSORS, SLOT_PREDECESSORS_RANK, SLOT_RANK, SLOT_UNRANK, USER_TABLES,
-                                      broken, whole)
+from vecsearch.kernels.guards import (
+    FAILED,
+    GUARD,
+    LIMIT_MOVES,
+    LIMIT_PREDECESSORS,
+    LIMIT_PUZZLE,
+    LIMIT_RANKS,
+    LIMITS,
+    RULE_BOUND,
+    RULE_COUNT,
+    RULE_MOVE,
+    RULE_RAISED,
+    RULE_RANK,
+    RULE_RESERVED,
+    SLOT_COMPONENT,
+    SLOT_EXPAND,
+    SLOT_EXPAND_RANK,
+    SLOT_EXPAND_RANKED,
+    SLOT_HEURISTIC,
+    SLOT_IS_GOAL,
+    SLOT_NEAR_PREDECESSORS_RANK,
+    SLOT_NEAR_RANK,
+    SLOT_PREDECESSORS,
+    SLOT_PREDECESSORS_RANK,
+    SLOT_RANK,
+    SLOT_UNRANK,
+    USER_TABLES,
+    broken,
+    whole,
+)
 from vecsearch.kernels.intrinsics import borrowed, to_fixed_tuple
 from vecsearch.kernels.roles import WIDTH, first_word, state_function
 

@@ -37,8 +37,7 @@ are bound to the same operations in plain Python instead (``python_intrinsics``)
 
 from llvmlite import ir
 from numba import types
-from numba.core import cgutils
-from numba.core import config
+from numba.core import cgutils, config
 from numba.extending import intrinsic
 from numba.np.unsafe.ndarray import to_fixed_tuple
 

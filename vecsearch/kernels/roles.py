@@ -32,13 +32,29 @@ from vecsearch._numba import kernel, loop, parallel_kernel, state_function
 from vecsearch.contract import ROLES as CONTRACT_ROLES
 from vecsearch.kernels.state_words import (
     narrow_copy_at as copy_at,
+)
+from vecsearch.kernels.state_words import (
     narrow_empty_at as empty_at,
+)
+from vecsearch.kernels.state_words import (
     narrow_equal_at as equal_at,
+)
+from vecsearch.kernels.state_words import (
     narrow_first_word as first_word,
+)
+from vecsearch.kernels.state_words import (
     narrow_hash_at as hash_at,
+)
+from vecsearch.kernels.state_words import (
     narrow_less_at as less_at,
+)
+from vecsearch.kernels.state_words import (
     narrow_new_states as new_states,
+)
+from vecsearch.kernels.state_words import (
     narrow_state_hash as state_hash,
+)
+from vecsearch.kernels.state_words import (
     narrow_states_equal as states_equal,
 )
 

@@ -17,13 +17,33 @@ move out of range raises ``BrokenRule``.
 
 import numpy as np
 
-from vecsearch.kernels.guards import (FAILED, FIELDS, GUARD, LIMIT_MOVES, LIMIT_PREDECESSORS, LIMIT_PUZZLE,
-                                      LIMIT_SUBSET, LIMITS, RANKING, RULE_BOUND, RULE_COUNT, RULE_MOVE,
-                                      RULE_PERMUTATION, RULE_RAISED, RULE_SUBSET, RULE_VALUE, SLOT_COMPONENT,
-                                      SLOT_EXPAND, SLOT_HEURISTIC, SLOT_IS_GOAL, SLOT_PREDECESSORS, USER_TABLES,
-                                      broken, whole)
-from vecsearch.kernels.intrinsics import (borrowed, popcount, repeat_first_row, stack_empty, stack_matrix,
-                                         to_fixed_tuple)
+from vecsearch.kernels.guards import (
+    FAILED,
+    FIELDS,
+    GUARD,
+    LIMIT_MOVES,
+    LIMIT_PREDECESSORS,
+    LIMIT_PUZZLE,
+    LIMIT_SUBSET,
+    LIMITS,
+    RANKING,
+    RULE_BOUND,
+    RULE_COUNT,
+    RULE_MOVE,
+    RULE_PERMUTATION,
+    RULE_RAISED,
+    RULE_SUBSET,
+    RULE_VALUE,
+    SLOT_COMPONENT,
+    SLOT_EXPAND,
+    SLOT_HEURISTIC,
+    SLOT_IS_GOAL,
+    SLOT_PREDECESSORS,
+    USER_TABLES,
+    broken,
+    whole,
+)
+from vecsearch.kernels.intrinsics import borrowed, popcount, repeat_first_row, stack_empty, stack_matrix, to_fixed_tuple
 from vecsearch.kernels.ranking import permutation_rank, permutation_unrank, subset_rank, subset_unrank
 from vecsearch.kernels.roles import CHILD_CELLS, LAYOUT, MAX_FIELDS, WIDTH, state_function
 from vecsearch.values import MASK, PERMUTATION, RANGE, SHIFT, SUBSET, WEIGHT, WORD

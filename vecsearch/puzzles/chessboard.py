@@ -26,6 +26,7 @@ Conventions:
 from __future__ import annotations
 
 import math
+from functools import cache
 from typing import NamedTuple
 
 import numpy as np
@@ -156,15 +157,10 @@ class ChessboardPuzzle(Puzzle):
         return "\n".join(self.move_names[m] for m in moves)
 
 
-_puzzle: ChessboardPuzzle | None = None
-
-
+@cache
 def chessboard() -> ChessboardPuzzle:
     """The puzzle (one shared instance)."""
-    global _puzzle
-    if _puzzle is None:
-        _puzzle = ChessboardPuzzle()
-    return _puzzle
+    return ChessboardPuzzle()
 
 
 def from_name(name: str) -> ChessboardPuzzle | None:

@@ -26,6 +26,9 @@ Conventions:
 
 from __future__ import annotations
 
+from functools import cache
+from itertools import pairwise
+
 import numpy as np
 
 from vecsearch._numba import state_function
@@ -187,7 +190,7 @@ class GapPuzzle(Puzzle):
     def describe(self, solution) -> list[str]:
         """Each move of a solution as ``"card 23 to row 2, column 5"``."""
         steps = []
-        for before, after in zip(solution.states, solution.states[1:]):
+        for before, after in pairwise(solution.states):
             old, new = unpack(before), unpack(after)
             cell = next(c for c in range(CELLS) if old[c] < 0 <= new[c])
             steps.append(f"card {card_name(new[cell])} to row {cell // COLUMNS + 1}, column {cell % COLUMNS + 2}")
@@ -204,14 +207,10 @@ def parse_card(token: str, *, aces: bool) -> int:
     raise InvalidPuzzleInput(f"token {token!r} is not a card; expected {expected}")
 
 
-_puzzle = None
-
-
+@cache
 def gap_puzzle() -> GapPuzzle:
-    global _puzzle
-    if _puzzle is None:
-        _puzzle = GapPuzzle()
-    return _puzzle
+    """The puzzle (one shared instance)."""
+    return GapPuzzle()
 
 
 # --- the set-up and the judge format --------------------------------------------------------------

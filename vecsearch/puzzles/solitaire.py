@@ -28,6 +28,7 @@ Conventions:
 from __future__ import annotations
 
 import math
+from functools import cache
 from typing import NamedTuple
 
 import numpy as np
@@ -186,7 +187,7 @@ class SolitairePuzzle(Puzzle):
     def move_labels(self, states, moves) -> list[str]:
         """``"r c D"``: the moving piece's square and its direction."""
         labels = []
-        for state, move in zip(states, moves):
+        for state, move in zip(states, moves, strict=False):  # states may end with the state the path reaches
             piece, d = divmod(int(move), 4)
             row, col = self.squares(state)[piece]
             labels.append(f"{row} {col} {DIRECTIONS[d]}")
@@ -216,15 +217,10 @@ def popcount_of(value: int) -> int:
     return bin(value & ((1 << 64) - 1)).count("1")
 
 
-_puzzle: SolitairePuzzle | None = None
-
-
+@cache
 def solitaire() -> SolitairePuzzle:
     """The puzzle (one shared instance)."""
-    global _puzzle
-    if _puzzle is None:
-        _puzzle = SolitairePuzzle()
-    return _puzzle
+    return SolitairePuzzle()
 
 
 def from_name(name: str) -> SolitairePuzzle | None:

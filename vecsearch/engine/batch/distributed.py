@@ -12,10 +12,10 @@ import time
 
 import numpy as np
 
-from vecsearch.engine.results.answers import Chunk
-from vecsearch.engine.runtime.endpoints import portable
 from vecsearch.engine.batch.methods import METHODS
 from vecsearch.engine.batch.strategies import solve_chunk
+from vecsearch.engine.results.answers import Chunk
+from vecsearch.engine.runtime.endpoints import portable
 
 
 def _run(puzzle, chunk, method, max_depth, options):

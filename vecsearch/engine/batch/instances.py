@@ -39,7 +39,7 @@ class Instances:
     def shared_goal(self) -> bool:
         return self.goal_offsets is None
 
-    def take(self, lo: int, hi: int) -> "Instances":
+    def take(self, lo: int, hi: int) -> Instances:
         back = None if self.moves_back is None else self.moves_back[lo:hi]
         if self.goal_offsets is None:
             return Instances(self.ids[lo:hi], self.starts[lo:hi], self.goals, None, back)
@@ -47,7 +47,7 @@ class Instances:
         return Instances(self.ids[lo:hi], self.starts[lo:hi], self.goals[offsets[0]:offsets[-1]], offsets - offsets[0],
                          back)
 
-    def select(self, keep: np.ndarray) -> "Instances":
+    def select(self, keep: np.ndarray) -> Instances:
         """The instances at the positions ``keep`` (sorted)."""
         ids = self.ids[keep] if isinstance(self.ids, np.ndarray) else [self.ids[i] for i in keep.tolist()]
         back = None if self.moves_back is None else self.moves_back[keep]

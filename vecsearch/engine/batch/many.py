@@ -12,11 +12,11 @@ from __future__ import annotations
 import time
 
 from vecsearch.engine.batch import methods
+from vecsearch.engine.batch.instances import Instances, instances_from
+from vecsearch.engine.batch.strategies import solve_chunk
 from vecsearch.engine.results.answers import Chunk, ManySolutions
 from vecsearch.engine.runtime.endpoints import as_puzzle
-from vecsearch.engine.batch.instances import Instances, instances_from
 from vecsearch.engine.runtime.progress import progress_bar
-from vecsearch.engine.batch.strategies import solve_chunk
 
 
 def solve_many(puzzle, instances, goal=None, *, method: str = "auto", max_depth=None, chunk_size=None, client=None,

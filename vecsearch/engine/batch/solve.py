@@ -11,11 +11,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from vecsearch.engine.batch import methods
+from vecsearch.engine.results.result import SearchResult
+from vecsearch.engine.results.solution import Solution
 from vecsearch.engine.runtime.caches import DISTANCE_TABLES
 from vecsearch.engine.runtime.endpoints import as_puzzle
 from vecsearch.engine.runtime.goals import default_goals
-from vecsearch.engine.results.result import SearchResult
-from vecsearch.engine.results.solution import Solution
 from vecsearch.errors import NoSolution
 
 if TYPE_CHECKING:
@@ -114,6 +114,7 @@ def solve(puzzle, start=None, goal=None, *, method: str | None = None, max_depth
     chosen = methods.check(method or ("bfs" if condition else "bidirectional"), puzzle, options, one=True)
     starts = puzzle.start_states() if start is None else puzzle.states(start)
     goals = None if condition else puzzle.goal_states() if goal is None else puzzle.states(goal)
+    assert chosen.one is not None  # check(..., one=True) refuses a method without a runner of one instance
     result = RUNNERS_OF_ONE[chosen.one](puzzle, starts, goals, max_depth, options)
     if result.solution is None:
         why = "the goal is not reachable" if result.complete else "no solution"
@@ -128,6 +129,7 @@ def _within(max_depth) -> str:
 # --- the runners of one instance ------------------------------------------------------------
 
 def bidirectional_one(puzzle, starts, goals, max_depth, options) -> SearchResult:
+    """A search from both ends, meeting in the middle."""
     from vecsearch.engine.layered.search import bidirectional
 
     return bidirectional(puzzle, starts, goals, max_depth=max_depth, **options)
@@ -141,12 +143,14 @@ def bfs_one(puzzle, starts, goals, max_depth, options) -> SearchResult:
 
 
 def astar_one(puzzle, starts, goals, max_depth, options) -> SearchResult:
+    """A* under the method's heuristic."""
     from vecsearch.engine.heuristic.astar import astar
 
     return astar(puzzle, starts, goals, max_depth=max_depth, **options)
 
 
 def idastar_one(puzzle, starts, goals, max_depth, options) -> SearchResult:
+    """IDA* under the method's heuristic."""
     from vecsearch.engine.heuristic.idastar import idastar
 
     return idastar(puzzle, starts, goals, max_depth=max_depth, **options)

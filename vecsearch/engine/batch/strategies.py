@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from vecsearch.engine.batch.methods import ball_radius, table_storage
+from vecsearch.engine.batch.solve import RUNNERS_OF_ONE, distance_table
 from vecsearch.engine.runtime.codegen import layer_kernels
 from vecsearch.engine.runtime.goals import default_goals
 from vecsearch.engine.runtime.guarded import kernel_tables
-from vecsearch.engine.batch.methods import ball_radius, table_storage
-from vecsearch.engine.batch.solve import RUNNERS_OF_ONE, distance_table
 
 
 def solve_chunk(puzzle, chunk, method, max_depth=None, options=None) -> tuple:
@@ -142,5 +142,5 @@ def _as_arrays(found) -> tuple[np.ndarray, np.ndarray]:
     return lengths, moves
 
 
-RUNNERS_OF_CHUNK = {run.__name__: run for run in (one_by_one, table_chunk, pairs_chunk, idastar_chunk, start_tables_chunk,
-                                                  start_balls_chunk)}
+RUNNERS_OF_CHUNK = {run.__name__: run for run in (one_by_one, table_chunk, pairs_chunk, idastar_chunk,
+                                                  start_tables_chunk, start_balls_chunk)}

@@ -24,14 +24,14 @@ import time
 
 import numpy as np
 
-from vecsearch.engine.runtime import jit, planner
-from vecsearch.engine.runtime.layers import Layer
-from vecsearch.engine.layered.search import bfs
-from vecsearch.engine.layered.sides import choose_visited
 from vecsearch.engine.batch.methods import TABLE_AUTO_RANKS
 from vecsearch.engine.batch.solve import solve
-from vecsearch.engine.tables.distance import DistanceTable
+from vecsearch.engine.layered.search import bfs
+from vecsearch.engine.layered.sides import choose_visited
+from vecsearch.engine.runtime import jit, planner
+from vecsearch.engine.runtime.layers import Layer
 from vecsearch.engine.runtime.visited import make_visited
+from vecsearch.engine.tables.distance import DistanceTable
 from vecsearch.errors import MemoryLimitError
 
 STEPS = ("layers", "solve", "table", "twobit")

@@ -14,14 +14,14 @@ import time
 
 import numpy as np
 
+from vecsearch.engine.heuristic.evaluation import inverse_table, resolve, search_kernels
+from vecsearch.engine.heuristic.idastar import solution_along
+from vecsearch.engine.results.profile import BoundRecord, Profile
+from vecsearch.engine.results.result import SearchResult
 from vecsearch.engine.runtime import jit
 from vecsearch.engine.runtime.endpoints import as_puzzle, endpoints
 from vecsearch.engine.runtime.guarded import kernel_tables
-from vecsearch.engine.heuristic.evaluation import inverse_table, resolve, search_kernels
-from vecsearch.engine.heuristic.idastar import solution_along
 from vecsearch.engine.runtime.layers import empty_states
-from vecsearch.engine.results.profile import BoundRecord, Profile
-from vecsearch.engine.results.result import SearchResult
 from vecsearch.errors import InvalidPuzzleInput, MemoryLimitError
 
 FOUND, EXHAUSTED, NEXT_F, GROW = 1, 0, 2, 3

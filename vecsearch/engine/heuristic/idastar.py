@@ -20,18 +20,18 @@ import time
 import numba
 import numpy as np
 
+from vecsearch.engine.heuristic.evaluation import heuristic_values, resolve, search_kernels
+from vecsearch.engine.heuristic.sequences import sequence_table
+from vecsearch.engine.results.profile import BoundRecord, Profile
+from vecsearch.engine.results.result import SearchResult
+from vecsearch.engine.results.solution import Solution
 from vecsearch.engine.runtime import jit
 from vecsearch.engine.runtime.blocks import thread_limit
 from vecsearch.engine.runtime.codegen import layer_kernels
 from vecsearch.engine.runtime.endpoints import as_puzzle, endpoints
 from vecsearch.engine.runtime.goals import default_goals
 from vecsearch.engine.runtime.guarded import kernel_tables
-from vecsearch.engine.heuristic.evaluation import heuristic_values, resolve, search_kernels
-from vecsearch.engine.results.profile import BoundRecord, Profile
 from vecsearch.engine.runtime.progress import progress_bar
-from vecsearch.engine.results.result import SearchResult
-from vecsearch.engine.heuristic.sequences import sequence_table
-from vecsearch.engine.results.solution import Solution
 from vecsearch.errors import InvalidPuzzleInput
 
 NO_BOUND = 1 << 40  # as in engine/heuristic/heuristic_template.py

@@ -25,12 +25,12 @@ from pathlib import Path
 
 import numpy as np
 
+from vecsearch.engine.results.profile import LayerRecord, Profile
 from vecsearch.engine.runtime import jit, planner
 from vecsearch.engine.runtime.blocks import thread_limit
 from vecsearch.engine.runtime.codegen import build_kernels, cache_dir
 from vecsearch.engine.runtime.guarded import kernel_tables
 from vecsearch.engine.runtime.layers import Layer, LayerBuilder, empty_states
-from vecsearch.engine.results.profile import LayerRecord, Profile
 from vecsearch.engine.runtime.visited import ROUND, expand_blocks
 from vecsearch.errors import VecsearchError
 
@@ -64,7 +64,8 @@ def enumerate_distances(abstraction: Abstraction, *, threads=None, on_layer=None
     if not puzzle.has_rank or not puzzle.reversible:
         raise VecsearchError(f"{puzzle.name}: an abstraction needs a rank and reversible moves")
     if puzzle.rank_size % abstraction.group:
-        raise VecsearchError(f"{puzzle.name}: rank_size {puzzle.rank_size} is not a multiple of group {abstraction.group}")
+        raise VecsearchError(f"{puzzle.name}: rank_size {puzzle.rank_size} is not a multiple of group"
+                             f" {abstraction.group}")
     budget = planner.plan_database(puzzle, abstraction.group, max_memory)
     roles = ("expand_state", "rank_state")
     kernels = build_kernels({role: puzzle.functions[role] for role in roles}, puzzle.width, puzzle.move_capacity,
@@ -87,8 +88,9 @@ def enumerate_distances(abstraction: Abstraction, *, threads=None, on_layer=None
                 layer, closing = step.close(layer, depth)
                 generated += closing
             seconds = layer_watch.search_seconds
-            record = LayerRecord("abstract", depth, len(layer), frontier, generated, generated - len(layer) if depth else 0,
-                                 seconds, bits.nbytes + entries.nbytes + layer.nbytes, "0-1")
+            duplicates = generated - len(layer) if depth else 0
+            memory = bits.nbytes + entries.nbytes + layer.nbytes
+            record = LayerRecord("abstract", depth, len(layer), frontier, generated, duplicates, seconds, memory, "0-1")
             profile.add(record)
             if on_layer is not None:
                 on_layer(record)

@@ -8,6 +8,7 @@ decrease), 255 where none was reached yet.
 """
 
 import numpy as np
+
 from vecsearch.kernels.intrinsics import atomic_or, prefetch
 from vecsearch.kernels.roles import MAX_MOVES, WIDTH, copy_at, expand_state, kernel, new_states, rank_state
 

@@ -20,6 +20,9 @@ import time
 
 import numpy as np
 
+from vecsearch.engine.layered.sides import UNLIMITED, Side
+from vecsearch.engine.results.profile import LayerRecord, Profile
+from vecsearch.engine.results.result import SearchResult
 from vecsearch.engine.runtime import checkpoint as checkpoints
 from vecsearch.engine.runtime import jit, planner
 from vecsearch.engine.runtime.blocks import thread_limit
@@ -27,9 +30,6 @@ from vecsearch.engine.runtime.codegen import layer_kernels
 from vecsearch.engine.runtime.endpoints import endpoints
 from vecsearch.engine.runtime.guarded import kernel_tables
 from vecsearch.engine.runtime.layers import Layer
-from vecsearch.engine.results.profile import LayerRecord, Profile
-from vecsearch.engine.results.result import SearchResult
-from vecsearch.engine.layered.sides import UNLIMITED, Side
 from vecsearch.engine.twobit.search import TwoBitSearch
 from vecsearch.errors import MemoryLimitError, SearchInterrupted, VecsearchError
 

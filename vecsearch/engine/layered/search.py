@@ -12,16 +12,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from vecsearch.engine.runtime import jit, planner
+from vecsearch.engine.layered.sides import UNLIMITED, Side, choose_visited
 from vecsearch.engine.results import paths
+from vecsearch.engine.results.profile import Profile
+from vecsearch.engine.results.result import SearchResult
+from vecsearch.engine.results.solution import Solution
+from vecsearch.engine.runtime import jit, planner
 from vecsearch.engine.runtime.blocks import thread_limit
 from vecsearch.engine.runtime.endpoints import as_puzzle, endpoints
 from vecsearch.engine.runtime.goals import least_goal
-from vecsearch.engine.results.profile import Profile
 from vecsearch.engine.runtime.progress import layer_progress
-from vecsearch.engine.results.result import SearchResult
-from vecsearch.engine.layered.sides import UNLIMITED, Side, choose_visited
-from vecsearch.engine.results.solution import Solution
 from vecsearch.errors import MemoryLimitError, VecsearchError
 
 STRATEGIES = ("smaller", "alternate", "forward")
@@ -133,7 +133,9 @@ def bfs(puzzle, start=None, goal=None, *, max_depth=None, keep_layers=None, back
         if goal is not None or backward or partitioned or checkpoint is not None or resume is not None:
             raise ValueError("enumeration modulo symmetry runs forwards, without a goal, a checkpoint or partitions")
         with layer_progress(progress, on_layer, f"bfs {puzzle.name}") as on_layer:
-            return enumerate_classes(puzzle, symmetry, start, max_depth=max_depth, threads=threads, on_layer=on_layer)
+            # a ClassEnumeration: per layer classes and positions (the docstring's Returns says so)
+            return enumerate_classes(puzzle, symmetry, start, max_depth=max_depth, threads=threads,  # type: ignore[return-value]
+                                     on_layer=on_layer)
     if goal is not None:
         if backward:
             raise ValueError("backward search towards a goal: swap start and goal instead")
@@ -261,7 +263,8 @@ def bidirectional(puzzle, start=None, goal=None, *, max_depth=None, max_forward=
             sizes = profile.layer_sizes(side.name)
             if len(sizes) >= 2 and sizes[-2]:
                 try:
-                    budget.check_next_layer(side.depth, sizes, lambda n: side.projected_bytes(n) + other.nbytes,
+                    budget.check_next_layer(side.depth, sizes,
+                                            lambda n, side=side, other=other: side.projected_bytes(n) + other.nbytes,
                                             side.name)
                 except MemoryLimitError as stop:
                     stop.result = SearchResult(puzzle, profile, None, False, forward.layers,

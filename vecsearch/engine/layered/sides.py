@@ -7,10 +7,10 @@ records a ``LayerRecord`` per layer. ``choose_visited`` picks its visited set.
 
 from __future__ import annotations
 
+from vecsearch.engine.results.profile import LayerRecord
 from vecsearch.engine.runtime import jit, planner
 from vecsearch.engine.runtime.layers import Layer
 from vecsearch.engine.runtime.phase_clock import PhaseClock
-from vecsearch.engine.results.profile import LayerRecord
 from vecsearch.engine.runtime.visited import ROUND, make_visited
 from vecsearch.errors import MemoryLimitError, VecsearchError
 
@@ -88,7 +88,7 @@ class Side:
         seconds = watch.search_seconds
         children = sum(generated for _, generated, _ in grown)
         phases = clock.split(seconds)
-        for layer, generated, meets in grown:
+        for layer, generated, _ in grown:
             self.depth += 1
             self.frontier = layer
             if len(layer):  # an empty layer only says the side is exhausted
@@ -97,7 +97,7 @@ class Side:
             share = generated / children if children else 1 / len(grown)
             self._record(frontier, generated, seconds * share, {p: t * share for p, t in phases.items()})
             frontier = len(layer)
-        return meets
+        return grown[-1][2]  # the meets of the last layer grown
 
     def snapshot(self) -> tuple[dict, dict]:
         """What a checkpoint needs: ``(meta, arrays)``."""

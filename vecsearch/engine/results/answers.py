@@ -74,7 +74,9 @@ class ManySolutions:
     profile: object = None
 
     @classmethod
-    def from_chunks(cls, puzzle, ids, chunks: list[Chunk], errors=(), method: str = "none") -> "ManySolutions":
+    def from_chunks(cls, puzzle, ids, chunks: list[Chunk], errors=(), method: str = "none") -> ManySolutions:
+        """The answers of ``ids`` gathered from the ``chunks`` that answered them (and ``errors``,
+        ``(id, message)``)."""
         n = len(ids)
         lengths = np.full(n, -1, np.int64)
         seconds = np.zeros(n)
@@ -115,7 +117,8 @@ class ManySolutions:
         import html
 
         lengths, counts = np.unique(self.lengths, return_counts=True)
-        histogram = "".join(f"<tr><td>{'none' if n < 0 else n}</td><td>{c:,}</td></tr>" for n, c in zip(lengths, counts))
+        histogram = "".join(f"<tr><td>{'none' if n < 0 else n}</td><td>{c:,}</td></tr>"
+                            for n, c in zip(lengths, counts, strict=True))
         shown = "".join(f"<tr><td>{html.escape(str(self.ids[i]))}</td><td>{self.lengths[i]}</td>"
                         f"<td><code>{html.escape(self.formatted(i) or '')}</code></td></tr>"
                         for i in range(min(len(self), 5)))

@@ -10,6 +10,8 @@ threads that made it): the first in move order, or the least state.
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import numpy as np
 
 from vecsearch.engine.runtime.codegen import layer_kernels
@@ -73,5 +75,5 @@ def backward_half(puzzle, layers: list[Layer], meet: np.ndarray) -> list[np.ndar
 def join(puzzle, forward: list[np.ndarray], backward: list[np.ndarray]):
     """The states (as one array) and moves of ``forward + backward[1:]``."""
     states = forward + backward[1:]
-    moves = [move_between(puzzle, a, b) for a, b in zip(states, states[1:])]
+    moves = [move_between(puzzle, a, b) for a, b in pairwise(states)]
     return np.concatenate(states), moves

@@ -155,10 +155,11 @@ class Profile:
     visited: str = ""  # "bitset", "hash" or "twobit" (2 bits per rank)
 
     def add(self, record: LayerRecord) -> None:
+        """Append ``record`` (a layer, or an IDA* bound)."""
         self.records.append(record)
 
     @classmethod
-    def summed(cls, profiles: list["Profile"]) -> "Profile | None":
+    def summed(cls, profiles: list[Profile]) -> Profile | None:
         """One profile of heuristic searches run in parts (chunks of a batch): nodes, seconds
         and compile time summed per side and bound, memory the largest (None: no profiles)."""
         if not profiles:
@@ -174,6 +175,7 @@ class Profile:
                    profiles[0].visited)
 
     def side(self, side: str) -> list[LayerRecord]:
+        """The records of one side (``"forward"``, ``"backward"``, ...), in order."""
         return [r for r in self.records if r.side == side]
 
     @property
@@ -205,11 +207,12 @@ class Profile:
 
     @property
     def columns(self) -> tuple[str, ...]:
+        """The names of the records' fields (the columns of ``to_pandas``)."""
         return tuple(f.name for f in fields(self.records[0])) if self.records else COLUMNS
 
     def to_records(self) -> list[dict]:
         """One dict per record, keyed by ``columns``."""
-        return [dict(zip(self.columns, astuple(r))) for r in self.records]
+        return [dict(zip(self.columns, astuple(r), strict=True)) for r in self.records]
 
     def to_csv(self) -> str:
         """The records as CSV text, a header line first."""
@@ -279,12 +282,14 @@ class Profile:
             return self._bounds_table()
         methods = any(r.method != "push" for r in self.records) or self.visited == "twobit"
         split = bool(self.records) and isinstance(self.records[-1], PartitionedRecord)
-        header = f"{'side':<8} {'depth':>5} {'states':>13} {'frontier':>13} {'generated':>14} {'dups':>14} {'seconds':>9} {'MiB':>8}"
+        header = (f"{'side':<8} {'depth':>5} {'states':>13} {'frontier':>13} {'generated':>14} {'dups':>14}"
+                  f" {'seconds':>9} {'MiB':>8}")
         lines = [header + ("  method" if methods else "") + (f" {'routed MiB':>11} {'slowest s':>10}" if split else "")]
         for r in self.records:
             lines.append(
                 f"{r.side:<8} {r.depth:>5} {r.states:>13,} {r.frontier:>13,} {r.generated:>14,} "
-                f"{r.duplicates:>14,} {r.seconds:>9.4f} {r.bytes / 2**20:>8.1f}" + (f"  {r.method:<6}" if split else f"  {r.method}" if methods else "")
+                f"{r.duplicates:>14,} {r.seconds:>9.4f} {r.bytes / 2**20:>8.1f}"
+                + (f"  {r.method:<6}" if split else f"  {r.method}" if methods else "")
                 + (f" {r.routed / 2**20:>11.1f} {r.slowest:>10.4f}" if split else "")
             )
         lines.append(

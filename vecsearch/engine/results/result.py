@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from vecsearch.engine.runtime.layers import Layer
 from vecsearch.engine.results.profile import Profile
 from vecsearch.engine.results.solution import Solution
+from vecsearch.engine.runtime.layers import Layer
+
+if TYPE_CHECKING:
+    from vecsearch.puzzle import Puzzle
 
 
 @dataclass(repr=False)
@@ -52,7 +56,7 @@ class SearchResult:
     19
     """
 
-    puzzle: object
+    puzzle: Puzzle
     profile: Profile
     solution: Solution | None = None
     complete: bool = False

@@ -70,13 +70,15 @@ class Solution:
     def replay(self) -> bool:
         """Check that every move is legal and leads to the next state; raises if not."""
         for i, move in enumerate(self.moves):
-            children, moves = layer_kernels(self.puzzle).neighbours(self.states[i:i + 1], kernel_tables(self.puzzle), False)
-            if not any(m == move and np.array_equal(c, self.states[i + 1]) for c, m in zip(children, moves)):
+            kernels, tables = layer_kernels(self.puzzle), kernel_tables(self.puzzle)
+            children, moves = kernels.neighbours(self.states[i:i + 1], tables, False)
+            steps = zip(children, moves, strict=True)
+            if not any(m == move and np.array_equal(c, self.states[i + 1]) for c, m in steps):
                 name = self.puzzle.move_names[move]
                 raise VecsearchError(f"step {i}: move {name!r} does not lead from state {i} to state {i + 1}")
         return True
 
-    def reversed(self) -> "Solution":
+    def reversed(self) -> Solution:
         """The same path walked from its end to its start (reversible puzzles only)."""
         if not self.puzzle.reversible:
             raise VecsearchError(f"{self.puzzle.name} is directed: its paths cannot be walked backwards")
@@ -102,7 +104,8 @@ class Solution:
 
         picture = self._repr_svg_()
         if picture is None:
-            picture = "<pre>" + html.escape("\n".join(self.puzzle.format_state(s) for s in self.states[:MAX_STATES])) + "</pre>"
+            texts = "\n".join(self.puzzle.format_state(s) for s in self.states[:MAX_STATES])
+            picture = "<pre>" + html.escape(texts) + "</pre>"
         more = f" (the first {MAX_STATES} states drawn)" if len(self.states) > MAX_STATES else ""
         return (f"<div><p>{len(self)} moves on {html.escape(self.puzzle.name)}{more}:"
                 f" <code>{html.escape(str(self))}</code></p>{picture}</div>")

@@ -23,7 +23,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Hashable
 
-_registry: dict[str, "Cache"] = {}
+_registry: dict[str, Cache] = {}
 
 
 class Cache:
@@ -49,6 +49,7 @@ class Cache:
             self.entries.pop(key, None)
 
     def clear(self) -> None:
+        """Forget every entry."""
         with self._lock:
             self.entries.clear()
 

@@ -320,7 +320,8 @@ def fallbacks(functions: dict, has_predecessors: bool, defined=()) -> dict[str, 
 
 
 def build_kernels(functions: dict, width: int, capacity: int, label: str, *, has_predecessors: bool = False,
-                  guard=None, templates=LAYER_TEMPLATES, roles=ROLES, optional_roles=OPTIONAL_ROLES) -> types.ModuleType:
+                  guard=None, templates=LAYER_TEMPLATES, roles=ROLES,
+                  optional_roles=OPTIONAL_ROLES) -> types.ModuleType:
     """The family module of a family given its per-state functions by role (None: not given),
     its width, move capacity and whether its predecessors differ from its children, made of the
     layer templates by default, or of other templates (by name: ``("heuristic_template",)``,

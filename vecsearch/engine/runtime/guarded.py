@@ -4,9 +4,10 @@ The kernels of a user's puzzle hold no code of the user's (``codegen``); they ta
 in their ``tables``: ``kernel_tables(puzzle)`` is ``(the puzzle's tables, (limits, fields,
 ranking, functions...))`` (the layout of ``vecsearch.kernels.guards``), the puzzle's own tables
 for a built-in; each function a ``first_class.Compiled`` and the whole a ``first_class.Typed``,
-so that a kernel's call costs no typing. Each function is compiled once per process for the argument types its role is called
-with (``argument_types``), with bounds checks (``_numba.checked_function``; cached on disk
-when it lives in a file), on the compile clock (``jit.compiling``). A function numba cannot
+so that a kernel's call costs no typing. Each function is compiled once per process for the
+argument types its role is called with (``argument_types``), with bounds checks
+(``_numba.checked_function``; cached on disk when it lives in a file), on the compile clock
+(``jit.compiling``). A function numba cannot
 compile, or one returning another type than its role's (a float count), is a
 ``PuzzleDefinitionError`` naming it. numba calls the feature these kernels rely on, first-class
 functions, experimental: that warning is silenced here.

@@ -6,11 +6,21 @@ slots have first word -1; ``vecsearch.engine.runtime.visited.HashVisited`` keeps
 """
 
 import numpy as np
-from vecsearch.kernels.intrinsics import cycles, prefetch
+
 from vecsearch.engine.runtime.layer_template import PREFETCH_BATCH, next_states
+from vecsearch.kernels.intrinsics import cycles, prefetch
 from vecsearch.kernels.phases import CLAIM, EXPAND, add_cycles
-from vecsearch.kernels.roles import (MAX_MOVES, WIDTH, copy_at, empty_at, equal_at, hash_at, kernel, less_at,
-                                     state_function)
+from vecsearch.kernels.roles import (
+    MAX_MOVES,
+    WIDTH,
+    copy_at,
+    empty_at,
+    equal_at,
+    hash_at,
+    kernel,
+    less_at,
+    state_function,
+)
 
 # the kernels the engine calls (code generation exports them from the family module)
 __all__ = ("expand_all_range", "hash_grow", "hash_claim", "hash_rehash", "least_in_hash")

@@ -95,7 +95,7 @@ class Stopwatch:
     def __init__(self):
         self.restart()
 
-    def restart(self) -> "Stopwatch":
+    def restart(self) -> Stopwatch:
         self._began, self._compiled = time.perf_counter(), compile_clock.seconds
         return self
 

@@ -13,6 +13,7 @@ arrays indexed by rank. Hash sets: ``hash_template``.
 """
 
 import numpy as np
+
 from vecsearch.kernels.intrinsics import atomic_add, atomic_or, cycles, prefetch, synced_add, yield_cpu
 from vecsearch.kernels.phases import CLAIM, COMPACT, EXPAND, RANK, add_cycles
 from vecsearch.kernels.roles import (

@@ -30,7 +30,7 @@ class Layer:
         self.nbytes = sum(c.nbytes for c in self.chunks)
 
     @classmethod
-    def of(cls, states: np.ndarray, width: int) -> "Layer":
+    def of(cls, states: np.ndarray, width: int) -> Layer:
         return cls([states], width)
 
     def __len__(self) -> int:

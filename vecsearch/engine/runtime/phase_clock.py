@@ -36,4 +36,5 @@ class PhaseClock:
         if not any(weights):  # no kernel counted: the Python in between goes with the timed phases
             weights = [self.direct[phase] for phase in PHASES]
         total = sum(weights)
-        return {phase: self.direct[phase] + (rest * w / total if total else 0.0) for phase, w in zip(PHASES, weights)}
+        return {phase: self.direct[phase] + (rest * w / total if total else 0.0)
+                for phase, w in zip(PHASES, weights, strict=True)}

@@ -230,7 +230,7 @@ def _refusal(puzzle, candidates, every, limit, given: bool = True) -> str:
             f" ({asked}); {advice}")
 
 
-def plan_database(puzzle, group: int, max_memory=None) -> "MemoryBudget":
+def plan_database(puzzle, group: int, max_memory=None) -> MemoryBudget:
     """Before a pattern database is enumerated (``engine.heuristic.pdb``): its bitset (a bit per rank) and
     entries (a byte per ``group`` ranks) must fit under ``max_memory`` (default: most of the
     available memory), or ``MemoryLimitError``; returns the budget its layers are checked against."""

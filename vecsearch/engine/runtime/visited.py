@@ -191,7 +191,10 @@ class BitsetVisited(_Visited):
             with clock.timing("compact"):
                 room = builder.room(len(part) * self.puzzle.max_children)  # the kernels write the new states there
             jit.warm(kernel, part[:0], 0, 0, *fixed, *room)
-            for g, m in blocks.map_blocks(lambda lo, hi: kernel(part, lo, hi, *fixed, *room), len(part), BLOCK):
+            def expand(lo, hi, part=part, room=room):
+                return kernel(part, lo, hi, *fixed, *room)
+
+            for g, m in blocks.map_blocks(expand, len(part), BLOCK):
                 generated += g
                 meets += m
         with clock.timing("compact"):

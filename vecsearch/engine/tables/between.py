@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from vecsearch.engine.runtime.endpoints import as_puzzle
 from vecsearch.engine.results.profile import Profile
+from vecsearch.engine.runtime.endpoints import as_puzzle
 from vecsearch.engine.tables.distance import DistanceTable
 
 FARTHEST = 8  # farthest starts kept as examples
@@ -41,9 +41,11 @@ class Distances:
 
     @property
     def starts(self) -> int:
+        """How many starts were asked about (reached or not)."""
         return sum(self.counts) + self.unreachable
 
     def table(self) -> str:
+        """The starts per distance as a text table (and the unreachable ones)."""
         rows = [f"{'distance':>8} {'starts':>14}"]
         rows += [f"{d:>8} {c:>14,}" for d, c in enumerate(self.counts)]
         if self.unreachable:

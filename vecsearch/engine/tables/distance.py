@@ -15,22 +15,24 @@ so one ball serves every instance with that goal and each instance pays only for
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import numpy as np
 
-from vecsearch.engine.runtime import blocks, jit, planner
+from vecsearch.engine.layered.sides import Side
 from vecsearch.engine.results import paths
+from vecsearch.engine.results.profile import Profile
+from vecsearch.engine.results.result import SearchResult
+from vecsearch.engine.results.solution import Solution
+from vecsearch.engine.runtime import blocks, jit, planner
 from vecsearch.engine.runtime.blocks import thread_limit
 from vecsearch.engine.runtime.codegen import layer_kernels
 from vecsearch.engine.runtime.endpoints import as_puzzle
 from vecsearch.engine.runtime.goals import default_goals
 from vecsearch.engine.runtime.guarded import kernel_tables
-from vecsearch.engine.results.profile import Profile
 from vecsearch.engine.runtime.progress import layer_progress
-from vecsearch.engine.results.result import SearchResult
-from vecsearch.engine.layered.sides import Side
-from vecsearch.engine.results.solution import Solution
-from vecsearch.engine.twobit.search import TwoBitSearch
 from vecsearch.engine.runtime.visited import state_key
+from vecsearch.engine.twobit.search import TwoBitSearch
 from vecsearch.errors import InvalidPuzzleInput, MemoryLimitError, VecsearchError
 
 STORAGES = ("bytes", "mod3")
@@ -265,6 +267,6 @@ class DistanceTable:
 
     def _join(self, forward, meet, profile) -> Solution:
         down = self.solution(meet)
-        moves = [paths.move_between(self.puzzle, a, b) for a, b in zip(forward, forward[1:])]
+        moves = [paths.move_between(self.puzzle, a, b) for a, b in pairwise(forward)]
         states = np.concatenate(forward + [down.states[1:]])
         return Solution(self.puzzle, states, moves + list(down.moves), profile)

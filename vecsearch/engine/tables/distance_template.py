@@ -7,6 +7,7 @@ distances mod 3 (``rank_space_template``'s cells), walked down by ``descend_mod3
 """
 
 import numpy as np
+
 from vecsearch.engine.twobit.rank_space_template import cell_value
 from vecsearch.kernels.roles import (
     MAX_MOVES,

@@ -12,6 +12,7 @@ cleared in full and a pair costs only the states it touches.
 """
 
 import numpy as np
+
 from vecsearch.engine.runtime.layer_template import next_ranked, next_states
 from vecsearch.kernels.roles import (
     MAX_MOVES,

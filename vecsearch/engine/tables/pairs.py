@@ -16,6 +16,8 @@ import contextlib
 import numba
 import numpy as np
 
+from vecsearch.engine.layered.search import bidirectional
+from vecsearch.engine.results.answers import ManySolutions
 from vecsearch.engine.runtime import blocks, jit
 from vecsearch.engine.runtime.caches import PAIR_DEPTH_TABLES
 from vecsearch.engine.runtime.codegen import layer_kernels
@@ -23,8 +25,6 @@ from vecsearch.engine.runtime.endpoints import as_puzzle
 from vecsearch.engine.runtime.guarded import kernel_tables
 from vecsearch.engine.runtime.planner import physical_bytes
 from vecsearch.engine.runtime.progress import progress_bar
-from vecsearch.engine.layered.search import bidirectional
-from vecsearch.engine.results.answers import ManySolutions
 from vecsearch.errors import InvalidPuzzleInput
 
 UNSEEN = 255
@@ -89,9 +89,10 @@ def solve_pairs(puzzle, starts, goals, *, max_depth=None, max_forward=None, max_
         for lo in range(0, n, chunk):
             hi = min(n, lo + chunk)
             block = np.zeros((hi - lo, width), np.int64)
-            fixed = (start_states, start_offsets[lo:hi + 1], goal_states, goal_offsets[lo:hi + 1], kernel_tables(puzzle),
-                     *limits, depth_f, depth_b, lengths[lo:hi], block)
-            blocks.map_blocks(lambda w, _: kernel(w, workers, *fixed), workers, 1)  # worker w: pairs w, w + workers...
+            fixed = (start_states, start_offsets[lo:hi + 1], goal_states, goal_offsets[lo:hi + 1],
+                     kernel_tables(puzzle), *limits, depth_f, depth_b, lengths[lo:hi], block)
+            # worker w: pairs w, w + workers, ...
+            blocks.map_blocks(lambda w, _, fixed=fixed: kernel(w, workers, *fixed), workers, 1)
             used = max(0, int(lengths[lo:hi].max()))
             moves = _at_least(moves, used)
             moves[lo:hi, :used] = block[:, :used]

@@ -39,10 +39,15 @@ from vecsearch.engine.runtime import jit
 from vecsearch.engine.runtime.codegen import layer_kernels
 from vecsearch.engine.runtime.endpoints import as_puzzle
 from vecsearch.engine.runtime.guarded import kernel_tables
+from vecsearch.engine.twobit.segment_cells import (
+    bucket_by_owner,
+    claim_offsets,
+    claim_ranks,
+    frontier_cells,
+    retire_frontier,
+)
 from vecsearch.engine.twobit.segment_tasks import COPY_WORDS, FRONTIER_PATTERN, ROUND_WORDS, Job, SegmentReport
 from vecsearch.errors import VecsearchError
-from vecsearch.engine.twobit.segment_cells import (bucket_by_owner, claim_offsets, claim_ranks, frontier_cells,
-                                              retire_frontier)
 
 ROUND_CHILDREN = 1 << 21  # children a segment routes per round, about, before the owners claim them
 OFFSET = np.uint32  # a routed child: its offset in its owner's range (segments of at most 2^32 ranks)
@@ -192,7 +197,8 @@ def warm(job: Job) -> float:
     old, new, none = np.full(1, -1, np.int64), np.full(1, -1, np.int64), np.empty(0, np.int64)
     old.setflags(write=False)
     layer_kernels(puzzle).frontier_children_range(old, new, 0, 0, FRONTIER_PATTERN, job.layout.last_mask(),
-                                                  job.component, kernel_tables(puzzle), job.backward, 0, 0, none, old, False)
+                                                  job.component, kernel_tables(puzzle), job.backward, 0, 0, none, old,
+                                                  False)
     claim_ranks(new, none)
     claim_offsets(new, 0, none.astype(OFFSET))
     frontier_cells(new, 0, 0, none)
@@ -291,13 +297,14 @@ class OwnerRunner:
                 for u in range(self.segments)}
             summaries = {t: self.client.submit(_summary, f, workers=[where[t]], pure=False) for t, f in rounds.items()}
             done = self._gather([*summaries.values(), *claims.values()], where)
-            for t, (next_word, expanded, generated, sent, seconds, compiled) in zip(summaries, done):
+            for t, (next_word, expanded, generated, sent, seconds, compiled) in zip(summaries, done[:len(summaries)],
+                                                                                      strict=True):
                 words[t] = next_word
                 r = reports[t]
                 reports[t] = replace(r, expanded=r.expanded + expanded, generated=r.generated + generated,
                                      routed=r.routed + sent, seconds=r.seconds + seconds,
                                      compile_seconds=r.compile_seconds + compiled)
-            for u, got in zip(claims, done[len(summaries):]):
+            for u, got in zip(claims, done[len(summaries):], strict=True):
                 received[u] += got
             first = False
         counted = self._gather([self._on_owner(where, t, count, depth + 1) for t in range(self.segments)], where)

@@ -15,9 +15,10 @@ cells past ``rank_size`` are masked out by ``last_mask`` (a mask of low cell bit
 """
 
 import numpy as np
+
+from vecsearch.engine.runtime.layer_template import next_ranked
 from vecsearch.kernels.intrinsics import atomic_add, atomic_and, cycles, popcount, prefetch
 from vecsearch.kernels.phases import CLAIM, EXPAND, SCAN, UNRANK, add_cycles
-from vecsearch.engine.runtime.layer_template import next_ranked
 from vecsearch.kernels.roles import (
     HAS_PREDECESSORS,
     MAX_MOVES,

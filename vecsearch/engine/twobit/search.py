@@ -27,14 +27,13 @@ the end.
 
 from __future__ import annotations
 
-
 import numpy as np
 
+from vecsearch.engine.results.profile import LayerRecord
 from vecsearch.engine.runtime import blocks, jit, planner
 from vecsearch.engine.runtime.codegen import layer_kernels
 from vecsearch.engine.runtime.guarded import kernel_tables
 from vecsearch.engine.runtime.phase_clock import PhaseClock
-from vecsearch.engine.results.profile import LayerRecord
 from vecsearch.engine.twobit.segment_cells import retire_cells
 from vecsearch.puzzle import signed64
 
@@ -142,7 +141,7 @@ class TwoBitSearch:
         span = len(listed) or len(self.table)
         for lo in range(0, span, ROUND_WORDS):
             hi = min(span, lo + ROUND_WORDS)
-            for e, g, n in blocks.map_blocks(lambda a, b: kernel(self.table, lo + a, lo + b, *fixed), hi - lo,
+            for e, g, n in blocks.map_blocks(lambda a, b, lo=lo: kernel(self.table, lo + a, lo + b, *fixed), hi - lo,
                                              BLOCK_LISTED if len(listed) else BLOCK_WORDS):
                 expanded += e
                 generated += g

@@ -40,7 +40,7 @@ COPY_WORDS = 1 << 20  # words retired per numpy call (8 MiB): bounded memory on 
 
 
 @dataclass(frozen=True)
-class Layout:
+class SegmentRanges:
     """Where each segment's ranks lie: ``segments`` ranges of whole words over ``rank_size``."""
 
     rank_size: int
@@ -69,7 +69,7 @@ class Job:
 
     puzzle: object  # a registry name, or the puzzle itself
     directory: str
-    layout: Layout
+    layout: SegmentRanges
     component: int
     backward: bool
     keep: int  # frontier ranks each segment keeps (the farthest states)

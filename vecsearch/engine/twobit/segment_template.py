@@ -8,7 +8,7 @@ which takes the frontier in batches as ``twobit_range`` does (same helpers).
 """
 
 import numpy as np
-from vecsearch.kernels.phases import PHASES
+
 from vecsearch.engine.twobit.rank_space_template import (
     FIRST_LOOK,
     HAS_NEAR,
@@ -20,6 +20,7 @@ from vecsearch.engine.twobit.rank_space_template import (
     take_cells,
     unrank_batch,
 )
+from vecsearch.kernels.phases import PHASES
 from vecsearch.kernels.roles import MAX_MOVES, kernel, loop
 
 # the kernels the engine calls (code generation exports them from the family module)

@@ -32,6 +32,8 @@ from pathlib import Path
 
 import numpy as np
 
+from vecsearch.engine.results.profile import PartitionedRecord, Profile
+from vecsearch.engine.results.result import SearchResult
 from vecsearch.engine.runtime import planner
 from vecsearch.engine.runtime.codegen import layer_kernels
 from vecsearch.engine.runtime.endpoints import endpoints, portable
@@ -39,12 +41,10 @@ from vecsearch.engine.runtime.guarded import kernel_tables
 from vecsearch.engine.runtime.layers import Layer
 from vecsearch.engine.twobit.owned_tables import OwnerRunner, again_if_a_worker_is_lost
 from vecsearch.engine.twobit.owned_tables import default_directory as default_owned_directory
-from vecsearch.engine.results.profile import PartitionedRecord, Profile
-from vecsearch.engine.results.result import SearchResult
-from vecsearch.engine.twobit.segment_tasks import Job, Layout, expand_segment, settle_segment, warm
 from vecsearch.engine.twobit.search import MethodCosts
-from vecsearch.errors import MemoryLimitError, SearchInterrupted, VecsearchError
 from vecsearch.engine.twobit.segment_cells import claim_ranks
+from vecsearch.engine.twobit.segment_tasks import Job, SegmentRanges, expand_segment, settle_segment, warm
+from vecsearch.errors import MemoryLimitError, SearchInterrupted, VecsearchError
 
 STATE = "search.json"
 FORMAT = "vecsearch-partitioned-2"  # 2: as checkpoint.FORMAT
@@ -224,8 +224,8 @@ class _Run:
         self.start_ranks = start_ranks
         self.can_pull = (backward or puzzle.searchable_backward) and runner.pulls
         self.costs = MethodCosts()
-        self.job = Job(portable(puzzle), owned or str(root), Layout(puzzle.rank_size, segments), component, backward,
-                       max(1, -(-keep // segments)) if keep else 0)
+        self.job = Job(portable(puzzle), owned or str(root), SegmentRanges(puzzle.rank_size, segments), component,
+                       backward, max(1, -(-keep // segments)) if keep else 0)
         self.keep = keep
         self.compile_seconds += runner.start(self.job)
         if saved is not None:
@@ -279,7 +279,8 @@ class _Run:
         self.costs.record("pull" if pull else "push", unreached if pull else frontier, seconds)
         new = sum(r.new for r in settled)
         generated = sum(r.generated for r in expanded + settled)
-        slowest = max(e.seconds + s.seconds - e.compile_seconds - s.compile_seconds for e, s in zip(expanded, settled))
+        slowest = max(e.seconds + s.seconds - e.compile_seconds - s.compile_seconds
+                      for e, s in zip(expanded, settled, strict=True))
         self.profile.add(PartitionedRecord(
             self.side, depth + 1, new, frontier, generated, generated - new, seconds,
             self._bytes(2), "pull" if pull else "push", routed=sum(r.routed for r in expanded), slowest=slowest))

@@ -12,8 +12,20 @@ A dataset is solved by the engine: ``vs.solve(cubic_puzzle(), *dataset.instance(
 
 from vecsearch.puzzles.cubes.judge import CubesJudge
 from vecsearch.puzzles.cubes.puzzle import CubicPuzzle, cubic_puzzle, from_name
-from vecsearch.puzzles.cubes.rules import (COLOURS, EMPTY, JUDGE_LIMIT, MOVE_NAMES, ORIENTATIONS, RANK_SIZE,
-                                           CubesTables, Dataset, goal_states, pack, start_state, unpack)
+from vecsearch.puzzles.cubes.rules import (
+                                           COLOURS,
+                                           EMPTY,
+                                           JUDGE_LIMIT,
+                                           MOVE_NAMES,
+                                           ORIENTATIONS,
+                                           RANK_SIZE,
+                                           CubesTables,
+                                           Dataset,
+                                           goal_states,
+                                           pack,
+                                           start_state,
+                                           unpack,
+)
 from vecsearch.puzzles.cubes.symmetry import SYMMETRIES, Symmetry, canonical
 
 PUZZLES = {"cubes": "Cubic Eight-Puzzle: 8 rolling cubes on 3x3 (start: all WBR, empty at the centre)"}

@@ -58,7 +58,7 @@ def read_dataset(lines: Lines) -> Dataset | None:
                                  line=number)
     if tokens == ["0", "0"]:
         return None
-    x, y = (_coordinate(token, axis, number) for token, axis in zip(tokens, ("x", "y")))
+    x, y = (_coordinate(token, axis, number) for token, axis in zip(tokens, ("x", "y"), strict=True))
     pattern = ""
     empties = []
     for row in range(1, 4):

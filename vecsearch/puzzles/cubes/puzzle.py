@@ -2,11 +2,26 @@
 
 from __future__ import annotations
 
+from functools import cache
+
 from vecsearch.contract import Moves, Rank, Rules
 from vecsearch.errors import InvalidPuzzleInput
 from vecsearch.puzzle import Puzzle
-from vecsearch.puzzles.cubes.rules import (CELLS, COLOURS, EMPTY, MOVE_NAMES, ORIENTATIONS, RANK_SIZE, component,
-                                           expand, pack, rank, rule_tables, start_cells, unpack)
+from vecsearch.puzzles.cubes.rules import (
+    CELLS,
+    COLOURS,
+    EMPTY,
+    MOVE_NAMES,
+    ORIENTATIONS,
+    RANK_SIZE,
+    component,
+    expand,
+    pack,
+    rank,
+    rule_tables,
+    start_cells,
+    unpack,
+)
 from vecsearch.svg import Board, Cell
 
 FACE_COLOURS, EMPTY_COLOUR = ("#ffffff", "#1f5fbf", "#d62728"), "#9e9e9e"  # picture: W, B, R tops; empty
@@ -25,7 +40,8 @@ class CubicPuzzle(Puzzle):
     def parse_state(self, text: str) -> int:
         tokens = text.split()
         if len(tokens) != CELLS:
-            raise InvalidPuzzleInput(f"expected {CELLS} cells (orientations like WBR, and one E), got {len(tokens)} tokens")
+            raise InvalidPuzzleInput(f"expected {CELLS} cells (orientations like WBR, and one E),"
+                                     f" got {len(tokens)} tokens")
         cells = []
         for i, token in enumerate(tokens):
             if token.upper() == "E":
@@ -65,14 +81,10 @@ class CubicPuzzle(Puzzle):
         return Board(3, 3, tuple(cells))
 
 
-_puzzle = None
-
-
+@cache
 def cubic_puzzle() -> CubicPuzzle:
-    global _puzzle
-    if _puzzle is None:
-        _puzzle = CubicPuzzle()
-    return _puzzle
+    """The puzzle (one shared instance)."""
+    return CubicPuzzle()
 
 
 def from_name(name: str) -> CubicPuzzle | None:

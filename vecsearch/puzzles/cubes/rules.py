@@ -131,7 +131,7 @@ def rule_tables() -> CubesTables:
     for chunk, cells in enumerate(((0, 1, 2), (3, 4, 5), (6, 7))):
         for bits in range(1 << (3 * len(cells))):
             codes = [(bits >> (3 * j)) & 7 for j in range(len(cells))]
-            digits[chunk, bits] = sum((o if o < 6 else 0) * 6 ** c for o, c in zip(codes, cells))
+            digits[chunk, bits] = sum((o if o < 6 else 0) * 6 ** c for o, c in zip(codes, cells, strict=True))
     digits[3, :6] = np.arange(6)
     odd = np.zeros(8, np.int64)
     odd[:6] = [_parity(p) for p in ORIENTATIONS]

@@ -57,7 +57,8 @@ def ring_definition(name: str, n: int, flip: int) -> PermutationDefinition:
     when ``flip`` is 2)."""
     turn = [(i + 1) % n for i in range(n)]
     reverse = list(range(flip - 1, -1, -1)) + list(range(flip, n))
-    return PermutationDefinition(name, [Orbit("RING", n)], {"L": {"RING": turn}, "T" if flip > 2 else "X": {"RING": reverse}})
+    moves = {"L": {"RING": turn}, "T" if flip > 2 else "X": {"RING": reverse}}
+    return PermutationDefinition(name, [Orbit("RING", n)], moves)
 
 
 @cache

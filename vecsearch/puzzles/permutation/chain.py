@@ -72,9 +72,9 @@ class StabilizerChain:
             return
         if where == len(self.base):
             self._new_level(h)
-        for l in range(level, where + 1):
-            self.strong[l].append(h)
-            self._extend_orbit(l)
+        for lv in range(level, where + 1):
+            self.strong[lv].append(h)
+            self._extend_orbit(lv)
 
     def _extend_orbit(self, level: int) -> None:
         beta, table, orbit = self.base[level], self.transversals[level], self.orbits[level]
@@ -96,11 +96,11 @@ class StabilizerChain:
     def sift(self, g, level: int = 0):
         """``(residue, level reached)``: ``g`` divided by the coset representatives of its images
         from ``level`` on, until an image leaves its orbit (the residue is then not the identity)."""
-        for l in range(level, len(self.base)):
-            y = g[self.base[l]]
-            if y not in self.transversals[l]:
-                return g, l
-            g = compose(self.transversals[l][y][1], g)
+        for lv in range(level, len(self.base)):
+            y = g[self.base[lv]]
+            if y not in self.transversals[lv]:
+                return g, lv
+            g = compose(self.transversals[lv][y][1], g)
         return g, len(self.base)
 
     def _random_phase(self, rng: random.Random, quiet: int = 24) -> None:
@@ -159,17 +159,17 @@ class StabilizerChain:
     def rank(self, g) -> int | None:
         """The rank of ``g``, or None if ``g`` is not in the group."""
         rank = 0
-        for l, weight in enumerate(self.weights):
-            y = g[self.base[l]]
-            if y not in self.transversals[l]:
+        for lv, weight in enumerate(self.weights):
+            y = g[self.base[lv]]
+            if y not in self.transversals[lv]:
                 return None
-            rank += self.orbits[l].index(y) * weight
-            g = compose(self.transversals[l][y][1], g)
+            rank += self.orbits[lv].index(y) * weight
+            g = compose(self.transversals[lv][y][1], g)
         return rank if g == self.identity else None
 
     def unrank(self, rank: int):
         g = self.identity
-        for l, weight in enumerate(self.weights):
+        for lv, weight in enumerate(self.weights):
             digit, rank = divmod(rank, weight)
-            g = compose(g, self.transversals[l][self.orbits[l][digit]][0])
+            g = compose(g, self.transversals[lv][self.orbits[lv][digit]][0])
         return g

@@ -48,9 +48,9 @@ def conjugate_tables(puzzle, group) -> ConjugateTables:
     orbits = np.array([(starts[j], o.size, o.orientations) for j, o in enumerate(definition.orbits)], np.int64)
     source, rename = (np.empty((group.order, starts[-1]), np.int64) for _ in range(2))
     offset = np.zeros((group.order, starts[-1], max(o.size for o in definition.orbits)), np.int64)
-    for g, (element, relabelling) in enumerate(zip(group.elements, group.relabellings)):
+    for g, (element, relabelling) in enumerate(zip(group.elements, group.relabellings, strict=True)):
         for j, (orbit, (perm, twist), (names, shifts)) in enumerate(zip(definition.orbits, element.changes,
-                                                                       relabelling)):
+                                                                       relabelling, strict=True)):
             at = slice(starts[j], starts[j + 1])
             source[g, at] = np.asarray(perm) + starts[j]
             rename[g, at] = names
@@ -150,7 +150,7 @@ def conjugate_rank(t, g, pieces, twists, values, moved):
     rank = np.int64(0)
     sign = t.sign[g]
     for c in range(t.coords.shape[0]):
-        j, kind, size, classes, weight = t.coords[c, 0], t.coords[c, 1], t.coords[c, 2], t.coords[c, 3], t.coords[c, 4]
+        j, kind, classes, weight = t.coords[c, 0], t.coords[c, 1], t.coords[c, 3], t.coords[c, 4]
         start, n, k = t.orbits[j, 0], t.orbits[j, 1], t.orbits[j, 2]
         x = np.int64(0)
         if kind == PERMUTATION:

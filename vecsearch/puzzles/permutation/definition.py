@@ -199,8 +199,8 @@ class PermutationDefinition:
                 raise PuzzleDefinitionError(f"{where}: piece numbers start at 0 (1 in text)")
             written = sorted(set(pieces))
             label = {v: i for i, v in enumerate(written)}
-            ignored = {label[p] for p, t in zip(pieces, twists) if t is None}
-            if any(label[p] in ignored and t is not None for p, t in zip(pieces, twists)):
+            ignored = {label[p] for p, t in zip(pieces, twists, strict=True) if t is None}
+            if any(label[p] in ignored and t is not None for p, t in zip(pieces, twists, strict=True)):
                 raise PuzzleDefinitionError(f"{where}: identical pieces must all have their orientation ignored (?)"
                                             " or none")
             _check_twists([t for t in twists if t is not None], orbit, where)
@@ -217,7 +217,8 @@ class PermutationDefinition:
                 if not 0 <= slot < orbit.size or any(not 0 <= v < len(self.label_names[j]) for v in labels):
                     raise PuzzleDefinitionError(f"{self.name}: illegal slot {slot} or labels {sorted(labels)} outside"
                                                 f" orbit {orbit_name}")
-                out.setdefault(orbit_name, {})[slot] = frozenset(labels) | out.get(orbit_name, {}).get(slot, frozenset())
+                before = out.get(orbit_name, {}).get(slot, frozenset())
+                out.setdefault(orbit_name, {})[slot] = frozenset(labels) | before
         return out
 
     def _block(self, block: Mapping):
@@ -228,6 +229,7 @@ class PermutationDefinition:
         return {o: frozenset(labels) for o, labels in block.items()}
 
     def orbit_index(self, name: str) -> int:
+        """The position of orbit ``name`` in ``orbits``."""
         return self.orbits.index(self.orbit(name))
 
     @property
@@ -243,18 +245,20 @@ class PermutationDefinition:
     def check_state(self, state, what: str = "state"):
         """``state`` with the solved state's labels, each as often, and valid twists (0 for an
         ignored orientation); a ``PuzzleDefinitionError`` naming the first fault otherwise."""
-        for j, (orbit, (pieces, twists)) in enumerate(zip(self.orbits, state)):
+        for j, (orbit, (pieces, twists)) in enumerate(zip(self.orbits, state, strict=True)):
             counts = tuple(tuple(pieces).count(v) for v in range(len(self.label_names[j])))
             if len(pieces) != orbit.size or counts != self.counts[j]:
+                solved = " ".join(self.label_name(j, p) for p in self.solved[j][0])
                 raise PuzzleDefinitionError(f"{orbit.name}: the {what} has pieces"
                                             f" {' '.join(self.label_name(j, p) for p in pieces)}, not those of the"
-                                            f" solved state ({' '.join(self.label_name(j, p) for p in self.solved[j][0])})")
+                                            f" solved state ({solved})")
             _check_twists(twists, orbit, f"{orbit.name}: the {what}")
-            if any(t and p in self.wild[j] for p, t in zip(pieces, twists)):
+            if any(t and p in self.wild[j] for p, t in zip(pieces, twists, strict=True)):
                 raise PuzzleDefinitionError(f"{orbit.name}: the {what} twists a piece whose orientation is ignored")
         return state
 
     def label_name(self, orbit: int, label: int) -> str:
+        """How ``label`` of orbit number ``orbit`` is written."""
         return str(self.label_names[orbit][label])
 
     def is_legal(self, state) -> bool:
@@ -266,7 +270,8 @@ class PermutationDefinition:
         """``{orbit name: slots}`` that ``move`` moves (changes, or marks)."""
         out = {o: set(m) for o, m in move.marked.items()}
         for orbit_name, (permutation, twist) in move.changes.items():
-            out.setdefault(orbit_name, set()).update(i for i, (p, t) in enumerate(zip(permutation, twist)) if p != i or t)
+            out.setdefault(orbit_name, set()).update(i for i, (p, t) in enumerate(zip(permutation, twist, strict=True))
+                                                     if p != i or t)
         return out
 
     def playable(self, state, move: Move) -> bool:
@@ -284,14 +289,15 @@ class PermutationDefinition:
     def apply(self, state, move: Move):
         """The state after ``move`` (Python tuples; see the conventions)."""
         out = []
-        for j, (orbit, (pieces, twists)) in enumerate(zip(self.orbits, state)):
+        for j, (orbit, (pieces, twists)) in enumerate(zip(self.orbits, state, strict=True)):
             if orbit.name not in move.changes:
                 out.append((pieces, twists))
                 continue
             permutation, twist = move.changes[orbit.name]
             k, wild = orbit.orientations, self.wild[j]
             out.append((tuple(pieces[p] for p in permutation),
-                        tuple(0 if pieces[p] in wild else (twists[p] + t) % k for p, t in zip(permutation, twist))))
+                        tuple(0 if pieces[p] in wild else (twists[p] + t) % k
+                              for p, t in zip(permutation, twist, strict=True))))
         return tuple(out)
 
     def then(self, first: Move, second: Move, name: str | None = None) -> Move:
@@ -303,12 +309,13 @@ class PermutationDefinition:
             p1, t1 = first.changes.get(orbit.name, _identity(orbit))
             p2, t2 = second.changes.get(orbit.name, _identity(orbit))
             changes[orbit.name] = (tuple(p1[p] for p in p2),
-                                   tuple((t1[p] + t) % orbit.orientations for p, t in zip(p2, t2)))
+                                   tuple((t1[p] + t) % orbit.orientations for p, t in zip(p2, t2, strict=True)))
         marked = {o: first.marked.get(o, frozenset()) | second.marked.get(o, frozenset())
                   for o in {*first.marked, *second.marked}}
         return Move(name or f"{first.name} {second.name}", changes, marked)
 
     def identity(self):
+        """The identity element: every piece at home, untwisted, per orbit."""
         return tuple(_identity(orbit) for orbit in self.orbits)
 
     def inverse(self, move: Move, name: str | None = None) -> Move:
@@ -343,7 +350,8 @@ class PermutationDefinition:
         return out
 
     def move_set(self, metric: str = "htm") -> list[Move]:
-        """The search moves under ``metric``: each move's powers (htm), it and its inverse (qtm), or it alone (given)."""
+        """The search moves under ``metric``: each move's powers (htm), it and its inverse (qtm), or it
+        alone (given)."""
         if metric not in METRICS:
             raise PuzzleDefinitionError(f"unknown metric {metric!r}; choose one of {', '.join(METRICS)}")
         return [power for move in self.moves for power in self.powers(move, metric)]
@@ -362,7 +370,7 @@ class PermutationDefinition:
         keep = {}
         for orbit in self.orbits:
             moved = {i for m in chosen if orbit.name in m.changes
-                     for i, (p, t) in enumerate(zip(*m.changes[orbit.name])) if p != i or t}
+                     for i, (p, t) in enumerate(zip(*m.changes[orbit.name], strict=True)) if p != i or t}
             keep[orbit.name] = sorted(moved)
         orbits = [Orbit(o.name, len(keep[o.name]), o.orientations) for o in self.orbits if keep[o.name]]
         renumber = {o.name: {old: new for new, old in enumerate(keep[o.name])} for o in orbits}
@@ -373,7 +381,7 @@ class PermutationDefinition:
 
         moves = {m.name: {o: shrink(o, *change) for o, change in m.changes.items() if o in renumber} for m in chosen}
         solved = {}  # the identity stays the identity (pieces renumbered); labels keep their numbers
-        for j, (o, (pieces, twists)) in enumerate(zip(self.orbits, self.solved)):
+        for j, (o, (pieces, twists)) in enumerate(zip(self.orbits, self.solved, strict=True)):
             if o.name in renumber and self.solved[j] != self.identity()[j]:
                 slots = keep[o.name]
                 solved[o.name] = ([self.label_names[j][pieces[i]] - 1 for i in slots],

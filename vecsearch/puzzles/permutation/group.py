@@ -63,11 +63,11 @@ def point_map(definition, move) -> tuple[int, ...]:
     """The permutation of the points that ``move`` makes."""
     offsets = point_offsets(definition)
     image = list(range(offsets[-1] + definition.orbits[-1].size * definition.orbits[-1].orientations))
-    for first, orbit in zip(offsets, definition.orbits):
+    for first, orbit in zip(offsets, definition.orbits, strict=True):
         if orbit.name in move.changes:
             permutation, twist = move.changes[orbit.name]
             k = orbit.orientations
-            for i, (p, t) in enumerate(zip(permutation, twist)):
+            for i, (p, t) in enumerate(zip(permutation, twist, strict=True)):
                 for o in range(k):
                     image[first + p * k + o] = first + i * k + (o + t) % k
     return tuple(image)
@@ -92,10 +92,10 @@ class Group:
         """The element carrying each piece's solved point to its point in ``state``."""
         image = [0] * self.degree
         for first, orbit, (home, home_twists), (pieces, twists) in zip(self.offsets, self.definition.orbits,
-                                                                       self.definition.solved, state):
+                                                                       self.definition.solved, state, strict=True):
             k = orbit.orientations
             where = {piece: slot for slot, piece in enumerate(pieces)}
-            for h, (piece, o0) in enumerate(zip(home, home_twists)):
+            for h, (piece, o0) in enumerate(zip(home, home_twists, strict=True)):
                 i = where[piece]
                 for o in range(k):
                     image[first + h * k + o] = first + i * k + (twists[i] - o0 + o) % k
@@ -103,10 +103,11 @@ class Group:
 
     def state(self, element):
         out = []
-        for first, orbit, (home, home_twists) in zip(self.offsets, self.definition.orbits, self.definition.solved):
+        for first, orbit, (home, home_twists) in zip(self.offsets, self.definition.orbits, self.definition.solved,
+                                                     strict=True):
             k = orbit.orientations
             pieces, twists = [0] * orbit.size, [0] * orbit.size
-            for h, (piece, o0) in enumerate(zip(home, home_twists)):
+            for h, (piece, o0) in enumerate(zip(home, home_twists, strict=True)):
                 i, o = divmod(element[first + h * k + o0] - first, k)
                 pieces[i], twists[i] = piece, o
             out.append((tuple(pieces), tuple(twists)))
@@ -118,18 +119,18 @@ class Group:
         levels, degree = len(chain.base), self.degree
         index = np.full((levels, degree), -1, np.int64)
         orbit, forward, inverse, offset = [], [], [], []
-        for l, points in enumerate(chain.orbits):
+        for lv, points in enumerate(chain.orbits):
             offset.append(len(forward))
             for d, y in enumerate(points):
-                index[l, y] = d
+                index[lv, y] = d
                 orbit.append(y)
-                forward.append(chain.transversals[l][y][0])
-                inverse.append(chain.transversals[l][y][1])
+                forward.append(chain.transversals[lv][y][0])
+                inverse.append(chain.transversals[lv][y][1])
         size = np.array([len(o) for o in chain.orbits], np.int64)
         bound, count = 0, len(rows)
-        for l in range(levels):  # entries: at most the elements handed down times the orbit
-            bound += count * int(size[l])
-            count = min(count * int(size[l]), chain.order // math.prod(len(o) for o in chain.orbits[:l + 1]))
+        for lv in range(levels):  # entries: at most the elements handed down times the orbit
+            bound += count * int(size[lv])
+            count = min(count * int(size[lv]), chain.order // math.prod(len(o) for o in chain.orbits[:lv + 1]))
         if bound > MAX_ENTRIES:
             raise GroupTooLarge(f"its move tables would need up to {bound:,} entries")
         entry, start = np.zeros(bound, np.int64), np.zeros(levels, np.int64)
@@ -137,7 +138,7 @@ class Group:
                            np.array(orbit, np.int64), index, np.array(forward, np.int64), np.array(inverse, np.int64),
                            np.array(offset, np.int64), entry, start)
         ends = np.append(start[1:], used)
-        steps = [entry[a:b].reshape(-1, int(n)) for a, b, n in zip(start, ends, size)]
+        steps = [entry[a:b].reshape(-1, int(n)) for a, b, n in zip(start, ends, size, strict=True)]
         return _blocked(steps, size, np.array(chain.weights, np.int64), moves)
 
 
@@ -174,9 +175,9 @@ def _blocked(steps, size, weight, moves: int) -> GroupTables:
         element = np.repeat(np.arange(steps[first].shape[0]), radix)
         digit = np.tile(np.arange(radix), steps[first].shape[0])
         child = np.zeros_like(digit)
-        for l in range(first, end):  # walk each (element, block digit) through the block's levels
-            place = int(np.prod(size[l + 1:end]))
-            e = steps[l][element, (digit // place) % size[l]]
+        for lv in range(first, end):  # walk each (element, block digit) through the block's levels
+            place = int(np.prod(size[lv + 1:end]))
+            e = steps[lv][element, (digit // place) % size[lv]]
             child += (e & 0xFFFF) * place
             element = e >> 16
         starts.append(sum(len(t) for t in tables))
@@ -201,21 +202,21 @@ def walk_tables(moves, size, orbit, index, forward, inverse, offset, entry, star
     levels = size.shape[0]
     degree = moves.shape[1]
     current = moves.copy()
-    for l in range(levels):
+    for lv in range(levels):
         count = current.shape[0]
         room = 1
-        while room < 2 * count * size[l] + 2:
+        while room < 2 * count * size[lv] + 2:
             room *= 2
         slots = np.full(room, -1, np.int64)
-        found = np.empty((count * size[l], degree), np.int64)
+        found = np.empty((count * size[lv], degree), np.int64)
         made = 0
         for i in range(count):
-            for d in range(size[l]):
-                z = current[i, orbit[offset[l] + d]]
-                dz = index[l, z]
+            for d in range(size[lv]):
+                z = current[i, orbit[offset[lv] + d]]
+                dz = index[lv, z]
                 h = np.int64(0)
                 for x in range(degree):  # a' = u(z)^-1 a u(y): it fixes the base points so far
-                    found[made, x] = inverse[offset[l] + dz, current[i, forward[offset[l] + d, x]]]
+                    found[made, x] = inverse[offset[lv] + dz, current[i, forward[offset[lv] + d, x]]]
                     h = (h ^ found[made, x]) * np.int64(0x100000001B3)
                 slot = h & (room - 1)
                 while slots[slot] >= 0:
@@ -231,18 +232,18 @@ def walk_tables(moves, size, orbit, index, forward, inverse, offset, entry, star
                 if slots[slot] < 0:
                     slots[slot] = made
                     made += 1
-                entry[start[l] + i * size[l] + d] = (slots[slot] << 16) | dz
-        if l + 1 < levels:
-            start[l + 1] = start[l] + count * size[l]
+                entry[start[lv] + i * size[lv] + d] = (slots[slot] << 16) | dz
+        if lv + 1 < levels:
+            start[lv + 1] = start[lv] + count * size[lv]
             current = found[:made].copy()
     return start[levels - 1] + current.shape[0] * size[levels - 1]
 
 
 @state_function
-def digit_at(low, high, l, bits):
+def digit_at(low, high, lv, bits):
     per = 64 // bits
-    word = low if l < per else high
-    return (word >> ((l % per) * bits)) & ((np.int64(1) << bits) - 1)
+    word = low if lv < per else high
+    return (word >> ((lv % per) * bits)) & ((np.int64(1) << bits) - 1)
 
 
 @state_function
@@ -256,15 +257,15 @@ def group_steps(rank, tables, ranks, first_row, count):
     low = np.int64(0)
     high = np.int64(0)
     rest = rank
-    for l in range(levels - 1, -1, -1):
-        size = tables.size[l]
+    for lv in range(levels - 1, -1, -1):
+        size = tables.size[lv]
         q = rest // size
         digit = rest - q * size
         rest = q
-        if l < per:
-            low |= digit << (l * bits)
+        if lv < per:
+            low |= digit << (lv * bits)
         else:
-            high |= digit << ((l - per) * bits)
+            high |= digit << ((lv - per) * bits)
     for m in range(0, count, 4):  # four moves at a time: their table walks overlap in the processor
         a0 = first_row + m
         a1 = a0 + 1 if m + 1 < count else a0
@@ -274,10 +275,10 @@ def group_steps(rank, tables, ranks, first_row, count):
         r1 = np.int64(0)
         r2 = np.int64(0)
         r3 = np.int64(0)
-        for l in range(levels):
-            size = tables.size[l]
-            weight = tables.weight[l]
-            at = tables.start[l] + digit_at(low, high, l, bits)
+        for lv in range(levels):
+            size = tables.size[lv]
+            weight = tables.weight[lv]
+            at = tables.start[lv] + digit_at(low, high, lv, bits)
             e0 = tables.entry[at + a0 * size]
             e1 = tables.entry[at + a1 * size]
             e2 = tables.entry[at + a2 * size]

@@ -103,7 +103,7 @@ def _pattern_orbit(orbits, name, part):
         bad = next(m for m in moduli if m not in (0, 1, orbit.orientations))
         raise InvalidPuzzleInput(f"{where}: orientationMod {bad} is not supported: vecsearch counts an orientation"
                                  f" in full (0 or {orbit.orientations}) or ignores it (1)")
-    return pieces, [None if m == 1 else t for m, t in zip(moduli, twists)]
+    return pieces, [None if m == 1 else t for m, t in zip(moduli, twists, strict=True)]
 
 
 def _move(orbits, name, changes):

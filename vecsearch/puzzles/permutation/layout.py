@@ -43,7 +43,8 @@ def slot_order(size: int, parts) -> tuple[int, ...]:
     reversals of pancakes come out reversed: the top pancake is the last digit."""
     order = [None] * size
     free = size
-    for changed in sorted(([i for i, (p, t) in enumerate(zip(*part)) if p != i or t] for part in parts), key=len):
+    moved = ([i for i, (p, t) in enumerate(zip(*part, strict=True)) if p != i or t] for part in parts)
+    for changed in sorted(moved, key=len):
         for slot in changed:
             if slot not in order:
                 free -= 1
@@ -94,7 +95,7 @@ class Layout:
                 x, cls = multiset_rank(pieces, self.definition.counts[c.orbit]), 0
             else:
                 k = self.definition.orbits[c.orbit].orientations
-                twists = [t for p, t in zip(pieces, twists) if p not in self.definition.wild[c.orbit]]
+                twists = [t for p, t in zip(pieces, twists, strict=True) if p not in self.definition.wild[c.orbit]]
                 digits = twists[:-1] if c.classes > 1 else twists
                 x, cls = _base(digits, k), sum(twists) % k
             rank += x * c.weight
@@ -124,7 +125,7 @@ class Layout:
                 if c.classes > 1:
                     digits.append((cls - sum(digits)) % k)
                 values = [0] * n
-                for i, d in zip(twisted, digits):
+                for i, d in zip(twisted, digits, strict=True):
                     values[i] = d
                 part = 1
             placed = [0] * n

@@ -59,7 +59,7 @@ def lookup_tables(t, component: int) -> LookupTables | None:
     coords = t.coords.tolist()
     rows, turned, offsets, digits = [], [], [], []
     at = {"turned": 0, "offsets": 0, "digits": 0}
-    for j, (start, n, k) in enumerate(t.orbits.tolist()):
+    for j, (_, n, k) in enumerate(t.orbits.tolist()):
         perm = [c for c, row in enumerate(coords) if row[0] == j and row[1] == PERMUTATION]
         twist = [c for c, row in enumerate(coords) if row[0] == j and row[1] == ORIENTATION]
         if not perm or t.perm_at[j] < 0:

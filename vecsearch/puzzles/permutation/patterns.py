@@ -55,22 +55,24 @@ class Coarsening:
     def meet(self, other: Coarsening, name: str) -> Coarsening:
         """The coarsest coarsening finer than both: pieces told apart by either are told apart."""
         classes, ignored = [], []
-        for mine, theirs, skip_mine, skip_theirs in zip(self.classes, other.classes, self.ignored, other.ignored):
-            pairs = sorted(set(zip(mine, theirs)))
-            classes.append([pairs.index(pair) for pair in zip(mine, theirs)])
+        for mine, theirs, skip_mine, skip_theirs in zip(self.classes, other.classes, self.ignored, other.ignored,
+                                                        strict=True):
+            pairs = sorted(set(zip(mine, theirs, strict=True)))
+            classes.append([pairs.index(pair) for pair in zip(mine, theirs, strict=True)])
             ignored.append({pairs.index((a, b)) for a, b in pairs if a in skip_mine and b in skip_theirs})
         return Coarsening(self.fine, classes, ignored, name)
 
-    def finer_than(self, other: Coarsening) -> bool:
+    def _finer_than(self, other: Coarsening) -> bool:
         """Whether every class of ``self`` lies in one of ``other``'s (and counts orientation if it does)."""
-        for mine, theirs, skip_mine, skip_theirs in zip(self.classes, other.classes, self.ignored, other.ignored):
+        for mine, theirs, skip_mine, skip_theirs in zip(self.classes, other.classes, self.ignored, other.ignored,
+                                                        strict=True):
             into = {}
-            for a, b in zip(mine, theirs):
+            for a, b in zip(mine, theirs, strict=True):
                 if into.setdefault(a, b) != b or (a in skip_mine and b not in skip_theirs):
                     return False
         return True
 
-    def numbers(self, j: int) -> dict[int, int]:
+    def _numbers(self, j: int) -> dict[int, int]:
         """Orbit ``j``'s classes numbered as the smallest piece in each (as the puzzle writes it)."""
         names, number = self.fine.definition.label_names[j], {}
         for label, c in enumerate(self.classes[j]):
@@ -79,7 +81,7 @@ class Coarsening:
 
     def label_of(self, j: int) -> dict[int, int]:
         """Orbit ``j``'s classes as labels of ``puzzle`` (its labels are the numbers in order)."""
-        number = self.numbers(j)
+        number = self._numbers(j)
         order = sorted(number.values())
         return {c: order.index(n) for c, n in number.items()}
 
@@ -88,11 +90,11 @@ class Coarsening:
         """The fine puzzle with this coarsening of its solved state."""
         d = self.fine.definition
         solved = {}
-        for j, (orbit, (pieces, twists)) in enumerate(zip(d.orbits, d.solved)):
-            number = self.numbers(j)
+        for j, (orbit, (pieces, twists)) in enumerate(zip(d.orbits, d.solved, strict=True)):
+            number = self._numbers(j)
             classes = [self.classes[j][p] for p in pieces]
             solved[orbit.name] = ([number[c] - 1 for c in classes],
-                                  [None if c in self.ignored[j] else t for c, t in zip(classes, twists)])
+                                  [None if c in self.ignored[j] else t for c, t in zip(classes, twists, strict=True)])
         return PermutationDefinition(self.name, d.orbits, d.moves, solved, rotations=d.rotations, aliases=d.aliases)
 
     @property
@@ -108,7 +110,8 @@ class Coarsening:
         for j, (pieces, twists) in enumerate(state):
             label = self.label_of(j)
             out.append((tuple(label[self.classes[j][p]] for p in pieces),
-                        tuple(0 if self.classes[j][p] in self.ignored[j] else t for p, t in zip(pieces, twists))))
+                        tuple(0 if self.classes[j][p] in self.ignored[j] else t
+                              for p, t in zip(pieces, twists, strict=True))))
         return tuple(out)
 
     def states(self, within: Coarsening | None = None) -> np.ndarray:
@@ -117,11 +120,11 @@ class Coarsening:
         when that puzzle's pieces are distinct (``PermutationPuzzle.reaches``), else those in its
         solved state's component (the invariants its rank keeps)."""
         within = within or Coarsening.identity(self.fine)
-        if not within.finer_than(self):
+        if not within._finer_than(self):
             raise InvalidPuzzleInput(f"{within.name} does not tell apart every piece {self.name} does")
         d, target = self.fine.definition, within.puzzle
         per_orbit, total = [], 1
-        for j, (orbit, (pieces, twists)) in enumerate(zip(d.orbits, d.solved)):
+        for j, (orbit, (pieces, twists)) in enumerate(zip(d.orbits, d.solved, strict=True)):
             label = within.label_of(j)
             options = _orbit_matches(orbit, [label[within.classes[j][p]] for p in pieces],
                                      [self.classes[j][p] for p in pieces], twists,
@@ -150,8 +153,8 @@ def _orbit_matches(orbit, fine, coarse, twists, fine_ignored, coarse_ignored):
     def arrangements():
         for choice in itertools.product(*(_multiset_permutations(labels) for _, labels in groups)):
             pieces = [0] * orbit.size
-            for (slots, _), labels in zip(groups, choice):
-                for s, v in zip(slots, labels):
+            for (slots, _), labels in zip(groups, choice, strict=True):
+                for s, v in zip(slots, labels, strict=True):
                     pieces[s] = v
             choices = [[0] if pieces[s] in fine_ignored else range(orbit.orientations) if coarse[s] in coarse_ignored
                        else [twists[s]] for s in range(orbit.size)]
@@ -255,7 +258,7 @@ def _read(definition: PermutationDefinition, text: str):
         at += 1 + orbit.size
         labels, solved_twists = definition.solved[j]  # without '/': ? for ? pieces, else the solved state's
         twists = ["?" if p == "?" or v in definition.wild[j] else str(t)
-                  for p, v, t in zip(pieces, labels, solved_twists)]
+                  for p, v, t in zip(pieces, labels, solved_twists, strict=True)]
         if at < len(tokens) and tokens[at] == "/":
             twists = tokens[at + 1:at + 1 + orbit.size]
             if len(twists) < orbit.size:
@@ -268,10 +271,10 @@ def _read(definition: PermutationDefinition, text: str):
         pieces, twists = given.get(j, ([str(definition.label_names[j][v]) for v in labels],
                                        [str(t) for t in solved_twists]))
         if j not in given and definition.wild[j]:
-            twists = ["?" if v in definition.wild[j] else t for v, t in zip(labels, twists)]
+            twists = ["?" if v in definition.wild[j] else t for v, t in zip(labels, twists, strict=True)]
         names = sorted({p for p in pieces if p != "?"}, key=int) + (["?"] if "?" in pieces else [])
         of_label, skip = {}, set()
-        for slot, (label, piece, twist) in enumerate(zip(labels, pieces, twists)):
+        for slot, (label, piece, twist) in enumerate(zip(labels, pieces, twists, strict=True)):
             c = names.index(piece)
             if of_label.setdefault(label, c) != c:
                 raise InvalidPuzzleInput(f"pattern, orbit {orbit.name}: slots holding identical pieces in the solved"
@@ -284,7 +287,7 @@ def _read(definition: PermutationDefinition, text: str):
             elif twist != str(solved_twists[slot]):
                 raise InvalidPuzzleInput(f"pattern, orbit {orbit.name}, slot {slot + 1}: orientation {twist!r}; a"
                                          f" pattern keeps the solved state's ({solved_twists[slot]}) or ignores it (?)")
-        for slot, (label, twist) in enumerate(zip(labels, twists)):
+        for label, twist in zip(labels, twists, strict=True):
             if (twist == "?") != (of_label[label] in skip):
                 raise InvalidPuzzleInput(f"pattern, orbit {orbit.name}: pieces of class {names[of_label[label]]}"
                                          " must all have their orientation ignored (?) or none")

@@ -27,7 +27,7 @@ MAX_LABELS = 63  # kinds of piece per orbit of a coset space (a bit mask of them
 def kept_orbits(coarsening: Coarsening) -> list[int]:
     """The orbits a projection tells anything about: some pieces apart, or some orientation
     counted (the others are left out of its coset space)."""
-    return [j for j, (classes, ignored) in enumerate(zip(coarsening.classes, coarsening.ignored))
+    return [j for j, (classes, ignored) in enumerate(zip(coarsening.classes, coarsening.ignored, strict=True))
             if len(set(classes)) > 1 or set(classes) - ignored]
 
 
@@ -41,7 +41,7 @@ def coset_definition(coarsening: Coarsening) -> PermutationDefinition:
     moves = [Move(m.name, {o: c for o, c in m.changes.items() if o in names}) for m in full.moves]
     moves = [m for m in moves if any(p != tuple(range(len(p))) or any(t) for p, t in m.changes.values())]
     solved = {full.orbits[j].name: ([full.label_names[j][v] - 1 for v in pieces],
-                                    [None if v in full.wild[j] else t for v, t in zip(pieces, twists)])
+                                    [None if v in full.wild[j] else t for v, t in zip(pieces, twists, strict=True)])
               for j, (pieces, twists) in enumerate(full.solved) if j in keep}
     return PermutationDefinition(coarsening.name, [full.orbits[j] for j in keep], moves, solved)
 

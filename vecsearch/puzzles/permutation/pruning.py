@@ -3,7 +3,7 @@
 A **projection** is a ``patterns.Coarsening`` of the puzzle (some pieces made identical, some
 orientations ignored: a pattern written by the user, or one of ``default_patterns``). Its coset
 space is itself a permutation puzzle (its solved state is the coarsened one) whose rank is
-perfect; the engine's distance table (``engine.tables.distance.DistanceTable``) enumerates it
+perfect; the engine's distance table (``vecsearch.engine.DistanceTable``) enumerates it
 breadth-first from the goal's projections (a byte per rank, ``UNREACHED`` where none), and
 ``engine.heuristic.pdb.cached_array``
 keeps it on disk under a name hashed from the definition, the projection, the metric and the
@@ -14,11 +14,12 @@ state's own, so the largest over the projections is an admissible bound (``proje
 
 **Lookup** (numba), in the coordinates form: each projection's rank is a sum of *terms*, a
 table by one or two of the state's coordinates (``coordinate_terms``, made by ranking the
-segments of unranked states once), so a lookup costs a few divisions and loads. Otherwise: the coset space's rank (``labels.labels_rank``'s: per orbit it keeps, the
-Lehmer rank or the colex arrangement of its labels, then its counted orientations) is computed
-straight from the fine state: each slot's field (label and twist; read where it lies in the
-labels or pieces form, from the labels form's words unranked from a coordinates-form state)
-becomes its coarse label and twist by one lookup (``project``).
+segments of unranked states once), so a lookup costs a few divisions and loads. Otherwise: the
+coset space's rank (``labels.labels_rank``'s: per orbit it keeps, the Lehmer rank or the colex
+arrangement of its labels, then its counted orientations) is computed straight from the fine
+state: each slot's field (label and twist; read where it lies in the labels or pieces form, from
+the labels form's words unranked from a coordinates-form state) becomes its coarse label and twist
+by one lookup (``project``).
 
 **Defaults**: ``projections``.
 """
@@ -41,9 +42,13 @@ from vecsearch.kernels.state_words import word_of
 from vecsearch.puzzles.permutation import labels
 from vecsearch.puzzles.permutation.layout import Layout
 from vecsearch.puzzles.permutation.patterns import Coarsening, Pattern
-from vecsearch.puzzles.permutation.projections import (DEFAULT_TABLE_BYTES, coarse_puzzle, coarse_state,
-                                                       default_patterns, kept_orbits)
-
+from vecsearch.puzzles.permutation.projections import (
+    DEFAULT_TABLE_BYTES,
+    coarse_puzzle,
+    coarse_state,
+    default_patterns,
+    kept_orbits,
+)
 
 
 class RankTables(NamedTuple):
@@ -310,7 +315,7 @@ def coordinate_terms(puzzle, patterns: list[Coarsening], tables: ProjectionTable
 
     terms, parts, first, offset = [], [], [0], 0
     for p, pattern in enumerate(patterns):
-        for g, j in zip(range(tables.first_segment[p], tables.first_segment[p + 1]), kept_orbits(pattern)):
+        for g, j in zip(range(tables.first_segment[p], tables.first_segment[p + 1]), kept_orbits(pattern), strict=True):
             a, *rest = of_orbit[j]
             info = tables.segments[g]
             if not rest or not info[SEGMENT_ORIENTATION_WEIGHT]:
@@ -355,7 +360,7 @@ def projection_tables(puzzle, patterns: list[Coarsening], spaces, databases, ent
     starts = _starts(d)
     segments, project, weights, first_segment = [], [], [], [0]
     most = max(len(names) for names in d.label_names)
-    for pattern, space in zip(patterns, spaces):
+    for pattern, space in zip(patterns, spaces, strict=True):
         coarse = space.tables
         for c, j in enumerate(kept_orbits(pattern)):
             info = coarse.orbits[c]
@@ -422,9 +427,10 @@ def database_name(space, goals: np.ndarray) -> str:
 
 def projection_database(pattern: Coarsening, space, goals, *, threads=None, max_memory=None, progress=False):
     """The database of ``pattern`` (its coset space ``space``) towards the fine goal layer
-    ``goals``: ``(entries, name, seconds)`` (``name``: its file's, ``engine.heuristic.pdb.cached_array``). Built by the engine's distance table (a byte per
-    rank, breadth-first with a bitset), in the coordinates form when it fits (table lookups:
-    faster moves, the same rank), else in ``space``'s labels form."""
+    ``goals``: ``(entries, name, seconds)`` (``name``: its file's, ``vecsearch.engine.cached_array``).
+    Built by the engine's distance table (a byte per rank, breadth-first with a bitset), in the
+    coordinates form when it fits (table lookups: faster moves, the same rank), else in
+    ``space``'s labels form."""
     fine = pattern.fine
     coarse_goals = np.unique(space.states([space.encode(coarse_state(pattern, fine.pieces(g))) for g in goals]), axis=0)
 
@@ -472,7 +478,7 @@ def make_projection_heuristic(puzzle, goals: np.ndarray, patterns=None, *, budge
         chosen = [p if isinstance(p, Coarsening) else Pattern(puzzle, p) for p in patterns]
     spaces = [coarse_puzzle(p) for p in chosen]
     databases, names, seconds = [], [], 0.0
-    for pattern, space in zip(chosen, spaces):
+    for pattern, space in zip(chosen, spaces, strict=True):
         entries, name, took = projection_database(pattern, space, goals, threads=threads, max_memory=max_memory,
                                                   progress=progress)
         databases.append(entries)
@@ -491,7 +497,7 @@ def make_projection_heuristic(puzzle, goals: np.ndarray, patterns=None, *, budge
         with_terms = coordinate_terms(puzzle, chosen, tables)
         if with_terms is not None:
             tables, bound = with_terms, coordinates_terms_bound
-    sizes = ", ".join(f"{p.name} ({len(e):,})" for p, e in zip(chosen, databases))
+    sizes = ", ".join(f"{p.name} ({len(e):,})" for p, e in zip(chosen, databases, strict=True))
     return Heuristic(puzzle, "pdb", bound, tables, goals,
                      f"the largest of {len(chosen)} pattern databases: {sizes}", seconds,
                      {"patterns": [p.name for p in chosen], "entries": [len(e) for e in databases],

@@ -25,8 +25,17 @@ from __future__ import annotations
 from vecsearch.contract import Moves, Rank, Rules
 from vecsearch.errors import InvalidPuzzleInput, PuzzleDefinitionError
 from vecsearch.puzzle import Puzzle, signed64, unsigned64
-from vecsearch.puzzles.permutation import (canonical, group, labels, patterns, pruning, rank_steps, rules, statetext,
-                                           tables)
+from vecsearch.puzzles.permutation import (
+    canonical,
+    group,
+    labels,
+    patterns,
+    pruning,
+    rank_steps,
+    rules,
+    statetext,
+    tables,
+)
 from vecsearch.puzzles.permutation.definition import PermutationDefinition
 from vecsearch.puzzles.permutation.layout import Layout, slot_order
 from vecsearch.svg import Board, Cell
@@ -179,15 +188,18 @@ class PermutationPuzzle(Puzzle):
 
     @property
     def kernel_label(self) -> str:
+        """The kernel family: one per representation."""
         # A family per representation (and for pieces, with or without one-orbit rank steps)
         return f"permutation-{self.representation}"
 
     @property
     def move_capacity(self) -> int:
+        """Moves the family's kernels make room for (at least ``FAMILY_MOVES``)."""
         return max(FAMILY_MOVES, super().move_capacity)
 
     @property
     def heuristic_names(self) -> tuple[str, ...]:
+        """The heuristics offered: pattern databases (``pdb``)."""
         return ("pdb",)
 
     def make_heuristic(self, goals, name: str, **options):
@@ -199,7 +211,7 @@ class PermutationPuzzle(Puzzle):
         """The symmetries ``spec`` names (``symmetry.parse_spec``: ``"rotations"``, ``"rotations,
         mirror (L R)"``), bound to this puzzle in the coordinates form for the engine's enumeration
         modulo symmetry (``symmetry.PuzzleSymmetry``; its ``puzzle`` is the one it ranks)."""
-        from vecsearch.puzzles.permutation import conjugates, symmetry
+        from vecsearch.puzzles.permutation import symmetry
 
         rotations, mirrors = symmetry.parse_spec(spec)
         ranked = self if self.representation == "coordinates" else PermutationPuzzle(
@@ -235,12 +247,12 @@ class PermutationPuzzle(Puzzle):
             made = self._fields
             words = [0] * int(made.scalars[labels.WIDTH])
             fields = [p | t << int(made.scalars[labels.PIECE_BITS]) for pieces, twists in state
-                      for p, t in zip(pieces, twists)]
+                      for p, t in zip(pieces, twists, strict=True)]
             for s, f in enumerate(fields):
                 words[made.slot_word[s]] |= f << int(made.slot_shift[s])
             return signed64(words[0]) if len(words) == 1 else tuple(signed64(w) for w in words)
         value, start = 0, 0
-        for orbit, order, (pieces, twists) in zip(self.definition.orbits, self.layout.orders, state):
+        for orbit, order, (pieces, twists) in zip(self.definition.orbits, self.layout.orders, state, strict=True):
             for i, slot in enumerate(order):
                 value |= (pieces[slot] | twists[slot] << self.piece_bits) << (self.field_bits * (start + i))
             start += orbit.size
@@ -256,7 +268,8 @@ class PermutationPuzzle(Puzzle):
         if self.representation == "labels":
             made = self._fields
             words = [unsigned64(int(w)) for w in (state if self.width > 1 else [state])]
-            piece_bits, field_mask = int(made.scalars[labels.PIECE_BITS]), (1 << int(made.scalars[labels.FIELD_BITS])) - 1
+            piece_bits = int(made.scalars[labels.PIECE_BITS])
+            field_mask = (1 << int(made.scalars[labels.FIELD_BITS])) - 1
             fields = [(words[made.slot_word[s]] >> int(made.slot_shift[s])) & field_mask
                       for s in range(len(made.slot_word))]
             order = [tuple(range(o.size)) for o in self.definition.orbits]
@@ -267,7 +280,7 @@ class PermutationPuzzle(Puzzle):
                       for s in range(sum(o.size for o in self.definition.orbits))]
             order, piece_bits, piece_mask = self.layout.orders, self.piece_bits, (1 << self.piece_bits) - 1
         out, start = [], 0
-        for orbit, slots in zip(self.definition.orbits, order):
+        for orbit, slots in zip(self.definition.orbits, order, strict=True):
             placed = [0] * orbit.size
             for i, slot in enumerate(slots):
                 placed[slot] = fields[start + i]
@@ -282,7 +295,7 @@ class PermutationPuzzle(Puzzle):
         width = max(orbit.size for orbit in definition.orbits)
         cells = []
         for j, (orbit, (pieces, twists), (home, untwisted)) in enumerate(zip(definition.orbits, self.pieces(state),
-                                                                               definition.solved)):
+                                                                               definition.solved, strict=True)):
             for slot in range(width):
                 if slot >= orbit.size:
                     cells.append(None)
@@ -294,6 +307,7 @@ class PermutationPuzzle(Puzzle):
         return Board(len(definition.orbits), width, tuple(cells), tuple(orbit.name for orbit in definition.orbits))
 
     def format_state(self, state) -> str:
+        """``state`` written per orbit (``statetext``), as ``parse_state`` reads it."""
         return statetext.format_state(self.definition, self.pieces(state))
 
     def reaches(self, state) -> bool | None:
@@ -328,5 +342,6 @@ class PermutationPuzzle(Puzzle):
             return pattern.states()
 
     def parse_state(self, text: str):
+        """The packed state ``text`` writes: pieces and twists per orbit, or moves from the solved state."""
         names = {m.name: m for m in self.move_list} | self.definition.named_moves()
         return self.encode(statetext.read_state(self.definition, text, names))

@@ -219,7 +219,7 @@ def step_tables(pieces: PiecesTables, rows, nmoves: int, orbit_size: int, orient
     """The ``pieces`` tables of a one-orbit puzzle with its steps for ``rows`` (``(permutation,
     twist)`` of the moves, then of the inverse moves if the puzzle needs them, in rank order)."""
     n = orbit_size
-    first = [min(i for i, (p, t) in enumerate(zip(*row)) if p != i or t) for row in rows]
+    first = [min(i for i, (p, t) in enumerate(zip(*row, strict=True)) if p != i or t) for row in rows]
     tabled, entries = set(), 0
     for row in sorted(range(len(rows)), key=lambda r: -first[r]):  # the smallest remainders first
         entries += math.factorial(n - first[row])

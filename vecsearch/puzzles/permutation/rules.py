@@ -17,9 +17,10 @@ are stepped by masks).
 the low ``PIECE_BITS`` and its orientation above. A move rewrites only the slots it changes.
 Tables: ``PiecesTables``: ``dst``, ``src``, ``twist`` (rows, width), ``length``, ``keep`` (rows),
 ``orientations`` per slot, ``orbits`` int64 (O, 11), ``factorials`` and ``scalars`` (indexed by
-``SLOTS``, ``FIELD_BITS``, ``PIECE_BITS``, ``PIECE_MOVES``, ``ORBIT_COUNT``); orbit columns: first slot, size, orientations, permutation weight, orientation weight, halved (parity
-fixed), dropped (orientation sum fixed), parity class shift, sum class shift, orientation
-coordinate size, sum class mask.
+``SLOTS``, ``FIELD_BITS``, ``PIECE_BITS``, ``PIECE_MOVES``, ``ORBIT_COUNT``); orbit columns:
+first slot, size, orientations, permutation weight, orientation weight, halved (parity fixed),
+dropped (orientation sum fixed), parity class shift, sum class shift, orientation coordinate
+size, sum class mask.
 
 Rows ``moves .. 2*moves-1`` of either table hold the inverse moves (for predecessors) when the
 move set is not closed under inverses.

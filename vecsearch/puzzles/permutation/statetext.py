@@ -15,10 +15,11 @@ from vecsearch.puzzles.permutation.definition import PermutationDefinition
 
 def format_state(definition: PermutationDefinition, state) -> str:
     chunks = []
-    for j, (orbit, (pieces, twists)) in enumerate(zip(definition.orbits, state)):
+    for j, (orbit, (pieces, twists)) in enumerate(zip(definition.orbits, state, strict=True)):
         text = " ".join(definition.label_name(j, p) for p in pieces)
         if orbit.orientations > 1:
-            text += " / " + " ".join("?" if p in definition.wild[j] else str(t) for p, t in zip(pieces, twists))
+            text += " / " + " ".join("?" if p in definition.wild[j] else str(t)
+                                     for p, t in zip(pieces, twists, strict=True))
         chunks.append(text if len(definition.orbits) == 1 else f"{orbit.name} {text}")
     return "  ".join(chunks)
 
@@ -91,7 +92,7 @@ def _read_orbit(definition: PermutationDefinition, j: int, tokens, at):
     twists = [0] * orbit.size
     if orbit.orientations > 1 and at < len(tokens) and tokens[at] == "/":
         twists = []
-        for i, piece in zip(range(at + 1, at + 1 + orbit.size), pieces):
+        for i, piece in zip(range(at + 1, at + 1 + orbit.size), pieces, strict=True):
             token = tokens[i] if i < len(tokens) else None
             wild = piece in definition.wild[j]
             if token == "?" and wild:

@@ -76,16 +76,16 @@ def of_move(definition: PermutationDefinition, move: Move, sign: int = 1) -> Sym
 def compose(definition: PermutationDefinition, a: Symmetry, b: Symmetry, name: str | None = None) -> Symmetry:
     """``a`` then ``b`` (see the conventions)."""
     pairs = []
-    for orbit, (pa, ta), (pb, tb) in zip(definition.orbits, a.changes, b.changes):
+    for orbit, (pa, ta), (pb, tb) in zip(definition.orbits, a.changes, b.changes, strict=True):
         k = orbit.orientations
-        pairs.append((tuple(pa[p] for p in pb), tuple((b.sign * ta[p] + t) % k for p, t in zip(pb, tb))))
+        pairs.append((tuple(pa[p] for p in pb), tuple((b.sign * ta[p] + t) % k for p, t in zip(pb, tb, strict=True))))
     return Symmetry(name or f"{a.name} {b.name}", tuple(pairs), a.sign * b.sign)
 
 
 def invert(definition: PermutationDefinition, g: Symmetry) -> Symmetry:
     """The symmetry that undoes ``g``."""
     pairs = []
-    for orbit, (p, t) in zip(definition.orbits, g.changes):
+    for orbit, (p, t) in zip(definition.orbits, g.changes, strict=True):
         back = [0] * len(p)
         for i, q in enumerate(p):
             back[q] = i
@@ -95,7 +95,7 @@ def invert(definition: PermutationDefinition, g: Symmetry) -> Symmetry:
 
 def _move_key(definition: PermutationDefinition, element: Symmetry):
     """What tells moves apart: the orbits the element changes, with their permutation and twist."""
-    return tuple((o.name, p, t) for o, (p, t) in zip(definition.orbits, element.changes)
+    return tuple((o.name, p, t) for o, (p, t) in zip(definition.orbits, element.changes, strict=True)
                  if p != tuple(range(o.size)) or any(t))
 
 
@@ -116,7 +116,7 @@ def mirror(definition: PermutationDefinition, text: str) -> Symmetry:
                                             f" {' '.join(names)}")
         if len(set(members)) != len(members) or any(image[m] != m for m in members):
             raise PuzzleDefinitionError(f"mirror {text!r}: a move appears twice")
-        for a, b in zip(members, members[1:] + members[:1]):
+        for a, b in zip(members, members[1:] + members[:1], strict=True):
             image[a] = b
     pairs = []
     for j, orbit in enumerate(definition.orbits):
@@ -247,7 +247,7 @@ class SymmetryGroup:
         """Per orbit ``(label map, twist per label)`` that takes the solved state, then ``g``, back
         to the solved state; refused when no renaming does."""
         out = []
-        for j, (orbit, (perm, twist)) in enumerate(zip(self.definition.orbits, g.changes)):
+        for j, (orbit, (perm, twist)) in enumerate(zip(self.definition.orbits, g.changes, strict=True)):
             pieces, twists = self.definition.solved[j]
             wild, k = self.definition.wild[j], orbit.orientations
             rename, shift = {}, {}
@@ -266,11 +266,11 @@ class SymmetryGroup:
         g = self.elements[index]
         out = []
         for j, (orbit, (pieces, twists), (perm, twist), (rename, shift)) in enumerate(
-                zip(self.definition.orbits, state, g.changes, self.relabellings[index])):
+                zip(self.definition.orbits, state, g.changes, self.relabellings[index], strict=True)):
             k, wild = orbit.orientations, self.definition.wild[j]
             out.append((tuple(rename[pieces[p]] for p in perm),
                         tuple(0 if pieces[p] in wild else (g.sign * twists[p] + t + shift[pieces[p]]) % k
-                              for p, t in zip(perm, twist))))
+                              for p, t in zip(perm, twist, strict=True))))
         return tuple(out)
 
     def __repr__(self) -> str:

@@ -21,7 +21,6 @@ from vecsearch.puzzles.permutation import arrangement, labels, rules
 from vecsearch.puzzles.permutation.definition import Move, Orbit, PermutationDefinition
 from vecsearch.puzzles.permutation.layout import Layout
 
-
 MASKED_ABOVE = 1 << 21  # move-table entries above which an arrangement is stepped by masks, when it can be
 
 
@@ -51,7 +50,8 @@ def coordinate_tables(definition: PermutationDefinition, layout: Layout, rows, m
         elif c.kind == "arrangement":
             alone = PermutationDefinition("arrangement", [Orbit(orbit.name, orbit.size)], {},
                                           {orbit.name: definition.solved[c.orbit][0]})
-            permuted = [Move(f"m{i}", {orbit.name: (p, (0,) * orbit.size)}) for i, p in enumerate(permutations.tolist())]
+            permuted = [Move(f"m{i}", {orbit.name: (p, (0,) * orbit.size)})
+                        for i, p in enumerate(permutations.tolist())]
             labels.rank_table(labels_tables(alone, Layout(alone, permuted), permuted, len(rows)), c.size, out)
         else:
             twists = np.array([t for _, t in parts], np.int64)
@@ -108,7 +108,7 @@ def coordinate_entries(definition: PermutationDefinition, layout: Layout, rows: 
 def packed_changes(definition: PermutationDefinition, layout: Layout, move) -> dict:
     """``move.changes`` with the slots of each orbit in its rank order (as the pieces form packs them)."""
     packed = {}
-    for orbit, order in zip(definition.orbits, layout.orders):
+    for orbit, order in zip(definition.orbits, layout.orders, strict=True):
         if orbit.name in move.changes:
             permutation, twist = move.changes[orbit.name]
             position = {slot: i for i, slot in enumerate(order)}
@@ -122,7 +122,8 @@ def changed_slots(definition: PermutationDefinition, changes) -> list:
     for orbit in definition.orbits:
         if orbit.name in changes:
             permutation, twist = changes[orbit.name]
-            slots += [(start + i, start + p, t) for i, (p, t) in enumerate(zip(permutation, twist)) if p != i or t]
+            slots += [(start + i, start + p, t) for i, (p, t) in enumerate(zip(permutation, twist, strict=True))
+                      if p != i or t]
         start += orbit.size
     return slots
 

@@ -174,7 +174,8 @@ class _Reader:
             if tokens[1] in self.orbits:
                 raise InvalidPuzzleInput(f"orbit {tokens[1]!r} is defined twice", line=number)
             if self.solved is not None or self.moves:
-                raise InvalidPuzzleInput(f"Set {tokens[1]} after a Solved or Move block: orbits come first", line=number)
+                raise InvalidPuzzleInput(f"Set {tokens[1]} after a Solved or Move block: orbits come first",
+                                         line=number)
             self.orbits[tokens[1]] = Orbit(tokens[1], _number(tokens[2], number, 1), _number(tokens[3], number, 1))
         elif word in ("Solved", "StartState"):
             _expect(tokens, 1, number, word)
@@ -216,8 +217,8 @@ class _Reader:
 
     def _illegal(self, tokens, number: int) -> None:
         if len(tokens) < 4 or tokens[1] not in self.orbits:
-            raise InvalidPuzzleInput(f"expected `Illegal ORBIT SLOT PIECE...` with an orbit of {', '.join(self.orbits)},"
-                                     f" got {' '.join(tokens)!r}", line=number)
+            raise InvalidPuzzleInput(f"expected `Illegal ORBIT SLOT PIECE...` with an orbit of"
+                                     f" {', '.join(self.orbits)}, got {' '.join(tokens)!r}", line=number)
         orbit = self.orbits[tokens[1]]
         slot = _number(tokens[2], number, 1)
         if slot > orbit.size:
@@ -236,8 +237,8 @@ class _Reader:
         blocks = [{o: {_label(labels[o], v - 1, o, n) for v in pieces} for o, pieces in block.items()}
                   for n, block in self.blocks]
         if rotations:
-            self.notes.append(f"{', '.join(m.name for m in rotations)}: whole-puzzle rotations (twsearch's reading), not"
-                              " search moves: left out (definition.rotations keeps them)")
+            self.notes.append(f"{', '.join(m.name for m in rotations)}: whole-puzzle rotations (twsearch's reading),"
+                              " not search moves: left out (definition.rotations keeps them)")
         try:
             definition = PermutationDefinition(self.name, list(self.orbits.values()), moves, solved,
                                                rotations=rotations, aliases=aliases, illegal=illegal, blocks=blocks,

@@ -12,9 +12,9 @@ def format_definition(definition: PermutationDefinition) -> str:
     out += [f"Set {o.name} {o.size} {o.orientations}" for o in definition.orbits]
     if definition.solved != definition.identity():
         out += ["", "Solved"]
-        for j, (orbit, (pieces, twists)) in enumerate(zip(definition.orbits, definition.solved)):
+        for j, (orbit, (pieces, twists)) in enumerate(zip(definition.orbits, definition.solved, strict=True)):
             out += [orbit.name, _line(definition.label_name(j, p) for p in pieces),
-                    _line("?" if p in definition.wild[j] else t for p, t in zip(pieces, twists))]
+                    _line("?" if p in definition.wild[j] else t for p, t in zip(pieces, twists, strict=True))]
         out.append("End")
     for move in definition.moves + definition.rotations:
         out += ["", f"Move {move.name}"]

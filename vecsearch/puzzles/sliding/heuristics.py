@@ -5,12 +5,13 @@
   others in that line pass: in each line, the tiles at home in it minus the longest sequence of
   them already in home order.
 - ``pdb``: additive pattern databases (built by ``patterns``, looked up by ``lookups``, whole
-  or updated from a parent's lookups): the tiles are split into disjoint patterns; the bound is the Manhattan distance plus twice the sum of the patterns' stored
-  excess. On the 4x4 (blank home in a corner) ``pdb78`` takes the 7-8 partition (two rows of
-  the board and two rows less the blank; 288 MB, built once in 2-4 minutes) and ``pdb663``
-  the 6-6-3 one (32 MB, built in seconds); ``pdb`` is 7-8 when its databases are on disk,
-  else 6-6-3. Elsewhere ``pdb`` cuts the tiles into near-equal patterns of at most 6. On a square board whose goal has the blank on the main
-  diagonal, also the same lookup of the transposed state (mirrored about that diagonal, tiles
+  or updated from a parent's lookups): the tiles are split into disjoint patterns; the bound is
+  the Manhattan distance plus twice the sum of the patterns' stored excess. On the 4x4 (blank
+  home in a corner) ``pdb78`` takes the 7-8 partition (two rows of the board and two rows less
+  the blank; 288 MB, built once in 2-4 minutes) and ``pdb663`` the 6-6-3 one (32 MB, built in
+  seconds); ``pdb`` is 7-8 when its databases are on disk, else 6-6-3. Elsewhere ``pdb`` cuts
+  the tiles into near-equal patterns of at most 6. On a square board whose goal has the blank
+  on the main diagonal, also the same lookup of the transposed state (mirrored about that diagonal, tiles
   renamed so the goal maps to itself), and the larger of the two.
 
 Every heuristic is made for one goal state; its tables hold the goal's data. Pattern databases
@@ -21,6 +22,7 @@ their database files.
 
 from __future__ import annotations
 
+from itertools import pairwise
 from typing import NamedTuple
 
 import numpy as np
@@ -28,8 +30,19 @@ import numpy as np
 from vecsearch._numba import state_function
 from vecsearch.engine import cached_array, database_path
 from vecsearch.errors import InvalidPuzzleInput, VecsearchError
-from vecsearch.puzzles.sliding.lookups import (CELLS, COLS, MIRRORED, NO_PATTERN, PATTERN_OF, ROWS, TURN, UNMIRROR_TILES,
-                                               PatternDatabaseTables, additive_pdb, additive_pdb_update)
+from vecsearch.puzzles.sliding.lookups import (
+    CELLS,
+    COLS,
+    MIRRORED,
+    NO_PATTERN,
+    PATTERN_OF,
+    ROWS,
+    TURN,
+    UNMIRROR_TILES,
+    PatternDatabaseTables,
+    additive_pdb,
+    additive_pdb_update,
+)
 from vecsearch.puzzles.sliding.patterns import MAX_PATTERN, database_name, partial_weights, pattern_database
 
 LAYOUTS_4X4 = {  # with the blank home at the bottom right
@@ -116,7 +129,8 @@ FUNCTIONS = {"manhattan": manhattan, "linear-conflict": manhattan_linear_conflic
 
 def goal_tiles(puzzle, goals) -> list[int]:
     if len(goals) != 1:
-        raise InvalidPuzzleInput(f"{puzzle.name}: its heuristics bound the distance to one goal state, not {len(goals)}")
+        raise InvalidPuzzleInput(f"{puzzle.name}: its heuristics bound the distance to one goal state,"
+                                 f" not {len(goals)}")
     return puzzle.tiles(goals[0])
 
 
@@ -138,7 +152,8 @@ def layout_partition(puzzle, tiles, layout: str) -> list[list[int]] | None:
     is not the 4x4 or the blank's home is not a corner."""
     rows, cols = puzzle.rows, puzzle.cols
     blank = tiles.index(0)
-    corners = {0: (True, True), cols - 1: (True, False), puzzle.cells - cols: (False, True), puzzle.cells - 1: (False, False)}
+    corners = {0: (True, True), cols - 1: (True, False), puzzle.cells - cols: (False, True),
+               puzzle.cells - 1: (False, False)}
     if (rows, cols) != (4, 4) or blank not in corners:
         return None
     flip_rows, flip_cols = corners[blank]
@@ -164,7 +179,7 @@ def default_partition(puzzle, tiles, directory=None) -> list[list[int]]:
     ordered = [t for t in tiles if t]
     count = -(-len(ordered) // 6)
     cuts = [round(i * len(ordered) / count) for i in range(count + 1)]
-    return [ordered[a:b] for a, b in zip(cuts, cuts[1:])]
+    return [ordered[a:b] for a, b in pairwise(cuts)]
 
 
 def mirror_maps(puzzle, tiles):
@@ -260,7 +275,8 @@ def pdb_tables(puzzle, tiles, partition=None, reflect=True, directory=None, prog
     entries = 0
     for i, (name, homes, pattern) in enumerate(canonical):
         patterns[i, :len(pattern)] = pattern
-        weights[i, :len(pattern)] = partial_weights(puzzle.cells, len(pattern) + 1)[:-1] // (puzzle.cells - len(pattern))
+        weights[i, :len(pattern)] = (partial_weights(puzzle.cells, len(pattern) + 1)[:-1]
+                                     // (puzzle.cells - len(pattern)))
         size = (int(weights[i, 0]) * puzzle.cells + 1) // 2
         offsets[i] = entries
         entries += 2 * size  # each database starts on a byte boundary
@@ -270,12 +286,14 @@ def pdb_tables(puzzle, tiles, partition=None, reflect=True, directory=None, prog
     def combine():  # each pattern's database built or loaded, then all in one file
         parts = [load() for load in loads]
         built.append(any(part[2] for part in parts))
-        return np.concatenate([part[0] for part in parts]), {name: part[1] for (name, _, _), part in zip(canonical, parts)}
+        facts = {name: part[1] for (name, _, _), part in zip(canonical, parts, strict=True)}
+        return np.concatenate([part[0] for part in parts]), facts
 
     name = partition_name(puzzle, turned, canonical)
     packed, facts, seconds, _ = cached_array(name, combine, directory)
     if len(packed) != entries // 2:
-        raise VecsearchError(f"pattern database {name} has {len(packed)} bytes, not the size of its patterns: delete it")
+        raise VecsearchError(f"pattern database {name} has {len(packed)} bytes, not the size of its patterns:"
+                             " delete it")
     packed.flags.writeable = False  # as when memory-mapped: one type for the compiled kernels
     mirror = mirror_maps(puzzle, turned) if reflect else None
     params[MIRRORED] = mirror is not None
@@ -318,6 +336,7 @@ def make_heuristic(puzzle, goals, name, *, partition=None, reflect=True, directo
             raise TypeError(f"heuristic {name!r} is a partition; give partition= to 'pdb' instead")
         partition = layout_partition(puzzle, tiles, NAMED_LAYOUTS[name])
         if partition is None:
-            raise InvalidPuzzleInput(f"{puzzle.name}: heuristic {name!r} needs the 4x4 with the blank's home in a corner")
+            raise InvalidPuzzleInput(f"{puzzle.name}: heuristic {name!r} needs the 4x4 with the blank's home in"
+                                     " a corner")
     tables, description, seconds, details = pdb_tables(puzzle, tiles, partition, reflect, directory, progress)
     return Heuristic(puzzle, name, additive_pdb, tables, goals, description, seconds, details, additive_pdb_update)

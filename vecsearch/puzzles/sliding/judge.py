@@ -45,11 +45,12 @@ class SlidingJudge(JudgeProblem):
     def __init__(self, name: str, rows: int, cols: int, blank_tokens=("x",), goal: str = "default"):
         self.name = name
         self.puzzle = sliding(rows, cols)
-        self.title = f"{rows}x{cols} sliding puzzle, one per line ({self.puzzle.cells} tokens, blank {'/'.join(blank_tokens)})"
+        self.title = (f"{rows}x{cols} sliding puzzle, one per line ({self.puzzle.cells} tokens,"
+                      f" blank {'/'.join(blank_tokens)})")
         self.blank_tokens = blank_tokens
         self.goal = goal
 
-    def with_goal(self, name: str) -> "SlidingJudge":
+    def with_goal(self, name: str) -> SlidingJudge:
         if name not in self.goal_conventions:
             super().with_goal(name)
         return SlidingJudge(self.name, self.puzzle.rows, self.puzzle.cols, self.blank_tokens, name)

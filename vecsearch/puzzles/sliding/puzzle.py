@@ -14,10 +14,26 @@ from vecsearch.contract import Moves, Rank, Rules
 from vecsearch.errors import InvalidPuzzleInput
 from vecsearch.kernels.ranking import factorial_table
 from vecsearch.puzzle import Puzzle
-from vecsearch.puzzles.sliding.board import (BLANK_TOKENS, INVERSE_MOVES, MOVE_NAMES, NAME, check_size, goal_order,
-                                             pack_tokens, unpack_tiles)
-from vecsearch.puzzles.sliding.rules import (component, expand, expand_rank, expand_ranked, near_rank, rank,
-                                             rule_tables, unrank)
+from vecsearch.puzzles.sliding.board import (
+    BLANK_TOKENS,
+    INVERSE_MOVES,
+    MOVE_NAMES,
+    NAME,
+    check_size,
+    goal_order,
+    pack_tokens,
+    unpack_tiles,
+)
+from vecsearch.puzzles.sliding.rules import (
+    component,
+    expand,
+    expand_rank,
+    expand_ranked,
+    near_rank,
+    rank,
+    rule_tables,
+    unrank,
+)
 from vecsearch.svg import Board, Cell
 
 TILE, BLANK = "#f3dfb6", "#9e9e9e"  # picture colours
