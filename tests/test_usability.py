@@ -37,7 +37,7 @@ def test_the_compile_notice_names_the_family_and_is_on_in_python(monkeypatch):
     assert jit.notice(fake) == "vecsearch: compiling kernels for puzzles of your own (once; they are not cached:" \
                                " once per process)"
     env = {k: v for k, v in os.environ.items() if k != "VECSEARCH_ANNOUNCE_COMPILE"}
-    done = subprocess.run([sys.executable, "-c", "from vecsearch.engine import jit; print(jit.announce)"], env=env,
+    done = subprocess.run([sys.executable, "-c", "from vecsearch.engine.runtime import jit; print(jit.announce)"], env=env,
                           capture_output=True, text=True, timeout=HANG)
     assert done.stdout == "True\n"  # a script or a notebook hears of a long compile too
 
