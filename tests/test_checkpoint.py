@@ -129,7 +129,7 @@ def test_paced_two_bit_checkpoints_lag_then_resume_to_equal_counts(tmp_path, mon
     """A two-bit table slow to write is written less often: a run killed between writes leaves an
     older layer, and resuming from it repeats the layers since and gives the straight counts; an
     interruption between layers and the end of a search write the last layer still."""
-    from vecsearch.engine import enumeration
+    from vecsearch.engine.layered import enumeration
 
     monkeypatch.setattr(enumeration, "SLOW_WRITE", 0.0)  # every write counts as slow
     monkeypatch.setattr(enumeration, "WRITE_SHARE", 1e-9)  # and the next one is due only after ages

@@ -8,12 +8,12 @@ distances mod 3 (``rank_space_template``'s cells), walked down by ``descend_mod3
 
 import numpy as np
 
+from vecsearch.engine.runtime.layer_template import next_ranked
 from vecsearch.engine.twobit.rank_space_template import cell_value
 from vecsearch.kernels.roles import (
     MAX_MOVES,
     WIDTH,
     component_state,
-    expand_ranked_state,
     expand_state,
     kernel,
     less_at,
@@ -110,7 +110,7 @@ def descend_mod3_range(table, goal_ranks, starts, lo, hi, tables, component, mov
         v = cell_value(table, r)
         steps = 0
         while v != 3 and not sorted_contains(goal_ranks, r) and steps < moves_out.shape[1]:
-            c = expand_ranked_state(state[0], tables, kids, moves, ranks)
+            c = next_ranked(state[0], tables, False, kids, moves, ranks)  # ranked children, or the fallback
             want = (v + 2) % 3
             v = 3
             for j in range(c):
