@@ -151,6 +151,10 @@ def generated_from(file: str) -> str | None:
     return found[0] if found else None
 
 
+FROM_IMPORT = re.compile(r"from ([\w.]+) import\b")  # a top-level "from X import" statement
+IMPORTED = re.compile(r"[\w.]+")
+
+
 def template_path(module: str) -> Path:
     """The file of template ``module`` (a module of vecsearch: found without importing it)."""
     return PACKAGE_DIR.joinpath(*module.split(".")[1:]).with_suffix(".py")
@@ -165,19 +169,23 @@ def template_text(module: str) -> str:
 def _template(module: str) -> tuple[str, tuple[tuple[int, str], ...], tuple[str, ...]]:
     """Template ``module`` read once per process: its text, the statements importing the roles
     or another template (their line and the module they import; the family's own modules stand
-    in for both) and its exports (``__all__``)."""
+    in for both) and its exports (``__all__``). Read line by line, not parsed: a one-line solve
+    pays for this in every process (parsing the templates took 50 ms of its start-up)."""
     text = template_path(module).read_text()
     local, exported = [], None
-    for node in ast.parse(text).body:
-        if isinstance(node, ast.Import) and any(a.name in (ROLES_MODULE, *TEMPLATES) for a in node.names):
-            raise ValueError(f"{module}, line {node.lineno}: a template imports the roles and other templates"
+    lines = text.splitlines()
+    for number, line in enumerate(lines, 1):
+        if line.startswith("import ") and any(name in (ROLES_MODULE, *TEMPLATES) for name in IMPORTED.findall(line)):
+            raise ValueError(f"{module}, line {number}: a template imports the roles and other templates"
                              f" with 'from ... import'")
-        if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module in (ROLES_MODULE, *TEMPLATES):
-            local.append((node.lineno, node.module))
-        if isinstance(node, ast.Assign) and any(getattr(target, "id", None) == "__all__" for target in node.targets):
-            exported = tuple(ast.literal_eval(node.value))
+        found = FROM_IMPORT.match(line)
+        if found and found[1] in (ROLES_MODULE, *TEMPLATES):
+            local.append((number, found[1]))
+        if line.startswith("__all__ = ("):
+            statement = "\n".join(lines[number - 1:])
+            exported = tuple(ast.literal_eval(statement[len("__all__ = "):statement.index(")") + 1]))
     if exported is None:
-        raise ValueError(f"kernel template {module} declares no __all__")
+        raise ValueError(f"kernel template {module} declares no __all__ = (...)")
     return text, tuple(local), exported
 
 
