@@ -54,6 +54,22 @@ def test_templates_are_modules_that_import_and_lint_clean():
         assert "noqa" not in path.read_text(), path.name
 
 
+def test_a_template_module_runs_on_the_first_use_of_its_kernels_in_a_new_process():
+    """A process runs only the templates it calls; every export resolves to its template's kernel."""
+    script = ("import sys, vecsearch as vs; from vecsearch.engine.runtime import codegen;"
+              " family = codegen.layer_kernels(vs.get_puzzle('pancake-5'));"
+              " loaded = lambda: sorted(t for t, n in family.MODULES.items() if n in sys.modules);"
+              " print(loaded()); family.neighbours; print(loaded());"
+              " print(all(getattr(family, k).__module__ == family.EXPORTS[k] for k in family.EXPORTS));"
+              " print(loaded())")
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    shown = run.stdout.splitlines()
+    templates = codegen.family_templates(codegen.LAYER_TEMPLATES)
+    assert shown[:4] == ["[]", str(["vecsearch.engine.runtime.layer_template"]), "True", str(sorted(templates))]
+    with pytest.raises(AttributeError, match="no attribute 'no_such_kernel'"):
+        _ = layer_kernels(vs.get_puzzle("pancake-5")).no_such_kernel
+
+
 def test_generated_module_binds_only_the_roles_import():
     names = {"vecsearch.kernels.roles": "family", "vecsearch.engine.runtime.layer_template": "family_layer_template"}
     body = codegen.generated_text("vecsearch.engine.twobit.rank_space_template", names)
