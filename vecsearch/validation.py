@@ -115,19 +115,26 @@ def _walk(puzzle, samples: list, limit: int) -> int:
         _check_goal(puzzle, state)
         back = "predecessors" if puzzle.probe_function("predecessors_state") else "expand" if puzzle.reversible \
             else None
-        for child, move in children if back is not None else ():
-            parents = _call_children(puzzle, back, child)
-            if not any(_key(p) == _key(state) for p, _ in parents):
-                why = "" if back == "predecessors" else " (the puzzle is declared reversible: give Rules(...," \
-                                                         " reversible=False))"
-                raise PuzzleDefinitionError(f"{puzzle.name}: {back}({_show(puzzle, child)}) does not include"
-                                            f" {_show(puzzle, state)}, although move {puzzle.move_names[move]!r}"
-                                            f" leads there{why}")
+        if back is not None:
+            _check_parents(puzzle, state, children, back)
         for child, _ in children:
             if _key(child) not in seen:
                 seen.add(_key(child))
                 samples.append(child)
     return probed
+
+
+def _check_parents(puzzle, state, children, back: str) -> None:
+    """Each child's parents (``back``: its predecessors, or the children of a reversible puzzle)
+    include ``state``."""
+    for child, move in children:
+        parents = _call_children(puzzle, back, child)
+        if not any(_key(p) == _key(state) for p, _ in parents):
+            why = "" if back == "predecessors" else " (the puzzle is declared reversible: give Rules(...," \
+                                                     " reversible=False))"
+            raise PuzzleDefinitionError(f"{puzzle.name}: {back}({_show(puzzle, child)}) does not include"
+                                        f" {_show(puzzle, state)}, although move {puzzle.move_names[move]!r}"
+                                        f" leads there{why}")
 
 
 def _given(puzzle, states) -> list:
@@ -157,6 +164,8 @@ class _OutOfRoom(IndexError):
 
 class _Outputs(np.ndarray):
     """An output array that says which one an index out of range was in."""
+
+    what: str  # "children" or "moves"
 
     def __setitem__(self, index, value):
         try:
@@ -209,7 +218,7 @@ def _call_children(puzzle, role: str, state):
     out = []
     for k in range(int(count)):
         child = np.asarray(children[k]).copy() if puzzle.width > 1 else int(children[k])
-        first = child[0] if puzzle.width > 1 else child
+        first = child[0] if isinstance(child, np.ndarray) else child
         if first == -1:
             raise PuzzleDefinitionError(f"{where}: child {k} has first word -1, which is reserved (empty slot)")
         if not 0 <= moves[k] < puzzle.max_moves:

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from vecsearch.engine.results.profile import Profile
+
+if TYPE_CHECKING:
+    from vecsearch.puzzle import Puzzle
 
 
 @dataclass
@@ -22,7 +26,7 @@ class Chunk:
     moves: np.ndarray
     seconds: float
     method: str
-    profile: object = None
+    profile: Profile | None = None
     positions: np.ndarray | None = None
 
     @property
@@ -64,14 +68,14 @@ class ManySolutions:
     ([1, 31], 'r', 2)
     """
 
-    puzzle: object
+    puzzle: Puzzle
     ids: list
     lengths: np.ndarray
     moves: np.ndarray
     method: str
     seconds: np.ndarray | None = None
     errors: list = field(default_factory=list)
-    profile: object = None
+    profile: Profile | None = None
 
     @classmethod
     def from_chunks(cls, puzzle, ids, chunks: list[Chunk], errors=(), method: str = "none") -> ManySolutions:

@@ -72,8 +72,17 @@ def backward_half(puzzle, layers: list[Layer], meet: np.ndarray) -> list[np.ndar
     return path
 
 
+def moves_along(puzzle, states) -> list[int]:
+    """The moves of a path through ``states`` (one-state arrays, or rows of one array), each
+    taking a state to the next."""
+    steps = [states[i:i + 1] for i in range(len(states))] if isinstance(states, np.ndarray) else states
+    moves = [move_between(puzzle, a, b) for a, b in pairwise(steps)]
+    if None in moves:
+        raise AssertionError(f"no move of {puzzle.name} takes step {moves.index(None)} of a path to the next state")
+    return [m for m in moves if m is not None]
+
+
 def join(puzzle, forward: list[np.ndarray], backward: list[np.ndarray]):
     """The states (as one array) and moves of ``forward + backward[1:]``."""
     states = forward + backward[1:]
-    moves = [move_between(puzzle, a, b) for a, b in pairwise(states)]
-    return np.concatenate(states), moves
+    return np.concatenate(states), moves_along(puzzle, states)

@@ -150,11 +150,11 @@ class Profile:
     side     depth        states      frontier      generated           dups   seconds      MiB
     """
 
-    records: list[LayerRecord] = field(default_factory=list)
+    records: list[LayerRecord | BoundRecord] = field(default_factory=list)
     compile_seconds: float = 0.0  # JIT compile / cache load during the search, not in `seconds`
     visited: str = ""  # "bitset", "hash" or "twobit" (2 bits per rank)
 
-    def add(self, record: LayerRecord) -> None:
+    def add(self, record: LayerRecord | BoundRecord) -> None:
         """Append ``record`` (a layer, or an IDA* bound)."""
         self.records.append(record)
 
@@ -165,16 +165,16 @@ class Profile:
         if not profiles:
             return None
         rows: dict[tuple, BoundRecord] = {}
-        for record in (r for p in profiles for r in p.records):
+        for record in (r for p in profiles for r in p.records if isinstance(r, BoundRecord)):
             key = (record.side, record.bound)
             old = rows.get(key)
             rows[key] = record if old is None else BoundRecord(
                 record.side, record.bound, old.expanded + record.expanded, old.generated + record.generated,
                 old.seconds + record.seconds, max(old.bytes, record.bytes))
-        return cls(sorted(rows.values(), key=lambda r: (r.side, r.bound)), sum(p.compile_seconds for p in profiles),
-                   profiles[0].visited)
+        ordered = sorted(rows.values(), key=lambda r: (r.side, r.bound))
+        return cls([*ordered], sum(p.compile_seconds for p in profiles), profiles[0].visited)
 
-    def side(self, side: str) -> list[LayerRecord]:
+    def side(self, side: str) -> list[LayerRecord | BoundRecord]:
         """The records of one side (``"forward"``, ``"backward"``, ...), in order."""
         return [r for r in self.records if r.side == side]
 
@@ -196,14 +196,14 @@ class Profile:
     @property
     def peak_bytes(self) -> int:
         """The most memory the search held at once (each side's peak, added)."""
-        peaks = {}
+        peaks: dict[str, int] = {}
         for r in self.records:
             peaks[r.side] = max(peaks.get(r.side, 0), r.bytes)
         return sum(peaks.values())
 
     def layer_sizes(self, side: str = "forward") -> list[int]:
         """``states`` per depth for one side."""
-        return [r.states for r in self.side(side)]
+        return [r.states for r in self.side(side) if isinstance(r, LayerRecord)]
 
     @property
     def columns(self) -> tuple[str, ...]:
@@ -280,17 +280,19 @@ class Profile:
     def __str__(self) -> str:
         if self.records and isinstance(self.records[0], BoundRecord):
             return self._bounds_table()
-        methods = any(r.method != "push" for r in self.records) or self.visited == "twobit"
-        split = bool(self.records) and isinstance(self.records[-1], PartitionedRecord)
+        layers = [r for r in self.records if isinstance(r, LayerRecord)]
+        methods = any(r.method != "push" for r in layers) or self.visited == "twobit"
+        split = bool(layers) and isinstance(layers[-1], PartitionedRecord)
         header = (f"{'side':<8} {'depth':>5} {'states':>13} {'frontier':>13} {'generated':>14} {'dups':>14}"
                   f" {'seconds':>9} {'MiB':>8}")
         lines = [header + ("  method" if methods else "") + (f" {'routed MiB':>11} {'slowest s':>10}" if split else "")]
-        for r in self.records:
+        for r in layers:
             lines.append(
                 f"{r.side:<8} {r.depth:>5} {r.states:>13,} {r.frontier:>13,} {r.generated:>14,} "
                 f"{r.duplicates:>14,} {r.seconds:>9.4f} {r.bytes / 2**20:>8.1f}"
                 + (f"  {r.method:<6}" if split else f"  {r.method}" if methods else "")
-                + (f" {r.routed / 2**20:>11.1f} {r.slowest:>10.4f}" if split else "")
+                + (f" {r.routed / 2**20:>11.1f} {r.slowest:>10.4f}" if isinstance(r, PartitionedRecord)
+                   else f"{'':>23}" if split else "")
             )
         lines.append(
             f"total {self.total_states:,} states in {self.seconds:.4f} s search"
@@ -305,7 +307,7 @@ class Profile:
 
     def _bounds_table(self) -> str:
         lines = [f"{'search':<8} {'f':>5} {'expanded':>15} {'generated':>15} {'seconds':>9} {'nodes/s':>12} {'MiB':>8}"]
-        for r in self.records:
+        for r in (r for r in self.records if isinstance(r, BoundRecord)):
             rate = f"{r.expanded / r.seconds:,.0f}" if r.seconds > 0 else "-"
             lines.append(f"{r.side:<8} {r.bound:>5} {r.expanded:>15,} {r.generated:>15,} {r.seconds:>9.4f} {rate:>12}"
                          f" {r.bytes / 2**20:>8.1f}")

@@ -82,11 +82,10 @@ class Solution:
         """The same path walked from its end to its start (reversible puzzles only)."""
         if not self.puzzle.reversible:
             raise VecsearchError(f"{self.puzzle.name} is directed: its paths cannot be walked backwards")
-        from vecsearch.engine.results.paths import move_between
+        from vecsearch.engine.results.paths import moves_along
 
         states = self.states[::-1].copy()
-        moves = [move_between(self.puzzle, states[i:i + 1], states[i + 1:i + 2]) for i in range(len(self.moves))]
-        return Solution(self.puzzle, states, moves, self.profile)
+        return Solution(self.puzzle, states, moves_along(self.puzzle, states), self.profile)
 
     def __str__(self) -> str:
         return self.puzzle.format_path(self.states, self.moves)

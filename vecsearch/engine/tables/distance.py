@@ -15,8 +15,6 @@ so one ball serves every instance with that goal and each instance pays only for
 
 from __future__ import annotations
 
-from itertools import pairwise
-
 import numpy as np
 
 from vecsearch.engine.layered.sides import Side
@@ -267,6 +265,7 @@ class DistanceTable:
 
     def _join(self, forward, meet, profile) -> Solution:
         down = self.solution(meet)
-        moves = [paths.move_between(self.puzzle, a, b) for a, b in pairwise(forward)]
+        if down is None:
+            raise AssertionError("the table gives the meeting state no path to the goal")
         states = np.concatenate(forward + [down.states[1:]])
-        return Solution(self.puzzle, states, moves + list(down.moves), profile)
+        return Solution(self.puzzle, states, paths.moves_along(self.puzzle, forward) + list(down.moves), profile)
