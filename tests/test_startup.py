@@ -39,6 +39,23 @@ def test_import_loads_the_contract_errors_and_registry_only():
                               "vecsearch.registry"]
 
 
+def test_a_problem_loads_its_own_family_only_and_no_two_families_know_one_name():
+    loaded = python("import sys, vecsearch as vs; vs.get_problem('gap'); vs.get_puzzle('cubes')\n"
+                    "print(' '.join(sorted(m for m in sys.modules if m.startswith('vecsearch.puzzles.'))))")
+    assert {m.split(".")[2] for m in loaded.split()} == {"gap", "cubes"}
+    from vecsearch import registry
+
+    modules = list(registry._modules())
+    for kind in ("PUZZLES", "PROBLEMS"):
+        names = [name for module in modules for name in getattr(module, kind)]
+        assert len(names) == len(set(names)), kind
+    for name in [*registry.problem_catalogue(), "pocket-htm", "pocket-full", "sliding-3x4", "pancake-7",
+                 "topspin-8-4", "lrx-6"]:
+        knowing = [m for m in modules if m.from_name(name) is not None or name in m.PROBLEMS]
+        assert len(knowing) == 1 and vs.get_puzzle(name).name == (
+            knowing[0].from_name(name) or knowing[0].PROBLEMS[name]().puzzle).name, name
+
+
 def test_every_public_name_loads_on_first_use():
     assert set(vs.__all__) <= set(dir(vs))
     for name in vs.__all__:

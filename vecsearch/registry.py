@@ -11,8 +11,10 @@ A problem name also names its puzzle (``vecsearch bfs eight`` enumerates ``slidi
 A user's puzzle is named by where it lives (``user_puzzle``): ``module:attribute`` (an importable
 module) or ``path/to/file.py:attribute`` (``path/to/file.py`` alone: its ``puzzle``), the
 attribute a ``Puzzle`` or a function of no arguments returning one.
-The modules are imported one at a time, in order, until one knows the name: a lookup loads only
-the families before it (and the engine modules they import), not every built-in.
+The modules are imported one at a time until one knows the name, the module named like it first
+(``gap``, ``sliding-3x4``), then the others in order: a lookup loads only the families it tries
+(and the engine modules they import), not every built-in. No two modules know the same name, so
+the order changes what a lookup costs, never what it finds.
 """
 
 from __future__ import annotations
@@ -46,9 +48,11 @@ WARM_UP_EXAMPLES = (
 )
 
 
-def _modules():
-    """The puzzle modules in order, each imported when the loop reaches it."""
-    return (importlib.import_module(name) for name in PUZZLE_MODULES)
+def _modules(name: str | None = None):
+    """The puzzle modules, each imported when the loop reaches it: the one whose last name begins
+    ``name`` first (``vecsearch.puzzles.gap`` for ``gap``), then the others in order."""
+    named = [m for m in PUZZLE_MODULES if name is not None and name.startswith(m.rsplit(".", 1)[1])]
+    return (importlib.import_module(m) for m in (*named, *(m for m in PUZZLE_MODULES if m not in named)))
 
 
 def puzzle_catalogue() -> dict[str, str]:
@@ -87,10 +91,10 @@ def get_problem(name: str):
     >>> problem.title
     '3x3 sliding puzzle, one per line (9 tokens, blank x)'
     """
-    for module in _modules():
+    for module in _modules(name):
         if name in module.PROBLEMS:
             return module.PROBLEMS[name]()
-    for module in _modules():
+    for module in _modules(name):
         finder = getattr(module, "problem_from_name", None)
         problem = finder(name) if finder is not None else None
         if problem is not None:
@@ -130,7 +134,7 @@ def get_puzzle(name: str):
     found = user_puzzle(name)
     if found is not None:
         return found
-    for module in _modules():
+    for module in _modules(name):
         puzzle = module.from_name(name)
         if puzzle is not None:
             return puzzle
