@@ -26,7 +26,7 @@ import importlib
 # public name -> (module, attribute)
 PUBLIC = {
     "bfs": ("layered.search", "bfs"), "bidirectional": ("layered.search", "bidirectional"),
-    "ClassEnumeration": ("layered.classes", "ClassEnumeration"),
+    "ClassEnumeration": ("results.classes", "ClassEnumeration"),
     "SearchResult": ("results.result", "SearchResult"), "Solution": ("results.solution", "Solution"),
     "BoundRecord": ("results.profile", "BoundRecord"), "LayerRecord": ("results.profile", "LayerRecord"),
     "Profile": ("results.profile", "Profile"), "ManySolutions": ("results.answers", "ManySolutions"),

@@ -33,7 +33,7 @@ AHEAD = 4  # states whose table rows are prefetched before they are read
 
 
 class LookupTables(NamedTuple):
-    orbits: np.ndarray  # (orbits, 13): see ORBIT_FIELDS
+    orbits: np.ndarray  # (orbits, 14): the columns named below
     perm: np.ndarray  # int32, flat: per orbit (x, g)
     turned: np.ndarray  # int64, flat: per orbit (y, g): the orientation fields turned
     offsets: np.ndarray  # int64, flat: per orbit (x, g): the offset fields
@@ -44,7 +44,7 @@ class LookupTables(NamedTuple):
 
 # columns of LookupTables.orbits
 (P_WEIGHT, P_SIZE, P_AT, O_WEIGHT, O_SIZE, TURNED_AT, OFFSETS_AT, DIGITS_AT, FIELD_BITS, K, CHUNKS, CHUNK_FIELDS,
- ORIENTED) = range(13)
+ ORIENTED, ONES) = range(14)
 
 
 def field_bits(k: int) -> int:
@@ -65,7 +65,7 @@ def lookup_tables(t, component: int) -> LookupTables | None:
         if not perm or t.perm_at[j] < 0:
             return None
         p = perm[0]
-        row = [0] * 13
+        row = [0] * 14
         row[P_WEIGHT], row[P_SIZE], row[P_AT] = coords[p][4], coords[p][2], t.perm_at[j]
         if twist:
             o = twist[0]
@@ -77,6 +77,7 @@ def lookup_tables(t, component: int) -> LookupTables | None:
             chunks = -(-n // fields)
             row[O_WEIGHT], row[O_SIZE], row[FIELD_BITS], row[K] = coords[o][4], size, bits, k
             row[CHUNKS], row[CHUNK_FIELDS], row[ORIENTED] = chunks, fields, 1
+            row[ONES] = sum(1 << (s * bits) for s in range(62 // bits))  # a 1 in the lowest bit of each field
             row[TURNED_AT], row[OFFSETS_AT], row[DIGITS_AT] = at["turned"], at["offsets"], at["digits"]
             turned_table = np.empty((size, symmetries), np.int64)
             offsets_table = np.empty((row[P_SIZE], symmetries), np.int64)
@@ -137,21 +138,29 @@ def fill_fields(t, j, p, o, component, bits, turned, offsets):
 
 
 @state_function
-def turned_coordinate(f, j, turned_at, offsets_at):
-    """Orbit ``j``'s orientation coordinate of a conjugate: its turned fields (``turned_at``)
-    plus its offset fields (``offsets_at``), reduced mod k in all fields at once, read back."""
-    bits, k = f.orbits[j, FIELD_BITS], f.orbits[j, K]
-    chunk_bits = f.orbits[j, CHUNK_FIELDS] * bits
-    ones = np.int64(0)
-    for s in range(62 // bits):
-        ones |= np.int64(1) << (s * bits)
+def conjugate_fields(f, j, turned_at, offsets_at):
+    """Orbit ``j``'s orientations of a conjugate, a field per slot: its turned fields
+    (``turned_at``) plus its offset fields (``offsets_at``), reduced mod k in all fields at once."""
+    bits, k, ones = f.orbits[j, FIELD_BITS], f.orbits[j, K], f.orbits[j, ONES]
     fields = f.turned[turned_at] + f.offsets[offsets_at]
-    fields -= (((fields + ones * ((np.int64(1) << (bits - 1)) - k)) & (ones << (bits - 1))) >> (bits - 1)) * k
+    return fields - (((fields + ones * ((np.int64(1) << (bits - 1)) - k)) & (ones << (bits - 1))) >> (bits - 1)) * k
+
+
+@state_function
+def fields_coordinate(f, j, fields):
+    """Orbit ``j``'s orientation coordinate of its orientations ``fields``."""
+    chunk_bits = f.orbits[j, CHUNK_FIELDS] * f.orbits[j, FIELD_BITS]
     y = np.int64(0)
     for c in range(f.orbits[j, CHUNKS]):
         y += f.digits[f.orbits[j, DIGITS_AT] + (c << chunk_bits) + ((fields >> (c * chunk_bits))
                                                                       & ((np.int64(1) << chunk_bits) - 1))]
     return y
+
+
+@state_function
+def turned_coordinate(f, j, turned_at, offsets_at):
+    """Orbit ``j``'s orientation coordinate of a conjugate (``conjugate_fields``)."""
+    return fields_coordinate(f, j, conjugate_fields(f, j, turned_at, offsets_at))
 
 
 @loop

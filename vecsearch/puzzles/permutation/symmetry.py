@@ -243,6 +243,15 @@ class SymmetryGroup:
         """How many symmetries the group has (the identity included)."""
         return len(self.elements)
 
+    def multiplication(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(products, inverses)``: ``products[a, b]``, the index of ``elements[a]`` then
+        ``elements[b]``; ``inverses[a]``, of the element that undoes ``elements[a]``."""
+        index = {element.key: i for i, element in enumerate(self.elements)}
+        products = np.array([[index[compose(self.definition, a, b).key] for b in self.elements]
+                             for a in self.elements], np.int64)
+        inverses = np.array([index[invert(self.definition, a).key] for a in self.elements], np.int64)
+        return products, inverses
+
     def _relabelling(self, g: Symmetry):
         """Per orbit ``(label map, twist per label)`` that takes the solved state, then ``g``, back
         to the solved state; refused when no renaming does."""
@@ -306,7 +315,7 @@ def symmetry_group(definition: PermutationDefinition, moves: Sequence[Move], rot
 
 class PuzzleSymmetry:
     """A ``SymmetryGroup`` bound to a puzzle in the coordinates form: what the engine's
-    enumeration modulo symmetry takes (``order``, ``canonical_ranks``, ``puzzle``).
+    enumeration modulo symmetry takes (``order``, ``canonical_ranks``, ``puzzle``, ``quotient``).
     Conjugates are found by lookups alone (``lookup_conjugates``) when every orbit's tables are
     small, else by decoding each state (``conjugates``).
 
@@ -326,6 +335,7 @@ class PuzzleSymmetry:
         self.group = group
         self.tables = conjugates.conjugate_tables(puzzle, group)
         self._tabled = {}  # component -> (tables with permutation tables, lookup tables or None)
+        self._quotients = {}  # component -> quotient.find's answer
 
     @property
     def order(self) -> int:
@@ -353,6 +363,22 @@ class PuzzleSymmetry:
             conjugates = self.conjugate_ranks(ranks, component)
             canonical, stabiliser = conjugates.min(axis=1), (conjugates == ranks[:, None]).sum(axis=1)
         return canonical, stabiliser
+
+    def conjugation(self, component: int):
+        """``(lookups, tables)`` of ``component``: ``lookup_conjugates``' tables (None when an
+        orbit's would be too big) and ``conjugates``' tables with their permutation tables."""
+        tables, lookups = self._tables(component)
+        return lookups, tables
+
+    def quotient(self, component: int):
+        """``(quotient, method)``: the quotient of the positions of ``component`` by the
+        rotations (``quotient.Quotient``), or None when the rotations do not make one, and a line
+        saying which piece it fixes, or why there is none."""
+        if component not in self._quotients:
+            from vecsearch.puzzles.permutation import quotient
+
+            self._quotients[component] = quotient.find(self, component)
+        return self._quotients[component]
 
     def restate(self, states: np.ndarray) -> np.ndarray:
         """``states`` of the ``given`` puzzle, packed as ``puzzle`` packs them."""

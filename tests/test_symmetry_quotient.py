@@ -1,0 +1,87 @@
+"""Enumeration modulo symmetry through a quotient by the rotations (``engine.layered.fibres``,
+``puzzles/permutation/quotient``). It runs where the rotations are products of moves and fix one
+piece's placement exactly once, and gives the classes of a plain-Python count by Burnside's lemma
+(``reference_symmetry``) and of the search by least conjugates (``engine.layered.classes``, run
+here by taking the quotient away), and the positions of the plain enumeration; where the rotations
+do not allow it, the search by least conjugates runs and says why."""
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from reference_symmetry import burnside, reference_layers
+
+import vecsearch as vs
+from vecsearch.puzzles.permutation.symmetry import PuzzleSymmetry
+
+DATA = Path(__file__).parent / "data" / "symmetry"
+CUBE = Path(__file__).parent.parent / "benchmarks" / "data" / "2x2x2-rotations.tws"  # twsearch's samples/symm/2x2x2
+TWSEARCH = json.loads((DATA / "twsearch_counts.json").read_text())
+CLASSES = json.loads((DATA / "class_counts.json").read_text())
+TURNS = "pyramorphix-turns"  # the pyramorphix with its rotations by a third of a turn as moves too
+MIRROR = "rotations, mirror (FL DL)(DR FR)(tFv tDv)"
+
+
+def load(path):
+    with pytest.warns(vs.errors.DefinitionNote):
+        return vs.get_puzzle(str(path))
+
+
+def by_conjugates(monkeypatch):
+    """The search by least conjugates from now on: no symmetry offers a quotient."""
+    monkeypatch.setattr(PuzzleSymmetry, "quotient", lambda self, component: (None, "taken away by the test"))
+
+
+@pytest.mark.parametrize("name, spec, method", [
+    (TURNS, "rotations", "quotient: CORNERS slot 1 at home"),
+    (TURNS, MIRROR, "quotient: CORNERS slot 1 at home"),
+    ("2x2x2-UR", "rotations", "conjugates (the rotation DLv is not a product of moves)"),
+    ("2x2x2-UR", "mirror (U R)", "conjugates (no rotations)"),
+])
+def test_classes_equal_burnside_and_the_search_by_conjugates(name, spec, method, monkeypatch):
+    puzzle = load(DATA / f"{name}.tws")
+    expected, group = burnside(puzzle, spec)
+    result = vs.bfs(puzzle, symmetry=spec)
+    assert result.method.startswith(method)
+    assert result.order == len(group)
+    assert [r.classes for r in result.records] == expected
+    assert [r.positions for r in result.records] == vs.bfs(puzzle).layer_sizes
+    by_conjugates(monkeypatch)
+    plain = vs.bfs(puzzle, symmetry=spec)
+    assert plain.method == "conjugates (taken away by the test)"
+    assert [(r.classes, r.positions) for r in plain.records] == [(r.classes, r.positions) for r in result.records]
+    assert all(np.array_equal(a, b) for a, b in zip(plain.representatives, result.representatives, strict=True))
+
+
+@pytest.mark.parametrize("spec", ["rotations", "rotations, mirror (L R)"])
+def test_the_all_faces_cube_has_the_classes_of_the_search_by_conjugates(spec):
+    cube = load(CUBE)
+    result = vs.bfs(cube, symmetry=spec)
+    assert result.method.startswith("quotient: CORNERS slot")
+    assert [r.classes for r in result.records] == CLASSES["2x2x2"][spec]
+    assert [r.positions for r in result.records] == TWSEARCH["2x2x2"]
+    assert 0 < result.setup_seconds <= result.seconds
+
+
+def test_starts_other_than_the_solved_state():
+    puzzle = load(DATA / f"{TURNS}.tws")
+    depth_two = [puzzle.encode(state) for state in reference_layers(puzzle)[2]]  # a whole layer: whole classes
+    result = vs.bfs(puzzle, depth_two, symmetry="rotations")
+    assert result.method.startswith("quotient")
+    assert [r.positions for r in result.records] == vs.bfs(puzzle, depth_two).layer_sizes
+
+
+def test_positions_split_into_a_quotient_state_and_a_rotation_and_back():
+    puzzle = load(DATA / f"{TURNS}.tws")
+    bound = puzzle.symmetry(MIRROR)
+    ranked = bound.puzzle
+    quotient, _ = bound.quotient(0)
+    ranks = np.array([ranked.layout.rank(state)[0] for layer in reference_layers(puzzle) for state in layer])
+    states, rotations = quotient.split(ranks)
+    assert np.array_equal(quotient.join(states, rotations), ranks)
+    assert set(np.unique(states, return_counts=True)[1].tolist()) == {quotient.fibre}  # every rotation of each
+    table = quotient.orbits()  # each orbit's representative is its least state, and its own entry
+    orbits = table.entry[table.representatives] >> (table.map_bits + 1)
+    assert np.array_equal(orbits, np.arange(len(table.representatives)))
+    assert (np.diff(table.representatives) > 0).all()

@@ -1,0 +1,237 @@
+"""Kernels of ``quotient``: the coordinate values that keep the reference piece at home, and the
+quotient's orbits under the symmetries.
+
+The image of a quotient state ``u`` under a symmetry ``g`` (``images``): its puzzle rank (the
+quotient's coordinates mapped to the puzzle's, ``embed``), the rank of its conjugate
+(``lookup_conjugates`` or ``conjugates``, as ``PuzzleSymmetry`` conjugates), the rotation ``ρ``
+that brings the reference piece home again (its slot from the permutation coordinate,
+``ref_slot``; its twist from the orientation coordinate, ``twist_of``), then every coordinate
+turned by ``ρ`` and read as the quotient's (``home``). ``find_orbits`` takes each state
+whose orbit is not known yet, finds all its images, and writes every member's table entry at
+once: so each orbit is found once, whichever thread gets there first (two threads finding the
+same orbit write the same representative, and fibre maps equally valid), in ``|quotient|``
+images in all.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import prange
+
+from vecsearch._numba import parallel_kernel, state_function
+from vecsearch.kernels.intrinsics import atomic_or, popcount
+from vecsearch.puzzles.permutation.conjugates import PERMUTATION, conjugate_chunk, decode
+from vecsearch.puzzles.permutation.lookup_conjugates import OFFSETS_AT, P_AT, TURNED_AT, turned_coordinate
+
+MAP_BITS = 20  # an entry of find_orbits: the representative << MAP_BITS | fibre map
+MAP_MASK = (1 << MAP_BITS) - 1
+CHUNK = 1024  # states a thread takes at a time
+
+CP, CO, K, SLOTS = range(4)  # ActionTables.ref
+
+
+class ActionTables(NamedTuple):
+    coords: np.ndarray  # (coordinates, 2): the puzzle's size and weight of each
+    quotient: np.ndarray  # (coordinates, 2): the quotient's size and weight of each
+    embed: np.ndarray  # flat: per coordinate, the puzzle's value of each quotient value
+    embed_at: np.ndarray
+    home: np.ndarray  # int32, flat: per coordinate (value, rotation): the quotient's value after the rotation
+    home_at: np.ndarray  # (-1 where the rotation leaves the reference piece astray)
+    ref: np.ndarray  # the reference orbit's permutation and orientation coordinates (-1: none), k, slots
+    orbit_coords: np.ndarray  # (orbits, 2): each orbit's permutation and orientation coordinates (-1: none)
+    ref_slot: np.ndarray  # int8, per permutation value: the reference piece's slot (in its orbit)
+    twist_of: np.ndarray  # int8 (orientation values, slots): the twist in each slot
+    ref_home: np.ndarray  # per permutation value * k + the reference piece's twist: the rotation that takes
+    #                       the piece home << 32 | the quotient's permutation value after it
+    rmul: np.ndarray  # rotations: a then b
+    rinv: np.ndarray
+    conj: np.ndarray  # (symmetries, rotations): g⁻¹ r g
+    smul: np.ndarray  # symmetries: a then b
+    sinv: np.ndarray
+
+
+@parallel_kernel
+def home_values(t, c, component, slot, value, out):
+    """``out[x]``: whether value ``x`` of coordinate ``c`` puts ``value`` (a label for a
+    permutation coordinate, a twist for an orientation coordinate) in ``slot`` of its orbit."""
+    start = t.orbits[t.coords[c, 0], 0]
+    n = out.shape[0]
+    for chunk in prange((n + CHUNK - 1) // CHUNK):
+        pieces = np.empty(t.source.shape[1], np.int64)
+        twists = np.empty(t.source.shape[1], np.int64)
+        for x in range(chunk * CHUNK, min(n, (chunk + 1) * CHUNK)):
+            decode(x * t.coords[c, 4], component, t, pieces, twists)
+            held = pieces[start + slot] if t.coords[c, 1] == PERMUTATION else twists[start + slot]
+            out[x] = held == value
+
+
+@parallel_kernel
+def reference_slots(t, c, component, label, out):
+    """``out[x]``: the slot (in its orbit) of piece ``label`` when permutation coordinate ``c``
+    is ``x``."""
+    start, size = t.orbits[t.coords[c, 0], 0], t.orbits[t.coords[c, 0], 1]
+    n = out.shape[0]
+    for chunk in prange((n + CHUNK - 1) // CHUNK):
+        pieces = np.empty(t.source.shape[1], np.int64)
+        twists = np.empty(t.source.shape[1], np.int64)
+        for x in range(chunk * CHUNK, min(n, (chunk + 1) * CHUNK)):
+            decode(x * t.coords[c, 4], component, t, pieces, twists)
+            for s in range(size):
+                if pieces[start + s] == label:
+                    out[x] = s
+
+
+@parallel_kernel
+def slot_twists(t, c, component, out):
+    """``out[y, s]``: the twist in slot ``s`` (of its orbit) when orientation coordinate ``c`` is
+    ``y``."""
+    start = t.orbits[t.coords[c, 0], 0]
+    n = out.shape[0]
+    for chunk in prange((n + CHUNK - 1) // CHUNK):
+        pieces = np.empty(t.source.shape[1], np.int64)
+        twists = np.empty(t.source.shape[1], np.int64)
+        for y in range(chunk * CHUNK, min(n, (chunk + 1) * CHUNK)):
+            decode(y * t.coords[c, 4], component, t, pieces, twists)
+            for s in range(out.shape[1]):
+                out[y, s] = twists[start + s]
+
+
+@state_function
+def rehomed(values, a):
+    """``(quotient rank, rotation)``: the position whose puzzle coordinates are ``values``
+    turned by the rotation that brings the reference piece home, and that rotation."""
+    cp, co = a.ref[CP], a.ref[CO]
+    twist = 0
+    if co >= 0:
+        twist = a.twist_of[values[co], a.ref_slot[values[cp]]]
+    both = a.ref_home[values[cp] * a.ref[K] + twist]
+    rho = both >> 32
+    rotations = a.rinv.shape[0]
+    out = (both & 0xFFFFFFFF) * a.quotient[cp, 1]
+    for c in range(a.coords.shape[0]):
+        if c != cp:
+            out += a.home[a.home_at[c] + values[c] * rotations + rho] * a.quotient[c, 1]
+    return out, rho
+
+
+@state_function
+def puzzle_values(u, a, values):
+    """``values[c]``: the puzzle's coordinate ``c`` of quotient state ``u``."""
+    rest = u
+    for c in range(a.quotient.shape[0]):
+        weight = a.quotient[c, 1]
+        v = rest // weight
+        rest -= v * weight
+        values[c] = a.embed[a.embed_at[c] + v]
+
+
+@state_function
+def images(u, a, f, t, lookups, component, image, rho, scratch):
+    """``image[g]``, ``rho[g]``: quotient state ``u``'s image under symmetry ``g`` and the rotation
+    that re-homed it; its conjugates' coordinates by lookups (``lookup_conjugates``: per orbit, a
+    permutation table and orientation fields) or from their ranks (``conjugates``)."""
+    values, conjugated, one, conjugate, pieces, twists, moved, decoded = scratch
+    puzzle_values(u, a, values)
+    order = image.shape[0]
+    if lookups:
+        for g in range(order):
+            for j in range(f.orbits.shape[0]):
+                cp, co = a.orbit_coords[j, 0], a.orbit_coords[j, 1]
+                x = values[cp]
+                conjugated[cp] = f.perm[f.orbits[j, P_AT] + x * order + g]
+                if co >= 0:
+                    conjugated[co] = turned_coordinate(f, j, f.orbits[j, TURNED_AT] + values[co] * order + g,
+                                                       f.orbits[j, OFFSETS_AT] + x * order + g)
+            image[g], rho[g] = rehomed(conjugated, a)
+    else:
+        one[0] = 0
+        for c in range(a.coords.shape[0]):
+            one[0] += values[c] * a.coords[c, 1]
+        conjugate_chunk(one, 0, 1, component, t, conjugate, pieces, twists, moved, decoded)
+        for g in range(order):
+            for c in range(a.coords.shape[0]):
+                conjugated[c] = (conjugate[0, g] // a.coords[c, 1]) % a.coords[c, 0]
+            image[g], rho[g] = rehomed(conjugated, a)
+
+
+@state_function
+def scratch_of(a, t):
+    """The scratch arrays of ``images``."""
+    slots, coordinates = t.source.shape[1], a.coords.shape[0]
+    return (np.empty(coordinates, np.int64), np.empty(coordinates, np.int64), np.empty(1, np.int64),
+            np.empty((1, a.smul.shape[0]), np.int64), np.empty(slots, np.int64), np.empty(slots, np.int64),
+            np.empty(slots, np.int64), np.empty(t.coords.shape[0], np.int64))
+
+
+@parallel_kernel
+def find_orbits(a, f, t, lookups, component, entry, chosen, fixed):
+    """Every quotient state's ``entry``: its orbit's representative (the least image) <<
+    ``MAP_BITS`` | the fibre map that carries its fibre to the representative's; ``chosen``: a
+    bit per representative; ``fixed``: a bit per representative that symmetries other than the
+    identity fix."""
+    n, order = entry.shape[0], a.smul.shape[0]
+    for chunk in prange((n + CHUNK - 1) // CHUNK):
+        image = np.empty(order, np.int64)
+        rho = np.empty(order, np.int64)
+        scratch = scratch_of(a, t)
+        for u in range(chunk * CHUNK, min(n, (chunk + 1) * CHUNK)):
+            if entry[u] >= 0:
+                continue
+            images(u, a, f, t, lookups, component, image, rho, scratch)
+            best, to = image[0], 0
+            for g in range(1, order):
+                if image[g] < best:
+                    best, to = image[g], g
+            fixing = 0
+            for g in range(order):
+                if image[g] == best:
+                    fixing += 1
+            atomic_or(chosen, best >> 6, np.uint64(1) << np.uint64(best & 63))
+            if fixing > 1:
+                atomic_or(fixed, best >> 6, np.uint64(1) << np.uint64(best & 63))
+            back = a.rinv[rho[to]]
+            for g in range(order):
+                h = a.smul[a.sinv[g], to]  # carries image g to the representative
+                entry[image[g]] = (best << MAP_BITS) | (a.rmul[back, a.conj[h, rho[g]]] * order + h)
+
+
+@parallel_kernel
+def number_orbits(entry, chosen, fixed, before, map_bits, out):
+    """``out[i]``: ``entry[i]``'s orbit (the representatives before its own: ``before[w]``, the
+    bits of ``chosen`` in words before ``w``) << ``map_bits + 1`` | whether symmetries other than
+    the identity fix the representative (``fixed``) << ``map_bits`` | its fibre map."""
+    one = np.uint64(1)
+    for i in prange(entry.shape[0]):
+        best = entry[i] >> MAP_BITS
+        word = best >> 6
+        bit = one << np.uint64(best & 63)
+        orbit = before[word] + popcount(chosen[word] & (bit - one))
+        symmetric = np.int64(1) if fixed[word] & bit else np.int64(0)
+        out[i] = (((orbit << 1) | symmetric) << map_bits) | (entry[i] & MAP_MASK)
+
+
+@parallel_kernel
+def set_bits(words, before, out):
+    """``out``: the positions of the bits set in ``words`` (``before[w]``: how many are set in
+    the words before ``w``), in increasing order."""
+    one = np.uint64(1)
+    for w in prange(words.shape[0]):
+        rest, at = words[w], before[w]
+        while rest != 0:
+            low = rest & ~(rest - one)
+            out[at] = w * 64 + popcount(low - one)
+            at += 1
+            rest ^= low
+
+
+@parallel_kernel
+def images_of(us, a, f, t, lookups, component):
+    """``(image, rho)``, each ``(len(us), symmetries)``: ``images`` of each quotient state."""
+    n, order = us.shape[0], a.smul.shape[0]
+    image = np.empty((n, order), np.int64)
+    rho = np.empty((n, order), np.int64)
+    for i in prange(n):
+        images(us[i], a, f, t, lookups, component, image[i], rho[i], scratch_of(a, t))
+    return image, rho
