@@ -27,14 +27,18 @@ def claim_classes(canonical, bits, new):
 @state_function
 def mapped(mask, maps, row):
     """The fibre elements of ``mask`` sent through fibre map ``row`` (``maps[row, r]``: the image
-    of element ``r``)."""
+    of element ``r``), bit by bit, or through the elements it lacks when they are fewer (a map
+    is a permutation: the image of the complement is the complement of the image)."""
     one = np.uint64(1)
+    every = (one << np.uint64(maps.shape[1])) - one
+    flip = popcount(mask) * 2 > maps.shape[1]
+    rest = every ^ mask if flip else mask
     out = np.uint64(0)
-    while mask != 0:
-        low = mask & ~(mask - one)
+    while rest != 0:
+        low = rest & ~(rest - one)
         out |= one << np.uint64(maps[row, popcount(low - one)])
-        mask ^= low
-    return out
+        rest ^= low
+    return every ^ out if flip else out
 
 
 @state_function

@@ -51,6 +51,7 @@ from vecsearch.puzzles.permutation.definition import Move
 from vecsearch.puzzles.permutation.lookup_conjugates import LookupTables
 
 MAX_FIBRE = 63  # rotations a fibre mask holds (bits of a uint64)
+MAX_MAP_BITS = 20  # bits of a fibre map's number (|R| |S| of them) in an orbit table entry
 
 
 class QuotientTables(NamedTuple):
@@ -65,10 +66,10 @@ class QuotientTables(NamedTuple):
 class OrbitTable(NamedTuple):
     """The quotient's orbits under the symmetries: what the engine's search claims."""
 
-    entry: np.ndarray  # int32 or int64 (quotient size,): orbit << map_bits + 1 | whether the representative's
-    #                    stabiliser is more than the identity << map_bits | the fibre map to its fibre
+    entry: np.ndarray  # (quotient size,): orbit << map_bits + 1 | whether the representative's stabiliser
+    #                    holds more than the identity << map_bits | the fibre map to its fibre
     map_bits: int
-    representatives: np.ndarray  # (orbits,): the quotient rank of each orbit's representative (its least)
+    representatives: np.ndarray  # (orbits,): the quotient state of each orbit's representative (its least)
     stabiliser_at: np.ndarray  # (orbits + 1,): where each orbit's stabiliser maps start in stabiliser_maps
     stabiliser_maps: np.ndarray  # the fibre maps of each representative's stabiliser, the identity left out
 
@@ -198,37 +199,30 @@ class Quotient:
         """The quotient's orbits, their representatives and stabilisers (``quotient_kernels``:
         each orbit's images found once, by the symmetries' conjugates re-homed)."""
         lookups, conjugates = self.bound.conjugation(self.component)
-        found = np.full(self.size, -1, np.int64)
-        words = (self.size + 63) // 64
-        chosen, fixed = np.zeros(words, np.uint64), np.zeros(words, np.uint64)
-        quotient_kernels.find_orbits(self.action, lookups or _NO_LOOKUPS, conjugates, lookups is not None,
-                                     np.int64(self.component), found, chosen, fixed)
-        before, symmetric_before = (np.zeros(words + 1, np.int64) for _ in range(2))
-        np.cumsum(np.bitwise_count(chosen), out=before[1:])
-        np.cumsum(np.bitwise_count(fixed), out=symmetric_before[1:])
-        representatives = np.empty(before[-1], np.int64)
-        symmetric = np.empty(symmetric_before[-1], np.int64)
-        quotient_kernels.set_bits(chosen, before, representatives)
-        quotient_kernels.set_bits(fixed, symmetric_before, symmetric)
+        entry = np.full(self.size, -1, np.int64)
+        chosen = np.zeros((self.size + 63) // 64, np.uint64)
+        representatives, symmetric = np.empty(self.size, np.int64), np.empty(self.size, np.int64)  # at most
+        count = np.zeros(2, np.int64)
         map_bits = max(1, (self.fibre * self.order - 1).bit_length())
-        wide = len(representatives) << (map_bits + 1) >= 1 << 31
-        entry = np.empty(self.size, np.int64 if wide else np.int32)
-        quotient_kernels.number_orbits(found, chosen, fixed, before, np.int64(map_bits), entry)
+        quotient_kernels.find_orbits(self.action, lookups or _NO_LOOKUPS, conjugates, lookups is not None,
+                                     np.int64(self.component), np.int64(map_bits), entry, chosen, representatives,
+                                     symmetric, count)
+        representatives, symmetric = representatives[:count[0]], np.sort(symmetric[:count[1]])
         at = np.zeros(len(representatives) + 1, np.int64)
         maps = np.zeros(0, np.int64)
         if len(symmetric):
-            images, rho = quotient_kernels.images_of(symmetric, self.action, lookups or _NO_LOOKUPS, conjugates,
-                                                     lookups is not None, np.int64(self.component))
-            fixing = images == symmetric[:, None]
+            images, rho = quotient_kernels.images_of(representatives[symmetric], self.action, lookups or _NO_LOOKUPS,
+                                                     conjugates, lookups is not None, np.int64(self.component))
+            fixing = images == representatives[symmetric][:, None]
             fixing[:, 0] = False  # the identity's map is the identity
             rows, g = np.nonzero(fixing)
             maps = self.rinv[rho[rows, g]] * self.order + g
-            orbits = np.searchsorted(representatives, symmetric)
-            np.add.at(at, orbits[rows] + 1, 1)
+            np.add.at(at, symmetric[rows] + 1, 1)
             np.cumsum(at, out=at)
         return OrbitTable(entry, map_bits, representatives, at, maps.astype(np.int64))
 
     def _action(self) -> quotient_kernels.ActionTables:
+        """The tables of ``quotient_kernels.images``."""
         definition = self.bound.puzzle.definition
         orbit = definition.orbits[self.orbit]
         layout = self.bound.puzzle.layout
@@ -244,7 +238,7 @@ class Quotient:
                                                                                        strict=True)]
         home_at = np.cumsum([0] + [len(h) for h in homes[:-1]]).astype(np.int64)
         embed_at = np.cumsum([0] + [len(e) for e in self.embed[:-1]]).astype(np.int64)
-        ref = np.array([cp, co, orbit.orientations, orbit.size], np.int64)
+        ref = np.array([cp, co, orbit.orientations], np.int64)
         orbit_coords = np.full((len(definition.orbits), 2), -1, np.int64)
         for c, coordinate in enumerate(layout.coordinates):
             orbit_coords[coordinate.orbit, int(coordinate.kind != "permutation")] = c
@@ -274,7 +268,7 @@ def find(bound, component: int) -> tuple[Quotient | None, str]:
     rotations = [i for i, g in enumerate(group.elements) if g.sign == 1]
     if len(rotations) == 1:
         return None, "no rotations"
-    if len(rotations) > MAX_FIBRE or len(rotations) * group.order >= 1 << quotient_kernels.MAP_BITS:
+    if len(rotations) > MAX_FIBRE or len(rotations) * group.order >= 1 << MAX_MAP_BITS:
         return None, f"{len(rotations)} rotations, more than a fibre holds ({MAX_FIBRE})"
     for i in rotations[1:]:
         g = group.elements[i]

@@ -1,16 +1,16 @@
 """Kernels of ``quotient``: the coordinate values that keep the reference piece at home, and the
 quotient's orbits under the symmetries.
 
-The image of a quotient state ``u`` under a symmetry ``g`` (``images``): its puzzle rank (the
-quotient's coordinates mapped to the puzzle's, ``embed``), the rank of its conjugate
-(``lookup_conjugates`` or ``conjugates``, as ``PuzzleSymmetry`` conjugates), the rotation ``ρ``
-that brings the reference piece home again (its slot from the permutation coordinate,
-``ref_slot``; its twist from the orientation coordinate, ``twist_of``), then every coordinate
-turned by ``ρ`` and read as the quotient's (``home``). ``find_orbits`` takes each state
-whose orbit is not known yet, finds all its images, and writes every member's table entry at
-once: so each orbit is found once, whichever thread gets there first (two threads finding the
-same orbit write the same representative, and fibre maps equally valid), in ``|quotient|``
-images in all.
+The image of a quotient state ``u`` under a symmetry ``g`` (``images``): its coordinates as the
+puzzle's (``embed``), its conjugate's (by lookups, ``lookup_conjugates``: per orbit a
+permutation table and orientation fields, for all the symmetries at once; else from the
+conjugate's rank, ``conjugates``), the rotation ``ρ`` that brings the reference piece home again
+with the quotient's permutation value after it (``ref_home``, by the piece's slot, ``ref_slot``,
+and twist, ``twist_of``), and the other coordinates turned by ``ρ`` and read as the quotient's
+(``home``). ``find_orbits`` takes each state whose orbit is not known yet, finds all its images
+and writes every member's table entry: each orbit is numbered and written once, by the thread
+that marks its representative first (another thread that found it meanwhile writes nothing), in
+``|quotient|`` images in all.
 """
 
 from __future__ import annotations
@@ -21,15 +21,19 @@ import numpy as np
 from numba import prange
 
 from vecsearch._numba import parallel_kernel, state_function
-from vecsearch.kernels.intrinsics import atomic_or, popcount
+from vecsearch.kernels.intrinsics import atomic_add, atomic_or
 from vecsearch.puzzles.permutation.conjugates import PERMUTATION, conjugate_chunk, decode
-from vecsearch.puzzles.permutation.lookup_conjugates import OFFSETS_AT, P_AT, TURNED_AT, turned_coordinate
+from vecsearch.puzzles.permutation.lookup_conjugates import (
+    OFFSETS_AT,
+    P_AT,
+    TURNED_AT,
+    conjugate_fields,
+    fields_coordinate,
+)
 
-MAP_BITS = 20  # an entry of find_orbits: the representative << MAP_BITS | fibre map
-MAP_MASK = (1 << MAP_BITS) - 1
 CHUNK = 1024  # states a thread takes at a time
 
-CP, CO, K, SLOTS = range(4)  # ActionTables.ref
+CP, CO, K = range(3)  # ActionTables.ref
 
 
 class ActionTables(NamedTuple):
@@ -38,8 +42,8 @@ class ActionTables(NamedTuple):
     embed: np.ndarray  # flat: per coordinate, the puzzle's value of each quotient value
     embed_at: np.ndarray
     home: np.ndarray  # int32, flat: per coordinate (value, rotation): the quotient's value after the rotation
-    home_at: np.ndarray  # (-1 where the rotation leaves the reference piece astray)
-    ref: np.ndarray  # the reference orbit's permutation and orientation coordinates (-1: none), k, slots
+    home_at: np.ndarray  # (-1 where the rotation leaves the reference piece astray; unused for CP's)
+    ref: np.ndarray  # the reference orbit's permutation and orientation coordinates (-1: none), k
     orbit_coords: np.ndarray  # (orbits, 2): each orbit's permutation and orientation coordinates (-1: none)
     ref_slot: np.ndarray  # int8, per permutation value: the reference piece's slot (in its orbit)
     twist_of: np.ndarray  # int8 (orientation values, slots): the twist in each slot
@@ -132,19 +136,24 @@ def images(u, a, f, t, lookups, component, image, rho, scratch):
     """``image[g]``, ``rho[g]``: quotient state ``u``'s image under symmetry ``g`` and the rotation
     that re-homed it; its conjugates' coordinates by lookups (``lookup_conjugates``: per orbit, a
     permutation table and orientation fields) or from their ranks (``conjugates``)."""
-    values, conjugated, one, conjugate, pieces, twists, moved, decoded = scratch
+    values, conjugated, fields, one, conjugate, pieces, twists, moved, decoded = scratch
     puzzle_values(u, a, values)
     order = image.shape[0]
     if lookups:
+        for j in range(f.orbits.shape[0]):  # the coordinates of all conjugates, orbit by orbit
+            cp, co = a.orbit_coords[j, 0], a.orbit_coords[j, 1]
+            x = values[cp]
+            row = f.orbits[j, P_AT] + x * order
+            for g in range(order):
+                conjugated[g, cp] = f.perm[row + g]
+            if co >= 0:
+                turned, offsets = f.orbits[j, TURNED_AT] + values[co] * order, f.orbits[j, OFFSETS_AT] + x * order
+                for g in range(order):
+                    fields[g] = conjugate_fields(f, j, turned + g, offsets + g)
+                for g in range(order):
+                    conjugated[g, co] = fields_coordinate(f, j, fields[g])
         for g in range(order):
-            for j in range(f.orbits.shape[0]):
-                cp, co = a.orbit_coords[j, 0], a.orbit_coords[j, 1]
-                x = values[cp]
-                conjugated[cp] = f.perm[f.orbits[j, P_AT] + x * order + g]
-                if co >= 0:
-                    conjugated[co] = turned_coordinate(f, j, f.orbits[j, TURNED_AT] + values[co] * order + g,
-                                                       f.orbits[j, OFFSETS_AT] + x * order + g)
-            image[g], rho[g] = rehomed(conjugated, a)
+            image[g], rho[g] = rehomed(conjugated[g], a)
     else:
         one[0] = 0
         for c in range(a.coords.shape[0]):
@@ -152,25 +161,28 @@ def images(u, a, f, t, lookups, component, image, rho, scratch):
         conjugate_chunk(one, 0, 1, component, t, conjugate, pieces, twists, moved, decoded)
         for g in range(order):
             for c in range(a.coords.shape[0]):
-                conjugated[c] = (conjugate[0, g] // a.coords[c, 1]) % a.coords[c, 0]
-            image[g], rho[g] = rehomed(conjugated, a)
+                conjugated[g, c] = (conjugate[0, g] // a.coords[c, 1]) % a.coords[c, 0]
+            image[g], rho[g] = rehomed(conjugated[g], a)
 
 
 @state_function
 def scratch_of(a, t):
     """The scratch arrays of ``images``."""
     slots, coordinates = t.source.shape[1], a.coords.shape[0]
-    return (np.empty(coordinates, np.int64), np.empty(coordinates, np.int64), np.empty(1, np.int64),
+    return (np.empty(coordinates, np.int64), np.empty((a.smul.shape[0], coordinates), np.int64),
+            np.empty(a.smul.shape[0], np.int64), np.empty(1, np.int64),
             np.empty((1, a.smul.shape[0]), np.int64), np.empty(slots, np.int64), np.empty(slots, np.int64),
             np.empty(slots, np.int64), np.empty(t.coords.shape[0], np.int64))
 
 
 @parallel_kernel
-def find_orbits(a, f, t, lookups, component, entry, chosen, fixed):
-    """Every quotient state's ``entry``: its orbit's representative (the least image) <<
-    ``MAP_BITS`` | the fibre map that carries its fibre to the representative's; ``chosen``: a
-    bit per representative; ``fixed``: a bit per representative that symmetries other than the
-    identity fix."""
+def find_orbits(a, f, t, lookups, component, map_bits, entry, chosen, representatives, symmetric, count):
+    """Every quotient state's ``entry``: its orbit << ``map_bits + 1`` | whether symmetries other
+    than the identity fix the orbit's representative << ``map_bits`` | the fibre map that carries
+    its fibre to the representative's. An orbit is numbered by the thread that marks its
+    representative (its least state) in ``chosen`` first: ``representatives[orbit]``, and
+    ``symmetric`` lists the orbits whose representative symmetries other than the identity fix
+    (``count``: how many of each so far)."""
     n, order = entry.shape[0], a.smul.shape[0]
     for chunk in prange((n + CHUNK - 1) // CHUNK):
         image = np.empty(order, np.int64)
@@ -184,46 +196,24 @@ def find_orbits(a, f, t, lookups, component, entry, chosen, fixed):
             for g in range(1, order):
                 if image[g] < best:
                     best, to = image[g], g
+            bit = np.uint64(1) << np.uint64(best & 63)
+            if atomic_or(chosen, best >> 6, bit) & bit:
+                continue  # another thread found this orbit
+            orbit = atomic_add(count, 0, 1)
+            representatives[orbit] = best
             fixing = 0
             for g in range(order):
                 if image[g] == best:
                     fixing += 1
-            atomic_or(chosen, best >> 6, np.uint64(1) << np.uint64(best & 63))
+            head = orbit << 1
             if fixing > 1:
-                atomic_or(fixed, best >> 6, np.uint64(1) << np.uint64(best & 63))
+                symmetric[atomic_add(count, 1, 1)] = orbit
+                head |= 1
+            head <<= map_bits
             back = a.rinv[rho[to]]
             for g in range(order):
                 h = a.smul[a.sinv[g], to]  # carries image g to the representative
-                entry[image[g]] = (best << MAP_BITS) | (a.rmul[back, a.conj[h, rho[g]]] * order + h)
-
-
-@parallel_kernel
-def number_orbits(entry, chosen, fixed, before, map_bits, out):
-    """``out[i]``: ``entry[i]``'s orbit (the representatives before its own: ``before[w]``, the
-    bits of ``chosen`` in words before ``w``) << ``map_bits + 1`` | whether symmetries other than
-    the identity fix the representative (``fixed``) << ``map_bits`` | its fibre map."""
-    one = np.uint64(1)
-    for i in prange(entry.shape[0]):
-        best = entry[i] >> MAP_BITS
-        word = best >> 6
-        bit = one << np.uint64(best & 63)
-        orbit = before[word] + popcount(chosen[word] & (bit - one))
-        symmetric = np.int64(1) if fixed[word] & bit else np.int64(0)
-        out[i] = (((orbit << 1) | symmetric) << map_bits) | (entry[i] & MAP_MASK)
-
-
-@parallel_kernel
-def set_bits(words, before, out):
-    """``out``: the positions of the bits set in ``words`` (``before[w]``: how many are set in
-    the words before ``w``), in increasing order."""
-    one = np.uint64(1)
-    for w in prange(words.shape[0]):
-        rest, at = words[w], before[w]
-        while rest != 0:
-            low = rest & ~(rest - one)
-            out[at] = w * 64 + popcount(low - one)
-            at += 1
-            rest ^= low
+                entry[image[g]] = head | (a.rmul[back, a.conj[h, rho[g]]] * order + h)
 
 
 @parallel_kernel
