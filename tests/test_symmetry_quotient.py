@@ -54,13 +54,15 @@ def test_classes_equal_burnside_and_the_search_by_conjugates(name, spec, method,
     assert all(np.array_equal(a, b) for a, b in zip(plain.representatives, result.representatives, strict=True))
 
 
-@pytest.mark.parametrize("spec", ["rotations", "rotations, mirror (L R)"])
-def test_the_all_faces_cube_has_the_classes_of_the_search_by_conjugates(spec):
-    cube = load(CUBE)
-    result = vs.bfs(cube, symmetry=spec)
-    assert result.method.startswith("quotient: CORNERS slot")
-    assert [r.classes for r in result.records] == CLASSES["2x2x2"][spec]
-    assert [r.positions for r in result.records] == TWSEARCH["2x2x2"]
+@pytest.mark.parametrize("name, path, spec, method", [
+    ("2x2x2", CUBE, "rotations", "quotient: CORNERS slot 1"), ("2x2x2", CUBE, "rotations, mirror (L R)", "quotient"),
+    ("Jing_pyraminx", DATA / "Jing_pyraminx.tws", "rotations", "quotient: EDGES slot 1"),
+    ("Jing_pyraminx", DATA / "Jing_pyraminx.tws", "rotations, mirror (L R)(FRD FDL)", "quotient")])
+def test_large_spaces_have_the_classes_of_the_search_by_conjugates(name, path, spec, method):
+    result = vs.bfs(load(path), symmetry=spec)
+    assert result.method.startswith(method)
+    assert [r.classes for r in result.records] == CLASSES[name][spec]
+    assert [r.positions for r in result.records] == TWSEARCH[name]
     assert 0 < result.setup_seconds <= result.seconds
 
 

@@ -1,7 +1,9 @@
 """Writes class_counts.json: the classes per depth of the all-faces 2x2x2 (twsearch's
 samples/symm/2x2x2.tws, ``benchmarks/data/2x2x2-rotations.tws``) modulo its rotations, and with
-the mirror (L R), counted by vecsearch's search by least conjugates (``engine.layered.classes``;
-the quotient's search is taken away here, so that the tests check one method against the other).
+the mirror (L R), and of Jing's pyraminx (``Jing_pyraminx.tws``) modulo its rotations, and with
+the mirror (L R)(FRD FDL), counted by vecsearch's search by least conjugates
+(``engine.layered.classes``; the quotient's search is taken away here, so that the tests check
+one method against the other).
 
     python make_class_counts.py
 """
@@ -16,10 +18,14 @@ from vecsearch.puzzles.permutation.symmetry import PuzzleSymmetry
 HERE = Path(__file__).parent
 PuzzleSymmetry.quotient = lambda self, component: (None, "taken away")
 warnings.simplefilter("ignore", vs.errors.DefinitionNote)
-cube = vs.get_puzzle(str(HERE.parent.parent.parent / "benchmarks" / "data" / "2x2x2-rotations.tws"))
+PUZZLES = {"2x2x2": (HERE.parent.parent.parent / "benchmarks" / "data" / "2x2x2-rotations.tws", "(L R)"),
+           "Jing_pyraminx": (HERE / "Jing_pyraminx.tws", "(L R)(FRD FDL)")}
 counts = {}
-for spec in ("rotations", "rotations, mirror (L R)"):
-    result = vs.bfs(cube, symmetry=spec)
-    assert result.method.startswith("conjugates")
-    counts[spec] = [r.classes for r in result.records]
-(HERE / "class_counts.json").write_text(json.dumps({"2x2x2": counts}, indent=1) + "\n")
+for name, (path, mirror) in PUZZLES.items():
+    puzzle = vs.get_puzzle(str(path))
+    counts[name] = {}
+    for spec in ("rotations", f"rotations, mirror {mirror}"):
+        result = vs.bfs(puzzle, symmetry=spec)
+        assert result.method.startswith("conjugates")
+        counts[name][spec] = [r.classes for r in result.records]
+(HERE / "class_counts.json").write_text(json.dumps(counts, indent=1) + "\n")
