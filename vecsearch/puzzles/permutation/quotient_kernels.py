@@ -132,11 +132,12 @@ def puzzle_values(u, a, values):
 
 
 @state_function
-def images(u, a, f, t, lookups, component, image, rho, scratch):
+def images(u, a, f, t, lookups, component, image, rho, values, conjugated, fields):
     """``image[g]``, ``rho[g]``: quotient state ``u``'s image under symmetry ``g`` and the rotation
     that re-homed it; its conjugates' coordinates by lookups (``lookup_conjugates``: per orbit, a
-    permutation table and orientation fields) or from their ranks (``conjugates``)."""
-    values, conjugated, fields, one, conjugate, pieces, twists, moved, decoded = scratch
+    permutation table and orientation fields) or from their ranks (``conjugates``). ``values``,
+    ``conjugated`` and ``fields``: scratch, (coordinates,), (symmetries, coordinates) and
+    (symmetries,)."""
     puzzle_values(u, a, values)
     order = image.shape[0]
     if lookups:
@@ -152,27 +153,19 @@ def images(u, a, f, t, lookups, component, image, rho, scratch):
                     fields[g] = conjugate_fields(f, j, turned + g, offsets + g)
                 for g in range(order):
                     conjugated[g, co] = fields_coordinate(f, j, fields[g])
-        for g in range(order):
-            image[g], rho[g] = rehomed(conjugated[g], a)
     else:
+        slots = t.source.shape[1]
+        one, conjugate = np.empty(1, np.int64), np.empty((1, order), np.int64)
         one[0] = 0
         for c in range(a.coords.shape[0]):
             one[0] += values[c] * a.coords[c, 1]
-        conjugate_chunk(one, 0, 1, component, t, conjugate, pieces, twists, moved, decoded)
+        conjugate_chunk(one, 0, 1, component, t, conjugate, np.empty(slots, np.int64), np.empty(slots, np.int64),
+                        np.empty(slots, np.int64), np.empty(t.coords.shape[0], np.int64))
         for g in range(order):
             for c in range(a.coords.shape[0]):
                 conjugated[g, c] = (conjugate[0, g] // a.coords[c, 1]) % a.coords[c, 0]
-            image[g], rho[g] = rehomed(conjugated[g], a)
-
-
-@state_function
-def scratch_of(a, t):
-    """The scratch arrays of ``images``."""
-    slots, coordinates = t.source.shape[1], a.coords.shape[0]
-    return (np.empty(coordinates, np.int64), np.empty((a.smul.shape[0], coordinates), np.int64),
-            np.empty(a.smul.shape[0], np.int64), np.empty(1, np.int64),
-            np.empty((1, a.smul.shape[0]), np.int64), np.empty(slots, np.int64), np.empty(slots, np.int64),
-            np.empty(slots, np.int64), np.empty(t.coords.shape[0], np.int64))
+    for g in range(order):
+        image[g], rho[g] = rehomed(conjugated[g], a)
 
 
 @parallel_kernel
@@ -185,13 +178,12 @@ def find_orbits(a, f, t, lookups, component, map_bits, entry, chosen, representa
     (``count``: how many of each so far)."""
     n, order = entry.shape[0], a.smul.shape[0]
     for chunk in prange((n + CHUNK - 1) // CHUNK):
-        image = np.empty(order, np.int64)
-        rho = np.empty(order, np.int64)
-        scratch = scratch_of(a, t)
+        image, rho, fields = np.empty(order, np.int64), np.empty(order, np.int64), np.empty(order, np.int64)
+        values, conjugated = np.empty(a.coords.shape[0], np.int64), np.empty((order, a.coords.shape[0]), np.int64)
         for u in range(chunk * CHUNK, min(n, (chunk + 1) * CHUNK)):
             if entry[u] >= 0:
                 continue
-            images(u, a, f, t, lookups, component, image, rho, scratch)
+            images(u, a, f, t, lookups, component, image, rho, values, conjugated, fields)
             best, to = image[0], 0
             for g in range(1, order):
                 if image[g] < best:
@@ -223,5 +215,6 @@ def images_of(us, a, f, t, lookups, component):
     image = np.empty((n, order), np.int64)
     rho = np.empty((n, order), np.int64)
     for i in prange(n):
-        images(us[i], a, f, t, lookups, component, image[i], rho[i], scratch_of(a, t))
+        images(us[i], a, f, t, lookups, component, image[i], rho[i], np.empty(a.coords.shape[0], np.int64),
+               np.empty((order, a.coords.shape[0]), np.int64), np.empty(order, np.int64))
     return image, rho
