@@ -199,14 +199,14 @@ class Quotient:
         """The quotient's orbits, their representatives and stabilisers (``quotient_kernels``:
         each orbit's images found once, by the symmetries' conjugates re-homed)."""
         lookups, conjugates = self.bound.conjugation(self.component)
-        entry = np.full(self.size, -1, np.int64)
-        chosen = np.zeros((self.size + 63) // 64, np.uint64)
+        entry = np.empty(self.size, np.int64)
+        known, chosen = np.zeros((self.size + 63) // 64, np.uint64), np.zeros((self.size + 63) // 64, np.uint64)
         representatives, symmetric = np.empty(self.size, np.int64), np.empty(self.size, np.int64)  # at most
         count = np.zeros(2, np.int64)
         map_bits = max(1, (self.fibre * self.order - 1).bit_length())
         quotient_kernels.find_orbits(self.action, lookups or _NO_LOOKUPS, conjugates, lookups is not None,
-                                     np.int64(self.component), np.int64(map_bits), entry, chosen, representatives,
-                                     symmetric, count)
+                                     np.int64(self.component), np.int64(map_bits), entry, known, chosen,
+                                     representatives, symmetric, count)
         representatives, symmetric = representatives[:count[0]], np.sort(symmetric[:count[1]])
         at = np.zeros(len(representatives) + 1, np.int64)
         maps = np.zeros(0, np.int64)

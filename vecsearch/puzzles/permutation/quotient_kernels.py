@@ -169,26 +169,29 @@ def images(u, a, f, t, lookups, component, image, rho, values, conjugated, field
 
 
 @parallel_kernel
-def find_orbits(a, f, t, lookups, component, map_bits, entry, chosen, representatives, symmetric, count):
+def find_orbits(a, f, t, lookups, component, map_bits, entry, known, chosen, representatives, symmetric, count):
     """Every quotient state's ``entry``: its orbit << ``map_bits + 1`` | whether symmetries other
     than the identity fix the orbit's representative << ``map_bits`` | the fibre map that carries
     its fibre to the representative's. An orbit is numbered by the thread that marks its
     representative (its least state) in ``chosen`` first: ``representatives[orbit]``, and
     ``symmetric`` lists the orbits whose representative symmetries other than the identity fix
-    (``count``: how many of each so far)."""
+    (``count``: how many of each so far). ``known``: a bit per state whose entry is written, set
+    without atomics (a bit lost to another thread's write costs a second look at its orbit, which
+    then finds the representative marked and writes nothing)."""
     n, order = entry.shape[0], a.smul.shape[0]
+    one = np.uint64(1)
     for chunk in prange((n + CHUNK - 1) // CHUNK):
         image, rho, fields = np.empty(order, np.int64), np.empty(order, np.int64), np.empty(order, np.int64)
         values, conjugated = np.empty(a.coords.shape[0], np.int64), np.empty((order, a.coords.shape[0]), np.int64)
         for u in range(chunk * CHUNK, min(n, (chunk + 1) * CHUNK)):
-            if entry[u] >= 0:
+            if (known[u >> 6] >> np.uint64(u & 63)) & one:
                 continue
             images(u, a, f, t, lookups, component, image, rho, values, conjugated, fields)
             best, to = image[0], 0
             for g in range(1, order):
                 if image[g] < best:
                     best, to = image[g], g
-            bit = np.uint64(1) << np.uint64(best & 63)
+            bit = one << np.uint64(best & 63)
             if atomic_or(chosen, best >> 6, bit) & bit:
                 continue  # another thread found this orbit
             orbit = atomic_add(count, 0, 1)
@@ -206,6 +209,7 @@ def find_orbits(a, f, t, lookups, component, map_bits, entry, chosen, representa
             for g in range(order):
                 h = a.smul[a.sinv[g], to]  # carries image g to the representative
                 entry[image[g]] = head | (a.rmul[back, a.conj[h, rho[g]]] * order + h)
+                known[image[g] >> 6] |= one << np.uint64(image[g] & 63)
 
 
 @parallel_kernel
