@@ -6,11 +6,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from vecsearch.engine.runtime.codegen import layer_kernels
 from vecsearch.engine.runtime.guarded import kernel_tables
+
+if TYPE_CHECKING:
+    from vecsearch.puzzle import Puzzle
 
 
 @dataclass(frozen=True)
@@ -72,7 +76,7 @@ class ClassEnumeration:
     ([(1, 1), (1, 2), (1, 1)], 2)
     """
 
-    puzzle: object
+    puzzle: Puzzle
     order: int
     records: list = field(default_factory=list)
     compile_seconds: float = 0.0

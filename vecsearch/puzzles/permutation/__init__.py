@@ -3,7 +3,9 @@
 puzzle they make (``puzzle``; its representations' rules in ``rules``, ``labels`` and
 ``group``, tables built by ``tables``, ranks laid out by ``layout``, stabilizer chains in
 ``chain``, state text in ``statetext``), patterns and the distances between them
-(``patterns``), and the built-ins (``builtins``: pocket cube, pancakes, TopSpin, LRX)."""
+(``patterns``), symmetries (``symmetry``; conjugates in bulk: ``conjugates``,
+``lookup_conjugates``; the quotient by the rotations: ``quotient``), and the built-ins
+(``builtins``: pocket cube, pancakes, TopSpin, LRX)."""
 
 from vecsearch.puzzles.permutation.definition import Move, Orbit, PermutationDefinition
 from vecsearch.puzzles.permutation.patterns import Pattern, phases

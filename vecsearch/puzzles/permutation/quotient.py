@@ -16,8 +16,9 @@ piece**.
 ``r`` and one state ``t`` with the reference piece at home (``t = s r⁻¹``: turn the puzzle so
 that it is home). The states ``t`` are the **quotient** (the 2x2x2 with one corner fixed:
 3,674,160 of the all-faces cube's 88,179,840 positions), ranked by the coordinates of the
-puzzle's own rank with the reference piece's left out (``ref_*`` tables below); the ``|R|``
-positions ``t r`` of one ``t`` are its **fibre**, a set of them a bit mask over ``R``.
+puzzle's own rank, those of the reference piece's orbit renumbered over the values that keep the
+piece at home; the ``|R|`` positions ``t r`` of one ``t`` are its **fibre**, a set of them a bit
+mask over ``R``.
 
 - **Moves.** ``t r m = t m' r`` with ``m' = r m r⁻¹``, again a move (the move set is closed
   under the symmetries), and ``t m' = t' ρ⁻¹`` where ``ρ`` brings the reference piece home again.
@@ -51,7 +52,6 @@ from vecsearch.puzzles.permutation.definition import Move
 from vecsearch.puzzles.permutation.lookup_conjugates import LookupTables
 
 MAX_FIBRE = 63  # rotations a fibre mask holds (bits of a uint64)
-MAX_MAP_BITS = 20  # bits of a fibre map's number (|R| |S| of them) in an orbit table entry
 
 
 class QuotientTables(NamedTuple):
@@ -79,6 +79,8 @@ class Quotient:
     module's docstring). Made by ``find``."""
 
     def __init__(self, bound, component: int, orbit: int, slot: int, rotations: list[int]):
+        """``bound``'s quotient in ``component``: the piece of ``orbit``'s ``slot`` is the reference
+        piece, ``rotations`` the indices of the group's rotations (the identity first)."""
         puzzle, group = bound.puzzle, bound.group
         definition = puzzle.definition
         self.bound, self.component = bound, component
@@ -106,20 +108,25 @@ class Quotient:
 
     # --- the quotient's rank: the puzzle's coordinates, the reference piece's left out -----
     def _coordinates(self, puzzle, component: int) -> None:
+        """The quotient's coordinates (``embed``, ``restrict``: its values as the puzzle's and
+        back), the rotations' tables on the puzzle's (``turns``), and the quotient's moves."""
         definition, layout = puzzle.definition, puzzle.layout
         conjugates = self.bound.tables
         coordinates = layout.coordinates
         self.ref_coordinates = [-1, -1]  # the reference orbit's permutation and orientation coordinates
+        self.slots = [None, None]  # per value of each: the pieces in the orbit's slots, the twists
         embed, restrict = [], []
         for c, coordinate in enumerate(coordinates):
             values = np.arange(coordinate.size, dtype=np.int64)
             if coordinate.orbit == self.orbit:
                 kind = PERMUTATION if coordinate.kind == "permutation" else ORIENTATION
                 self.ref_coordinates[kind] = c
-                home = np.empty(coordinate.size, np.bool_)
-                quotient_kernels.home_values(conjugates, np.int64(c), np.int64(component), np.int64(self.slot),
-                                             np.int64(self.label if kind == PERMUTATION else self.home_twist), home)
-                values = np.flatnonzero(home).astype(np.int64)
+                pieces, twists = (np.empty((coordinate.size, definition.orbits[self.orbit].size), np.int8)
+                                  for _ in range(2))
+                quotient_kernels.coordinate_slots(conjugates, np.int64(c), np.int64(component), pieces, twists)
+                self.slots[kind] = pieces if kind == PERMUTATION else twists
+                at_home = self.label if kind == PERMUTATION else self.home_twist
+                values = np.flatnonzero(self.slots[kind][:, self.slot] == at_home).astype(np.int64)
             back = np.full(coordinate.size, -1, np.int64)
             back[values] = np.arange(len(values))
             embed.append(values)
@@ -130,9 +137,8 @@ class Quotient:
         weights = [int(np.prod(sizes[c + 1:])) for c in range(len(sizes))]
         rows = puzzle.tables.coordinates
         stride, moves = int(puzzle.tables.scalars[3]), len(puzzle.move_list)
-        as_moves = [Move(r.name, {o.name: pair for o, pair in zip(definition.orbits, r.changes, strict=True)})
-                    for r in self.rotations]
-        turned = tables.coordinate_tables(definition, layout, as_moves, len(as_moves), puzzle.rank_bits)
+        turned = tables.coordinate_tables(definition, layout, [as_move(definition, r) for r in self.rotations],
+                                          self.fibre, puzzle.rank_bits)
         self.turns = []  # per coordinate (value, rotation): the value after the rotation
         self.move_rotation = np.array([self._rehoming(m) for m in puzzle.move_list], np.int64)
         steps, offsets = [], []
@@ -141,9 +147,9 @@ class Quotient:
             start = int(rows[c, 2]) + cls * coordinate.size * stride
             table = puzzle.tables.moves[start:start + coordinate.size * stride].reshape(coordinate.size, stride)
             turn_rows = turned.coordinates[c]
-            turn_start = int(turn_rows[2]) + cls * coordinate.size * len(as_moves)
-            turn = turned.moves[turn_start:turn_start + coordinate.size * len(as_moves)].reshape(coordinate.size, -1)
-            self.turns.append(turn.astype(np.int64))
+            turn_start = int(turn_rows[2]) + cls * coordinate.size * self.fibre
+            turn = turned.moves[turn_start:turn_start + coordinate.size * self.fibre].reshape(coordinate.size, -1)
+            self.turns.append(turn)
             after = turn[table[embed[c], :moves], self.move_rotation[None, :]]
             step = restrict[c][after]
             assert (step >= 0).all(), "a move of the quotient left the reference piece astray"
@@ -175,7 +181,7 @@ class Quotient:
             pieces, twists = layout.unrank(rank, self.component)[self.orbit]
             at = pieces.index(self.label)
             rho = int(self.rehome[at * k + twists[at]])
-            values = self._values(rank)
+            values = [(rank // int(w)) % c.size for w, c in zip(self.puzzle_weights, layout.coordinates, strict=True)]
             home = [self.turns[c][values[c], rho] for c in range(len(values))]
             quotients.append(sum(int(self.restrict[c][x]) * int(w) for c, (x, w) in
                                  enumerate(zip(home, self.tables.coords[:, 1], strict=True))))
@@ -189,10 +195,6 @@ class Quotient:
             values = self.embed[c][(quotients // weight) % size]
             ranks += self.turns[c][values, rotations] * self.puzzle_weights[c]
         return ranks
-
-    def _values(self, rank: int) -> list[int]:
-        return [(rank // int(w)) % c.size for w, c in zip(self.puzzle_weights, self.bound.puzzle.layout.coordinates,
-                                                         strict=True)]
 
     # --- the orbits of the quotient under the symmetries ---------------------------------------
     def orbits(self) -> OrbitTable:
@@ -227,15 +229,11 @@ class Quotient:
         orbit = definition.orbits[self.orbit]
         layout = self.bound.puzzle.layout
         cp, co = self.ref_coordinates
-        ref_slot = np.empty(layout.coordinates[cp].size, np.int8)
-        quotient_kernels.reference_slots(self.bound.tables, np.int64(cp), np.int64(self.component),
-                                         np.int64(self.label), ref_slot)
-        twist_of = np.zeros((layout.coordinates[co].size if co >= 0 else 1, orbit.size), np.int8)
-        if co >= 0:
-            quotient_kernels.slot_twists(self.bound.tables, np.int64(co), np.int64(self.component), twist_of)
+        ref_slot = np.argmax(self.slots[PERMUTATION] == self.label, axis=1).astype(np.int8)
+        twist_of = self.slots[ORIENTATION] if co >= 0 else np.zeros((1, orbit.size), np.int8)
         sizes = np.array([c.size for c in layout.coordinates], np.int64)
-        homes = [restrict[turn].astype(np.int32).ravel() for turn, restrict in zip(self.turns, self.restrict,
-                                                                                       strict=True)]
+        homes = [restrict[turn].astype(np.int32).ravel() if c != cp else np.zeros(0, np.int32)  # (ref_home's)
+                 for c, (turn, restrict) in enumerate(zip(self.turns, self.restrict, strict=True))]
         home_at = np.cumsum([0] + [len(h) for h in homes[:-1]]).astype(np.int64)
         embed_at = np.cumsum([0] + [len(e) for e in self.embed[:-1]]).astype(np.int64)
         ref = np.array([cp, co, orbit.orientations], np.int64)
@@ -260,6 +258,11 @@ class Quotient:
 _NO_LOOKUPS = LookupTables(np.zeros((0, 14), np.int64), np.zeros(0, np.int32), *(np.zeros(0, np.int64),) * 5)
 
 
+def as_move(definition, element) -> Move:
+    """A rotation (a ``symmetry.Symmetry`` of sign +1) as a move."""
+    return Move(element.name, {o.name: pair for o, pair in zip(definition.orbits, element.changes, strict=True)})
+
+
 def find(bound, component: int) -> tuple[Quotient | None, str]:
     """The quotient of ``bound`` (a ``PuzzleSymmetry``) in ``component`` and a line saying which
     reference piece it fixes, or None and why there is none (see the module's docstring)."""
@@ -268,12 +271,11 @@ def find(bound, component: int) -> tuple[Quotient | None, str]:
     rotations = [i for i, g in enumerate(group.elements) if g.sign == 1]
     if len(rotations) == 1:
         return None, "no rotations"
-    if len(rotations) > MAX_FIBRE or len(rotations) * group.order >= 1 << MAX_MAP_BITS:
+    if len(rotations) > MAX_FIBRE:
         return None, f"{len(rotations)} rotations, more than a fibre holds ({MAX_FIBRE})"
     for i in rotations[1:]:
         g = group.elements[i]
-        turned = Move(g.name, {o.name: pair for o, pair in zip(definition.orbits, g.changes, strict=True)})
-        if not puzzle.reaches(definition.apply(definition.solved, turned)):
+        if not puzzle.reaches(definition.apply(definition.solved, as_move(definition, g))):
             return None, f"the rotation {g.name} is not a product of moves"
     for j, orbit in enumerate(definition.orbits):
         if orbit.size * orbit.orientations != len(rotations):

@@ -22,7 +22,7 @@ from numba import prange
 
 from vecsearch._numba import parallel_kernel, state_function
 from vecsearch.kernels.intrinsics import atomic_add, atomic_or
-from vecsearch.puzzles.permutation.conjugates import PERMUTATION, conjugate_chunk, decode
+from vecsearch.puzzles.permutation.conjugates import conjugate_chunk, decode
 from vecsearch.puzzles.permutation.lookup_conjugates import (
     OFFSETS_AT,
     P_AT,
@@ -57,49 +57,19 @@ class ActionTables(NamedTuple):
 
 
 @parallel_kernel
-def home_values(t, c, component, slot, value, out):
-    """``out[x]``: whether value ``x`` of coordinate ``c`` puts ``value`` (a label for a
-    permutation coordinate, a twist for an orientation coordinate) in ``slot`` of its orbit."""
-    start = t.orbits[t.coords[c, 0], 0]
-    n = out.shape[0]
-    for chunk in prange((n + CHUNK - 1) // CHUNK):
-        pieces = np.empty(t.source.shape[1], np.int64)
-        twists = np.empty(t.source.shape[1], np.int64)
-        for x in range(chunk * CHUNK, min(n, (chunk + 1) * CHUNK)):
-            decode(x * t.coords[c, 4], component, t, pieces, twists)
-            held = pieces[start + slot] if t.coords[c, 1] == PERMUTATION else twists[start + slot]
-            out[x] = held == value
-
-
-@parallel_kernel
-def reference_slots(t, c, component, label, out):
-    """``out[x]``: the slot (in its orbit) of piece ``label`` when permutation coordinate ``c``
-    is ``x``."""
+def coordinate_slots(t, c, component, pieces, twists):
+    """``pieces[x]``, ``twists[x]``: the pieces and twists in the slots of coordinate ``c``'s orbit
+    when the coordinate is ``x`` (the others 0)."""
     start, size = t.orbits[t.coords[c, 0], 0], t.orbits[t.coords[c, 0], 1]
-    n = out.shape[0]
+    n = pieces.shape[0]
     for chunk in prange((n + CHUNK - 1) // CHUNK):
-        pieces = np.empty(t.source.shape[1], np.int64)
-        twists = np.empty(t.source.shape[1], np.int64)
+        held = np.empty(t.source.shape[1], np.int64)
+        turned = np.empty(t.source.shape[1], np.int64)
         for x in range(chunk * CHUNK, min(n, (chunk + 1) * CHUNK)):
-            decode(x * t.coords[c, 4], component, t, pieces, twists)
+            decode(x * t.coords[c, 4], component, t, held, turned)
             for s in range(size):
-                if pieces[start + s] == label:
-                    out[x] = s
-
-
-@parallel_kernel
-def slot_twists(t, c, component, out):
-    """``out[y, s]``: the twist in slot ``s`` (of its orbit) when orientation coordinate ``c`` is
-    ``y``."""
-    start = t.orbits[t.coords[c, 0], 0]
-    n = out.shape[0]
-    for chunk in prange((n + CHUNK - 1) // CHUNK):
-        pieces = np.empty(t.source.shape[1], np.int64)
-        twists = np.empty(t.source.shape[1], np.int64)
-        for y in range(chunk * CHUNK, min(n, (chunk + 1) * CHUNK)):
-            decode(y * t.coords[c, 4], component, t, pieces, twists)
-            for s in range(out.shape[1]):
-                out[y, s] = twists[start + s]
+                pieces[x, s] = held[start + s]
+                twists[x, s] = turned[start + s]
 
 
 @state_function
