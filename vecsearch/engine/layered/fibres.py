@@ -28,6 +28,8 @@ quotient's orbits are found first (``Quotient.orbits``), in the search's seconds
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 
 from vecsearch.engine.layered.class_kernels import count_fibres, expand_fibres, settle_fibres
@@ -37,11 +39,10 @@ from vecsearch.engine.runtime.blocks import thread_limit
 
 
 class FibreSearch:
-    """The state of one search through ``quotient`` (the tables and the visited masks), and the
-    representatives of a layer on request (``represent``)."""
+    """The state of one search through ``quotient``: its orbit table and visited masks."""
 
-    def __init__(self, quotient, symmetry, component: int):
-        self.quotient, self.symmetry, self.component = quotient, symmetry, component
+    def __init__(self, quotient):
+        self.quotient = quotient
         self.table = quotient.orbits()
         orbits = len(self.table.representatives)
         self.visited = np.zeros(orbits, np.uint64)
@@ -77,14 +78,16 @@ class FibreSearch:
         return count_fibres(orbits, masks, np.int64(self.quotient.order), self.quotient.tables.maps,
                             self.table.stabiliser_at, self.table.stabiliser_maps)
 
-    def represent(self, layer) -> np.ndarray:
-        """The canonical representatives (least ranks among conjugates, sorted) of a layer's
-        classes: every fibre element of ``layer`` as a position, brought to its least conjugate."""
-        orbits, masks = layer
-        bits = np.unpackbits(masks.view(np.uint8).reshape(-1, 8), axis=1, bitorder="little")
-        rows, elements = np.nonzero(bits)
-        ranks = self.quotient.join(self.table.representatives[orbits[rows]], elements.astype(np.int64))
-        return np.unique(self.symmetry.canonical_ranks(ranks, self.component)[0])
+
+
+def represent(quotient, symmetry, component: int, representatives: np.ndarray, layer) -> np.ndarray:
+    """The canonical representatives (least ranks among conjugates, sorted) of a layer's classes
+    (``(orbits, masks)``): every fibre element of the layer as a position, at its least conjugate."""
+    orbits, masks = layer
+    bits = np.unpackbits(masks.view(np.uint8).reshape(-1, 8), axis=1, bitorder="little")
+    rows, elements = np.nonzero(bits)
+    ranks = quotient.join(representatives[orbits[rows]], elements.astype(np.int64))
+    return np.unique(symmetry.canonical_ranks(ranks, component)[0])
 
 
 def enumerate_fibres(puzzle, symmetry, quotient, method: str, ranks: np.ndarray, component: int, *, max_depth=None,
@@ -96,8 +99,8 @@ def enumerate_fibres(puzzle, symmetry, quotient, method: str, ranks: np.ndarray,
     try:
         with thread_limit(threads):
             clock = jit.Stopwatch()
-            search = FibreSearch(quotient, symmetry, component)
-            result.represent = search.represent
+            search = FibreSearch(quotient)
+            result.represent = partial(represent, quotient, symmetry, component, search.table.representatives)
             result.setup_seconds = clock.search_seconds
             clock = jit.Stopwatch()
             layer = search.starts(ranks)
