@@ -28,6 +28,24 @@ def load(path):
         return vs.get_puzzle(str(path))
 
 
+def square():
+    """Four corners (no orientation) and four edges (two) around a square: swapping two neighbouring
+    corners flips the edge between them, and ``X`` (a move) turns the square as its rotation ``x``
+    does. Its corners are the reference: the four rotations place a corner once in each slot."""
+    turn = ([3, 0, 1, 2], [0] * 4)
+    moves = {"X": {"C": turn, "E": turn}}
+    for i in range(4):
+        swap, flip = list(range(4)), [0] * 4
+        swap[i], swap[(i + 1) % 4], flip[i] = swap[(i + 1) % 4], swap[i], 1
+        moves[f"S{i}"] = {"C": (swap, [0] * 4), "E": (list(range(4)), flip)}
+    return vs.PermutationPuzzle(vs.PermutationDefinition("square", [vs.Orbit("C", 4), vs.Orbit("E", 4, 2)], moves,
+                                                         rotations={"x": {"C": turn, "E": turn}}))
+
+
+def puzzle_named(name):
+    return square() if name == "square" else load(DATA / f"{name}.tws")
+
+
 def by_conjugates(monkeypatch):
     """The search by least conjugates from now on: no symmetry offers a quotient."""
     monkeypatch.setattr(PuzzleSymmetry, "quotient", lambda self, component: (None, "taken away by the test"))
@@ -36,11 +54,13 @@ def by_conjugates(monkeypatch):
 @pytest.mark.parametrize("name, spec, method", [
     (TURNS, "rotations", "quotient: CORNERS slot 1 at home"),
     (TURNS, MIRROR, "quotient: CORNERS slot 1 at home"),
+    ("square", "rotations", "quotient: C slot 1 at home"),
+    ("square", "rotations, mirror (S1 S3)", "quotient: C slot 1 at home"),
     ("2x2x2-UR", "rotations", "conjugates (the rotation DLv is not a product of moves)"),
     ("2x2x2-UR", "mirror (U R)", "conjugates (no rotations)"),
 ])
 def test_classes_equal_burnside_and_the_search_by_conjugates(name, spec, method, monkeypatch):
-    puzzle = load(DATA / f"{name}.tws")
+    puzzle = puzzle_named(name)
     expected, group = burnside(puzzle, spec)
     result = vs.bfs(puzzle, symmetry=spec)
     assert result.method.startswith(method)
@@ -87,3 +107,13 @@ def test_positions_split_into_a_quotient_state_and_a_rotation_and_back():
     orbits = table.entry >> (table.map_bits + 1)
     assert np.array_equal(orbits[table.representatives], np.arange(len(table.representatives)))
     assert (table.representatives[orbits] <= np.arange(quotient.size)).all()
+
+
+def test_an_orbit_table_too_big_for_memory_leaves_the_search_by_conjugates(monkeypatch):
+    from vecsearch.engine.layered import classes
+
+    monkeypatch.setattr(classes, "available_bytes", lambda: 1000)
+    puzzle = square()
+    result = vs.bfs(puzzle, symmetry="rotations")
+    assert result.method == "conjugates (the quotient's orbit table would take over half the available memory)"
+    assert [r.positions for r in result.records] == vs.bfs(puzzle).layer_sizes

@@ -89,8 +89,9 @@ def bfs(puzzle, start=None, goal=None, *, max_depth=None, keep_layers=None, back
         Enumerate modulo symmetry (``engine.layered.classes``): ``"rotations"`` (the definition's
         whole-puzzle rotations), ``"rotations, mirror (L R)"`` (and a mirror, as the cycles of
         moves it makes), or what ``puzzle.symmetry(...)`` returns. Returns a `ClassEnumeration`
-        (classes and positions per layer, canonical representatives); with a goal, a checkpoint,
-        a partitioned or backward search, it is refused.
+        (classes and positions per layer, canonical representatives; ``method``: through a
+        quotient by the rotations when they allow it, else by least conjugates); with a goal, a
+        checkpoint, a partitioned or backward search, it is refused.
 
     Returns
     -------

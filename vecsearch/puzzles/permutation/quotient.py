@@ -287,7 +287,7 @@ def find(bound, component: int) -> tuple[Quotient | None, str]:
                 placements.add((perm[slot], twist[slot]))  # what the rotation brings to the slot
             if len(placements) == len(rotations):
                 quotient = Quotient(bound, component, j, slot, rotations)
-                return quotient, (f"quotient: {orbit.name} slot {slot + 1} at home ({quotient.size:,} states),"
+                return quotient, (f"quotient: {orbit.name} slot {slot + 1} at home, {quotient.size:,} states,"
                                   f" fibres of {len(rotations)} rotations")
     return None, "no orbit whose placements the rotations permute simply transitively"
 
