@@ -247,7 +247,7 @@ class Quotient:
         return quotient_kernels.ActionTables(
             np.stack([sizes, self.puzzle_weights], axis=1), self.tables.coords[:, :2].copy(),
             np.concatenate(self.embed), embed_at, np.concatenate(homes), home_at, ref, orbit_coords, ref_slot,
-            twist_of, ref_home.ravel(), self.rmul, self.rinv, self.conj, self.smul, self.sinv)
+            twist_of, ref_home.ravel(), self.rmul, self.rinv, self.conj, self.smul[self.sinv].T.copy())
 
     def __repr__(self) -> str:
         name = self.bound.puzzle.definition.orbits[self.orbit].name

@@ -52,8 +52,7 @@ class ActionTables(NamedTuple):
     rmul: np.ndarray  # rotations: a then b
     rinv: np.ndarray
     conj: np.ndarray  # (symmetries, rotations): g⁻¹ r g
-    smul: np.ndarray  # symmetries: a then b
-    sinv: np.ndarray
+    carry: np.ndarray  # (symmetries, symmetries): carry[to, g] = g⁻¹ to, which maps image g to image to
 
 
 @parallel_kernel
@@ -148,7 +147,7 @@ def find_orbits(a, f, t, lookups, component, map_bits, entry, known, chosen, rep
     (``count``: how many of each so far). ``known``: a bit per state whose entry is written, set
     without atomics (a bit lost to another thread's write costs a second look at its orbit, which
     then finds the representative marked and writes nothing)."""
-    n, order = entry.shape[0], a.smul.shape[0]
+    n, order = entry.shape[0], a.carry.shape[0]
     one = np.uint64(1)
     for chunk in prange((n + CHUNK - 1) // CHUNK):
         image, rho, fields = np.empty(order, np.int64), np.empty(order, np.int64), np.empty(order, np.int64)
@@ -177,7 +176,7 @@ def find_orbits(a, f, t, lookups, component, map_bits, entry, known, chosen, rep
             head <<= map_bits
             back = a.rinv[rho[to]]
             for g in range(order):
-                h = a.smul[a.sinv[g], to]  # carries image g to the representative
+                h = a.carry[to, g]
                 entry[image[g]] = head | (a.rmul[back, a.conj[h, rho[g]]] * order + h)
                 known[image[g] >> 6] |= one << np.uint64(image[g] & 63)
 
@@ -185,7 +184,7 @@ def find_orbits(a, f, t, lookups, component, map_bits, entry, known, chosen, rep
 @parallel_kernel
 def images_of(us, a, f, t, lookups, component):
     """``(image, rho)``, each ``(len(us), symmetries)``: ``images`` of each quotient state."""
-    n, order = us.shape[0], a.smul.shape[0]
+    n, order = us.shape[0], a.carry.shape[0]
     image = np.empty((n, order), np.int64)
     rho = np.empty((n, order), np.int64)
     for i in prange(n):
