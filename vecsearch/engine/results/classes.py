@@ -121,7 +121,8 @@ class ClassEnumeration:
         lines = [f"{self.puzzle.name} modulo {self.order} symmetries ({self.method})",
                  f"{'depth':>5} {'classes':>14} {'positions':>16}"]
         lines += [f"{r.depth:>5} {r.classes:>14,} {r.positions:>16,}" for r in self.records]
-        lines.append(f"{'total':>5} {self.classes:>14,} {self.positions:>16,}   {self.seconds:.3f} s"
+        setup = f", {self.setup_seconds:.3f} s of it the quotient's orbits" if self.setup_seconds else ""
+        lines.append(f"{'total':>5} {self.classes:>14,} {self.positions:>16,}   {self.seconds:.3f} s{setup}"
                      f" (compile {self.compile_seconds:.2f} s)")
         return "\n".join(lines)
 
