@@ -34,8 +34,9 @@ PUZZLE_MODULES = (
     "vecsearch.puzzles.permutation.builtins",
 )
 # The definition files a puzzle name may be (``PATH.tws[:METRIC]``: read by the permutation
-# puzzles), never taken for a user's ``module:attribute``.
+# puzzles, the one module asked about them), never taken for a user's ``module:attribute``.
 DEFINITION_SUFFIXES = (".tws", ".def", ".json")
+DEFINITION_MODULE = "vecsearch.puzzles.permutation.builtins"
 
 # One member of every built-in family for ``vecsearch warm-up --all``, with a second size where
 # sizes call different kernels (parallel ones, a hash set); members whose kernels an earlier one
@@ -46,9 +47,19 @@ WARM_UP_EXAMPLES = (
 )
 
 
-def _modules():
-    """The puzzle modules in order, each imported when the loop reaches it."""
-    return (importlib.import_module(name) for name in PUZZLE_MODULES)
+def _modules(name: str | None = None):
+    """The puzzle modules in order, each imported when the loop reaches it; for ``name``, a
+    definition file (and its metric), only the module that reads them."""
+    if name is not None and is_definition_file(name):
+        return iter((importlib.import_module(DEFINITION_MODULE),))
+    return (importlib.import_module(module) for module in PUZZLE_MODULES)
+
+
+def is_definition_file(name: str) -> bool:
+    """Whether ``name`` names a definition file (``PATH.tws``, ``PATH.tws:METRIC``): no
+    problem's name, and no user's ``module:attribute``."""
+    source = name.rpartition(":")[0] if ":" in name else name
+    return source.endswith(DEFINITION_SUFFIXES)
 
 
 def puzzle_catalogue() -> dict[str, str]:
@@ -87,6 +98,9 @@ def get_problem(name: str):
     >>> problem.title
     '3x3 sliding puzzle, one per line (9 tokens, blank x)'
     """
+    if is_definition_file(name):
+        raise UnknownPuzzle(f"{name} is a definition file, not a problem; problems have judge formats (see"
+                            " `vecsearch list`)")
     for module in _modules():
         if name in module.PROBLEMS:
             return module.PROBLEMS[name]()
@@ -130,7 +144,7 @@ def get_puzzle(name: str):
     found = user_puzzle(name)
     if found is not None:
         return found
-    for module in _modules():
+    for module in _modules(name):
         puzzle = module.from_name(name)
         if puzzle is not None:
             return puzzle
@@ -147,9 +161,9 @@ def user_puzzle(spec: str):
     kernels generated for it, and worker processes, import it by that name)."""
     from vecsearch.puzzle import Puzzle
 
-    source, colon, attribute = spec.rpartition(":") if ":" in spec else (spec, "", "puzzle")
-    if source.endswith(DEFINITION_SUFFIXES):
+    if is_definition_file(spec):
         return None  # a definition file and its metric (``rotation.tws:given``)
+    source, colon, attribute = spec.rpartition(":") if ":" in spec else (spec, "", "puzzle")
     if source.endswith(".py"):
         module = _file_module(source, spec)
     elif colon and source and all(part.isidentifier() for part in source.split(".")):

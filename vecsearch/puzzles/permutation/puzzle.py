@@ -85,6 +85,7 @@ class PermutationPuzzle(Puzzle):
         self.definition = definition
         self.metric = metric
         self._sequences = None
+        self._text_moves = None  # the moves a state's text may name (parse_state)
         self.move_list = definition.move_set(metric)
         if not self.move_list:
             raise PuzzleDefinitionError(f"{definition.name}: no moves")
@@ -343,5 +344,6 @@ class PermutationPuzzle(Puzzle):
 
     def parse_state(self, text: str):
         """The packed state ``text`` writes: pieces and twists per orbit, or moves from the solved state."""
-        names = {m.name: m for m in self.move_list} | self.definition.named_moves()
-        return self.encode(statetext.read_state(self.definition, text, names))
+        if self._text_moves is None:  # made once: a batch parses a scramble per instance
+            self._text_moves = {m.name: m for m in self.move_list} | self.definition.named_moves()
+        return self.encode(statetext.read_state(self.definition, text, self._text_moves))
