@@ -47,6 +47,7 @@ from vecsearch.puzzles.permutation.projections import (
     coarse_puzzle,
     coarse_state,
     default_patterns,
+    is_exact,
     kept_orbits,
 )
 
@@ -485,12 +486,12 @@ def make_projection_heuristic(puzzle, goals: np.ndarray, patterns=None, *, budge
         names.append(name)
         seconds += took
     together = f"permutation-{hashlib.sha1(' '.join(names).encode()).hexdigest()[:20]}-nibbles"  # one file
+    # IDA* descends an exact database through a few entries per move of a solution: it stays mapped (reading the
+    # skewb's 170 MB cost 0.34-1.05 s a process); other databases see many lookups, and are read into memory
+    exact = any(map(is_exact, chosen))
     entries = cached_array(together, lambda: (pack_entries(databases), {
-        "patterns": [p.name for p in chosen], "files": names, "entries": "4 bits, at most 15"}))[0]
-    # read into memory: lookups in the mapped file measured 3x slower (4.2 against 1.4 us a state, 3x3x3, 173 MB,
-    # on the shared machine); read from the file, not copied from its mapping (which doubled the memory, and
-    # measured 0.36-3.1 s against 0.34-0.45 s for the skewb's 170 MB)
-    entries = np.load(entries.filename) if isinstance(entries, np.memmap) else np.array(entries)
+        "patterns": [p.name for p in chosen], "files": names, "entries": "4 bits, at most 15"}),
+        load="lookups" if exact else "read")[0]
     tables = projection_tables(puzzle, chosen, spaces, databases, entries)
     bound = BOUNDS[puzzle.representation]
     if puzzle.representation == "coordinates":
