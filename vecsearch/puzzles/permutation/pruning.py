@@ -346,17 +346,7 @@ def projection_tables(puzzle, patterns: list[Coarsening], spaces, databases, ent
     projections ``patterns``, their coset spaces and their databases (``entries``: all of them,
     one after another)."""
     d = puzzle.definition
-    fine = labels_form_tables(puzzle)
-    if puzzle.representation == "pieces":
-        field_bits, piece_bits = puzzle.field_bits, puzzle.piece_bits
-        position = [start + puzzle.layout.orders[j].index(i) for j, start in enumerate(_starts(d))
-                    for i in range(d.orbits[j].size)]
-        slot_word = np.zeros(len(position), np.int64)
-        slot_shift = np.array([field_bits * p for p in position], np.int64)
-    else:
-        field_bits = int(fine.scalars[labels.FIELD_BITS])
-        piece_bits = int(fine.scalars[labels.PIECE_BITS])
-        slot_word, slot_shift = fine.slot_word, fine.slot_shift
+    field_bits, piece_bits, slot_word, slot_shift, fine = fine_fields(puzzle)
     fields = 1 << field_bits
     starts = _starts(d)
     segments, project, weights, first_segment = [], [], [], [0]
@@ -395,6 +385,22 @@ def projection_tables(puzzle, patterns: list[Coarsening], spaces, databases, ent
                             *(getattr(fine, name) for name in RankTables._fields),
                             *(np.zeros((0, 4), np.int64), np.zeros(1, np.int64), np.zeros((0, 4), np.int64),
                               np.zeros(0, np.int64)))
+
+
+def fine_fields(puzzle) -> tuple[int, int, np.ndarray, np.ndarray, labels.LabelsTables]:
+    """Where a state of ``puzzle`` (labels or pieces form; the coordinates form unranked into the
+    labels form) holds each slot's field: ``(field_bits, piece_bits, slot_word, slot_shift)``
+    (the label in the low ``piece_bits`` of a field, the twist above), and its labels-form tables."""
+    d = puzzle.definition
+    fine = labels_form_tables(puzzle)
+    if puzzle.representation == "pieces":
+        field_bits = puzzle.field_bits
+        position = [start + puzzle.layout.orders[j].index(i) for j, start in enumerate(_starts(d))
+                    for i in range(d.orbits[j].size)]
+        return (field_bits, puzzle.piece_bits, np.zeros(len(position), np.int64),
+                np.array([field_bits * p for p in position], np.int64), fine)
+    return (int(fine.scalars[labels.FIELD_BITS]), int(fine.scalars[labels.PIECE_BITS]), fine.slot_word,
+            fine.slot_shift, fine)
 
 
 def _shared_label(counts) -> int:

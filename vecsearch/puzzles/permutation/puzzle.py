@@ -27,9 +27,11 @@ from vecsearch.errors import InvalidPuzzleInput, PuzzleDefinitionError
 from vecsearch.puzzle import Puzzle, signed64, unsigned64
 from vecsearch.puzzles.permutation import (
     canonical,
+    exact,
     group,
     labels,
     patterns,
+    projections,
     pruning,
     rank_steps,
     rules,
@@ -204,8 +206,16 @@ class PermutationPuzzle(Puzzle):
         return ("pdb",)
 
     def make_heuristic(self, goals, name: str, **options):
-        """``pdb``: pattern databases (``pruning.make_projection_heuristic``; options ``patterns``,
-        ``budget``, ``threads``, ``max_memory``, ``progress``)."""
+        """``pdb``: without ``patterns``, the exact distance table over the group the moves
+        generate when it fits a quarter of the ``budget`` (``exact``), else pattern databases
+        (``pruning.make_projection_heuristic``; options ``patterns``, ``budget``, ``threads``,
+        ``max_memory``, ``progress``)."""
+        if options.get("patterns") is None:
+            budget = options.get("budget")
+            found = exact.exact_group(self, projections.DEFAULT_TABLE_BYTES if budget is None else int(budget))
+            if found is not None:
+                built = {k: v for k, v in options.items() if k in ("threads", "max_memory", "progress")}
+                return exact.make_exact_heuristic(self, goals, found, **built)
         return pruning.make_projection_heuristic(self, goals, **options)
 
     def symmetry(self, spec: str = "rotations"):
