@@ -1,6 +1,7 @@
 """A* and IDA* against plain-Python breadth-first distances; pattern databases against a
 plain-Python 0-1 BFS of the abstract space; heuristics never above the true distance."""
 
+import mmap
 import random
 from collections import deque
 from itertools import pairwise
@@ -190,6 +191,31 @@ def test_pattern_database_entries_equal_abstract_distances(rows, cols, homes, bl
         assert manhattan + 2 * int(stored) == d, (tiles, d)
     again, _, _, rebuilt = pattern_database(rows, cols, homes, blank, directory=tmp_path)
     assert not rebuilt and np.array_equal(again, packed)  # loaded from the saved file
+
+
+def test_a_cached_array_is_mapped_read_or_mapped_for_lookups(tmp_path):
+    from vecsearch.engine.heuristic.pdb import cached_array, database_path
+
+    values = np.arange(1000, dtype=np.uint8)
+    built, facts, _, fresh = cached_array("made", lambda: (values, {"what": "counts"}), tmp_path)
+    assert fresh and facts == {"what": "counts"} and np.array_equal(built, values)
+    never = lambda: pytest.fail("a saved array is not built again")  # noqa: E731
+    mapped = cached_array("made", never, tmp_path)[0]
+    assert isinstance(mapped, np.memmap) and not mapped.flags.writeable and np.array_equal(mapped, values)
+    def memory(array):  # what holds an array's bytes
+        while isinstance(array, np.ndarray) and array.base is not None:
+            array = array.base
+        return array.obj if isinstance(array, memoryview) else array
+
+    read = cached_array("made", never, tmp_path, load="read")[0]
+    assert type(read) is np.ndarray and type(memory(read)) is np.ndarray and np.array_equal(read, values)
+    looked_up = cached_array("made", never, tmp_path, load="lookups")[0]
+    assert type(looked_up) is np.ndarray and isinstance(memory(looked_up), mmap.mmap)
+    assert np.array_equal(looked_up, values)
+    looked_up[3] = 200  # writeable, copy-on-write: the file keeps its values
+    assert np.array_equal(np.load(database_path("made", tmp_path)), values)
+    with pytest.raises(ValueError, match="load must be one of map, read, lookups"):
+        cached_array("made", never, tmp_path, load="copy")
 
 
 @pytest.mark.parametrize("rows,cols,partition,reflect", [

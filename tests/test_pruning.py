@@ -20,7 +20,8 @@ import vecsearch as vs
 from vecsearch.engine.heuristic.evaluation import heuristic_values
 from vecsearch.engine.heuristic.sequences import sequence_counts
 from vecsearch.engine.runtime.codegen import layer_kernels
-from vecsearch.puzzles.permutation import projections, pruning
+from vecsearch.puzzles.permutation import exact, projections, pruning
+from vecsearch.puzzles.permutation.patterns import Coarsening
 
 DATA = Path(__file__).parent / "data"
 GOLDEN = json.loads((DATA / "tws_solve_lengths.json").read_text())
@@ -187,6 +188,80 @@ def test_default_patterns_fit_the_budget():
     assert [p.name for p in projections.default_patterns(load("3x3x3"), 1 << 28)] == [
         "PuzzleGeometryPuzzle CORNER", "PuzzleGeometryPuzzle EDGE {1,2,3,4,5,6} ?",
         "PuzzleGeometryPuzzle EDGE {7,8,9,10,11,12} ?"]
+
+
+# --- exact tables -------------------------------------------------------------------------------
+def _two_generator_cube(representation):
+    """The 2x2x2 turned by U and R only: 29,160 positions, in a rank space of 174,960."""
+    from vecsearch.puzzles.permutation.builtins import cube_definition
+
+    return vs.PermutationPuzzle(cube_definition().restricted(["U", "R"]), "htm", representation=representation)
+
+
+def _plain_distances(puzzle):
+    """Every position's distance to the solved state: a plain BFS over Python states."""
+    d = puzzle.definition
+    distance, frontier = {d.solved: 0}, [d.solved]
+    while frontier:
+        frontier = [child for state in frontier for _, move in python_moves(puzzle) for child in [move(state)]
+                    if child not in distance and distance.setdefault(child, distance[state] + 1) is not None]
+    return distance
+
+
+@pytest.mark.parametrize("representation", ["coordinates", "labels", "pieces", "group"])
+def test_the_default_of_a_small_group_is_its_exact_distance_table(representation):
+    puzzle = _two_generator_cube(representation)
+    heuristic = puzzle.make_heuristic(puzzle.goal_states(), "pdb")
+    assert heuristic.function is exact.BOUNDS[puzzle.representation]
+    assert heuristic.details["entries"] == [29_160] and heuristic.details["bytes"] == 14_580  # not 174,960 ranks
+    distance = _plain_distances(puzzle)
+    assert len(distance) == 29_160 and max(distance.values()) == 14
+    positions = list(distance)
+    states = puzzle.states([puzzle.encode(p) for p in positions])
+    assert heuristic_values(heuristic, states).tolist() == [distance[p] for p in positions]
+    sample = random.Random(5).sample(range(len(positions)), 60)
+    found = vs.solve_many(puzzle, states[sample], method="idastar", heuristic=heuristic)
+    assert found.lengths.tolist() == [distance[positions[i]] for i in sample]
+    for i, length, moves in zip(sample, found.lengths, found.moves, strict=True):
+        state = positions[i]
+        for m in moves[:length]:
+            state = puzzle.definition.apply(state, puzzle.move_list[m])
+        assert state == puzzle.definition.solved
+
+
+def test_a_state_outside_the_group_is_never_searched():
+    puzzle = _two_generator_cube("coordinates")
+    d = puzzle.definition
+    group = exact.exact_group(puzzle, projections.DEFAULT_TABLE_BYTES)
+    (pieces, twists), *rest = d.solved
+    swaps = [tuple(pieces[j] if k == i else pieces[i] if k == j else p for k, p in enumerate(pieces))
+             for i in range(len(pieces)) for j in range(i)]
+    outside = next(((swapped, twists), *rest) for swapped in swaps
+                   if group.chain.rank(group.element(((swapped, twists), *rest))) is None)
+    state = puzzle.states([puzzle.encode(outside)])
+    heuristic = puzzle.make_heuristic(puzzle.goal_states(), "pdb")
+    assert heuristic_values(heuristic, state).tolist() == [exact.UNREACHABLE]
+    assert vs.solve_many(puzzle, state, method="idastar", heuristic=heuristic).lengths.tolist() == [-1]
+
+
+def test_the_choice_of_tables():
+    budget = projections.DEFAULT_TABLE_BYTES
+    skewb = exact.exact_group(load("skewb"), budget)  # 340,122,240 ranks, a ninth of them positions
+    assert skewb.chain.order == 37_791_360
+    assert exact.exact_group(load("skewb"), 4 * 37_791_360 - 1) is None  # the quarter of a budget must hold it
+    assert exact.exact_group(load("pyraminx"), budget) is None  # 302,330,880 positions: over the quarter
+    assert exact.exact_group(load("3x3x3"), budget) is None
+    # without a group (identical pieces), the whole coset space when it fits: exact (memory-mapped)
+    identical = vs.PermutationPuzzle(vs.load_definition(DATA / "definitions" / "wildcards.tws"))
+    assert exact.exact_group(identical, budget) is None
+    assert [projections.is_exact(p) for p in projections.default_patterns(identical, budget)] == [True]
+    assert not any(map(projections.is_exact, projections.default_patterns(load("pyraminx"), budget)))
+    assert not projections.is_exact(projections.projection(load("skewb"), {0: (range(4), True), 1: (range(4), True),
+                                                                            2: ([0, 1], True)}))
+    twists_ignored = Coarsening(load("skewb"), [range(4), range(4), range(6)], [set(range(4)), set(), set()], "twists")
+    assert not projections.is_exact(twists_ignored)
+    assert projections.is_exact(projections.projection(load("skewb"), {0: (range(4), True), 1: (range(4), True),
+                                                                        2: (range(6), True)}))
 
 
 # --- optimal solves against twsearch ---------------------------------------------------------

@@ -56,6 +56,16 @@ def test_a_problem_loads_its_own_family_only_and_no_two_families_know_one_name()
             knowing[0].from_name(name) or knowing[0].PROBLEMS[name]().puzzle).name, name
 
 
+def test_a_definition_file_loads_the_permutation_puzzles_only():
+    definition = os.path.join(os.path.dirname(__file__), "data", "definitions", "twsearch-main-skewb.tws")
+    loaded = python(f"import sys, vecsearch as vs\n"
+                    f"vs.get_puzzle({definition + ':qtm'!r})\n"
+                    "print(' '.join(sorted(m for m in sys.modules if m.startswith('vecsearch.puzzles.'))))")
+    assert {m.split(".")[2] for m in loaded.split()} == {"permutation"}
+    with pytest.raises(vs.UnknownPuzzle, match="is a definition file, not a problem"):
+        vs.get_problem(definition)
+
+
 def test_every_public_name_loads_on_first_use():
     assert set(vs.__all__) <= set(dir(vs))
     for name in vs.__all__:

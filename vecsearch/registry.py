@@ -36,8 +36,9 @@ PUZZLE_MODULES = (
     "vecsearch.puzzles.permutation.builtins",
 )
 # The definition files a puzzle name may be (``PATH.tws[:METRIC]``: read by the permutation
-# puzzles), never taken for a user's ``module:attribute``.
+# puzzles, the one module asked about them), never taken for a user's ``module:attribute``.
 DEFINITION_SUFFIXES = (".tws", ".def", ".json")
+DEFINITION_MODULE = "vecsearch.puzzles.permutation.builtins"
 
 # One member of every built-in family for ``vecsearch warm-up --all``, with a second size where
 # sizes call different kernels (parallel ones, a hash set); members whose kernels an earlier one
@@ -50,9 +51,19 @@ WARM_UP_EXAMPLES = (
 
 def _modules(name: str | None = None):
     """The puzzle modules, each imported when the loop reaches it: the one whose last name begins
-    ``name`` first (``vecsearch.puzzles.gap`` for ``gap``), then the others in order."""
+    ``name`` first (``vecsearch.puzzles.gap`` for ``gap``), then the others in order; for a
+    definition file (and its metric), only the module that reads them."""
+    if name is not None and is_definition_file(name):
+        return iter((importlib.import_module(DEFINITION_MODULE),))
     named = [m for m in PUZZLE_MODULES if name is not None and name.startswith(m.rsplit(".", 1)[1])]
     return (importlib.import_module(m) for m in (*named, *(m for m in PUZZLE_MODULES if m not in named)))
+
+
+def is_definition_file(name: str) -> bool:
+    """Whether ``name`` names a definition file (``PATH.tws``, ``PATH.tws:METRIC``): no
+    problem's name, and no user's ``module:attribute``."""
+    source = name.rpartition(":")[0] if ":" in name else name
+    return source.endswith(DEFINITION_SUFFIXES)
 
 
 def puzzle_catalogue() -> dict[str, str]:
@@ -91,6 +102,9 @@ def get_problem(name: str):
     >>> problem.title
     '3x3 sliding puzzle, one per line (9 tokens, blank x)'
     """
+    if is_definition_file(name):
+        raise UnknownPuzzle(f"{name} is a definition file, not a problem; problems have judge formats (see"
+                            " `vecsearch list`)")
     for module in _modules(name):
         if name in module.PROBLEMS:
             return module.PROBLEMS[name]()
@@ -151,9 +165,9 @@ def user_puzzle(spec: str):
     kernels generated for it, and worker processes, import it by that name)."""
     from vecsearch.puzzle import Puzzle
 
-    source, colon, attribute = spec.rpartition(":") if ":" in spec else (spec, "", "puzzle")
-    if source.endswith(DEFINITION_SUFFIXES):
+    if is_definition_file(spec):
         return None  # a definition file and its metric (``rotation.tws:given``)
+    source, colon, attribute = spec.rpartition(":") if ":" in spec else (spec, "", "puzzle")
     if source.endswith(".py"):
         module = _file_module(source, spec)
     elif colon and source and all(part.isidentifier() for part in source.split(".")):

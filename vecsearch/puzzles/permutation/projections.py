@@ -95,6 +95,23 @@ def projection(puzzle, kept: dict) -> Coarsening:
     return Coarsening(puzzle, classes, ignored, f"{puzzle.name} {' + '.join(parts)}")
 
 
+def moved_orbits(puzzle) -> list[int]:
+    """The orbits that some move of ``puzzle`` changes."""
+    return [j for j, o in enumerate(puzzle.definition.orbits)
+            if any(o.name in m.changes and m.changes[o.name] != ((*range(o.size),), (0,) * o.size)
+                   for m in puzzle.move_list)]
+
+
+def is_exact(coarsening: Coarsening) -> bool:
+    """Whether ``coarsening`` tells apart every piece and orientation its puzzle does in the
+    orbits the moves change: its coset space is then the puzzle itself, and its database the
+    puzzle's own distance table (IDA* over it descends straight to the goal)."""
+    d = coarsening.fine.definition
+    return all(len(set(coarsening.classes[j])) == len(d.label_names[j])
+               and all(v in d.wild[j] for v, c in enumerate(coarsening.classes[j]) if c in coarsening.ignored[j])
+               for j in moved_orbits(coarsening.fine))
+
+
 def default_patterns(puzzle, budget: int = DEFAULT_TABLE_BYTES) -> list[Coarsening]:
     """The default projections of ``puzzle`` within ``budget`` entries (see the module): whole
     orbits grouped while a group's database fits half the budget (the largest orbit first, each
@@ -105,9 +122,7 @@ def default_patterns(puzzle, budget: int = DEFAULT_TABLE_BYTES) -> list[Coarseni
     if database_size(whole) <= budget // 4:  # a quarter: the whole space is slow to enumerate for its gain
         return [whole]
     d = puzzle.definition
-    moved = [j for j, o in enumerate(d.orbits)
-             if any(o.name in m.changes and m.changes[o.name] != ((*range(o.size),), (0,) * o.size)
-                    for m in puzzle.move_list)]
+    moved = moved_orbits(puzzle)
     every = {j: (range(len(d.label_names[j])), True) for j in moved}
     size = {j: database_size(projection(puzzle, {j: every[j]})) for j in moved}
     cap = budget // 2

@@ -47,6 +47,7 @@ from vecsearch.puzzles.permutation.projections import (
     coarse_puzzle,
     coarse_state,
     default_patterns,
+    is_exact,
     kept_orbits,
 )
 
@@ -345,17 +346,7 @@ def projection_tables(puzzle, patterns: list[Coarsening], spaces, databases, ent
     projections ``patterns``, their coset spaces and their databases (``entries``: all of them,
     one after another)."""
     d = puzzle.definition
-    fine = labels_form_tables(puzzle)
-    if puzzle.representation == "pieces":
-        field_bits, piece_bits = puzzle.field_bits, puzzle.piece_bits
-        position = [start + puzzle.layout.orders[j].index(i) for j, start in enumerate(_starts(d))
-                    for i in range(d.orbits[j].size)]
-        slot_word = np.zeros(len(position), np.int64)
-        slot_shift = np.array([field_bits * p for p in position], np.int64)
-    else:
-        field_bits = int(fine.scalars[labels.FIELD_BITS])
-        piece_bits = int(fine.scalars[labels.PIECE_BITS])
-        slot_word, slot_shift = fine.slot_word, fine.slot_shift
+    field_bits, piece_bits, slot_word, slot_shift, fine = fine_fields(puzzle)
     fields = 1 << field_bits
     starts = _starts(d)
     segments, project, weights, first_segment = [], [], [], [0]
@@ -394,6 +385,22 @@ def projection_tables(puzzle, patterns: list[Coarsening], spaces, databases, ent
                             *(getattr(fine, name) for name in RankTables._fields),
                             *(np.zeros((0, 4), np.int64), np.zeros(1, np.int64), np.zeros((0, 4), np.int64),
                               np.zeros(0, np.int64)))
+
+
+def fine_fields(puzzle) -> tuple[int, int, np.ndarray, np.ndarray, labels.LabelsTables]:
+    """Where a state of ``puzzle`` (labels or pieces form; the coordinates form unranked into the
+    labels form) holds each slot's field: ``(field_bits, piece_bits, slot_word, slot_shift)``
+    (the label in the low ``piece_bits`` of a field, the twist above), and its labels-form tables."""
+    d = puzzle.definition
+    fine = labels_form_tables(puzzle)
+    if puzzle.representation == "pieces":
+        field_bits = puzzle.field_bits
+        position = [start + puzzle.layout.orders[j].index(i) for j, start in enumerate(_starts(d))
+                    for i in range(d.orbits[j].size)]
+        return (field_bits, puzzle.piece_bits, np.zeros(len(position), np.int64),
+                np.array([field_bits * p for p in position], np.int64), fine)
+    return (int(fine.scalars[labels.FIELD_BITS]), int(fine.scalars[labels.PIECE_BITS]), fine.slot_word,
+            fine.slot_shift, fine)
 
 
 def _shared_label(counts) -> int:
@@ -485,12 +492,12 @@ def make_projection_heuristic(puzzle, goals: np.ndarray, patterns=None, *, budge
         names.append(name)
         seconds += took
     together = f"permutation-{hashlib.sha1(' '.join(names).encode()).hexdigest()[:20]}-nibbles"  # one file
+    # IDA* descends an exact database through a few entries per move of a solution: it stays mapped (reading the
+    # skewb's 170 MB cost 0.34-1.05 s a process); other databases see many lookups, and are read into memory
+    exact = any(map(is_exact, chosen))
     entries = cached_array(together, lambda: (pack_entries(databases), {
-        "patterns": [p.name for p in chosen], "files": names, "entries": "4 bits, at most 15"}))[0]
-    # read into memory: lookups in the mapped file measured 3x slower (4.2 against 1.4 us a state, 3x3x3, 173 MB,
-    # on the shared machine); read from the file, not copied from its mapping (which doubled the memory, and
-    # measured 0.36-3.1 s against 0.34-0.45 s for the skewb's 170 MB)
-    entries = np.load(entries.filename) if isinstance(entries, np.memmap) else np.array(entries)
+        "patterns": [p.name for p in chosen], "files": names, "entries": "4 bits, at most 15"}),
+        load="lookups" if exact else "read")[0]
     tables = projection_tables(puzzle, chosen, spaces, databases, entries)
     bound = BOUNDS[puzzle.representation]
     if puzzle.representation == "coordinates":

@@ -27,9 +27,11 @@ from vecsearch.errors import InvalidPuzzleInput, PuzzleDefinitionError
 from vecsearch.puzzle import Puzzle, signed64, unsigned64
 from vecsearch.puzzles.permutation import (
     canonical,
+    exact,
     group,
     labels,
     patterns,
+    projections,
     pruning,
     rank_steps,
     rules,
@@ -85,6 +87,7 @@ class PermutationPuzzle(Puzzle):
         self.definition = definition
         self.metric = metric
         self._sequences = None
+        self._text_moves = None  # the moves a state's text may name (parse_state)
         self.move_list = definition.move_set(metric)
         if not self.move_list:
             raise PuzzleDefinitionError(f"{definition.name}: no moves")
@@ -203,8 +206,16 @@ class PermutationPuzzle(Puzzle):
         return ("pdb",)
 
     def make_heuristic(self, goals, name: str, **options):
-        """``pdb``: pattern databases (``pruning.make_projection_heuristic``; options ``patterns``,
-        ``budget``, ``threads``, ``max_memory``, ``progress``)."""
+        """``pdb``: without ``patterns``, the exact distance table over the group the moves
+        generate when it fits a quarter of the ``budget`` (``exact``), else pattern databases
+        (``pruning.make_projection_heuristic``; options ``patterns``, ``budget``, ``threads``,
+        ``max_memory``, ``progress``)."""
+        if options.get("patterns") is None:
+            budget = options.get("budget")
+            found = exact.exact_group(self, projections.DEFAULT_TABLE_BYTES if budget is None else int(budget))
+            if found is not None:
+                built = {k: v for k, v in options.items() if k in ("threads", "max_memory", "progress")}
+                return exact.make_exact_heuristic(self, goals, found, **built)
         return pruning.make_projection_heuristic(self, goals, **options)
 
     def symmetry(self, spec: str = "rotations"):
@@ -343,5 +354,6 @@ class PermutationPuzzle(Puzzle):
 
     def parse_state(self, text: str):
         """The packed state ``text`` writes: pieces and twists per orbit, or moves from the solved state."""
-        names = {m.name: m for m in self.move_list} | self.definition.named_moves()
-        return self.encode(statetext.read_state(self.definition, text, names))
+        if self._text_moves is None:  # made once: a batch parses a scramble per instance
+            self._text_moves = {m.name: m for m in self.move_list} | self.definition.named_moves()
+        return self.encode(statetext.read_state(self.definition, text, self._text_moves))
