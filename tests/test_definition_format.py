@@ -232,3 +232,24 @@ def test_written_definitions_read_back_the_same():
             (d.solved, d.label_names, d.wild, d.illegal, d.blocks)
         assert [(m.name, m.changes) for m in again.moves + again.rotations + again.aliases] == \
             [(m.name, m.changes) for m in d.moves + d.rotations + d.aliases]
+
+
+@pytest.mark.parametrize("name", ["twsearch-main-3x3x3.tws", "wildcards.tws", "twsearch-symm-skewb_diamond.tws"])
+def test_a_scramble_read_by_gathers_is_the_moves_applied_one_by_one(name):
+    # distinct pieces; identical pieces with ignored orientations; rotations and their powers named in move text
+    import random
+    from pathlib import Path
+
+    from vecsearch.puzzles.permutation.statetext import MoveText
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DefinitionNote)
+        definition = vs.load_definition(Path(__file__).parent / "data" / "definitions" / name)
+    names = {m.name: m for m in definition.move_set("htm")} | definition.named_moves()
+    reader, rng = MoveText(definition, names), random.Random(11)
+    for _ in range(200):
+        tokens = [rng.choice(list(names)) for _ in range(rng.randrange(30))]
+        state = definition.solved
+        for token in tokens:
+            state = definition.apply(state, names[token])
+        assert reader.play(tokens) == state, tokens

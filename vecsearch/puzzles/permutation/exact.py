@@ -13,9 +13,10 @@ a byte (``pruning.pack_entries``: a distance above 15 reads as 15, still a lower
 on disk under a name hashed from the definition, the move set, the chain and the goals, and
 memory-mapped for a few scattered lookups (``cached_array(..., load="lookups")``).
 
-**Lookup** (numba, ``chain_rank``): a state's slots are read as fields (label and twist; from
-the labels form's words unranked from a coordinates-form state), turned into the permutation of
-the points it makes (``group`` conventions: each piece's solved point to its point now), and
+**Lookup** (numba, ``chain_rank``): a state's slots are read as fields (label and twist; the
+words of a coordinates-form state are an OR of a row per coordinate, each row made once by
+unranking that coordinate's value: ``coordinate_words``), turned into the permutation of the
+points it makes (``group`` conventions: each piece's solved point to its point now), and
 sifted through the chain: at each level, the position of the base point's image in the level's
 orbit is a digit of the rank, and the element is divided by that coset representative. A state
 outside the group cannot reach the goal: its bound is ``UNREACHABLE``, above every bound IDA*
@@ -29,7 +30,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from vecsearch._numba import state_function
+from vecsearch._numba import kernel, state_function
 from vecsearch.engine import cached_array
 from vecsearch.errors import VecsearchError
 from vecsearch.heuristics import Heuristic
@@ -40,7 +41,13 @@ from vecsearch.puzzles.permutation.chain import GroupTooLarge
 from vecsearch.puzzles.permutation.group import Group, point_offsets
 from vecsearch.puzzles.permutation.patterns import Coarsening
 from vecsearch.puzzles.permutation.projections import database_size
-from vecsearch.puzzles.permutation.pruning import RankTables, fine_fields, pack_entries
+from vecsearch.puzzles.permutation.pruning import (
+    RankTables,
+    coordinate_rows,
+    coordinate_value,
+    fine_fields,
+    pack_entries,
+)
 
 UNREACHABLE = 1 << 20  # the bound of a state outside the group: above any f-bound IDA* tries
 FIELD_BITS, FINE_WIDTH, RANK_BITS, SLOTS, DEGREE, LEVELS = range(6)  # ExactTables.scalars
@@ -51,34 +58,28 @@ class ExactTables(NamedTuple):
 
     The fine state's fields: ``slot_word``, ``slot_shift`` (slot ``s`` of every orbit in order);
     ``scalars`` (``FIELD_BITS`` .. ``LEVELS``). Slot ``s`` holding field ``f`` sends the points
-    ``source[s, f] + o`` (its piece's solved slot, orientation ``o``) to ``target[s] + (shift[s, f]
-    + o) % turns[s]``. The chain: level ``l`` has base point ``base[l]``, the place of a point in its
+    ``source[s, f] + o`` (its piece's solved slot, orientation ``o < turns[s]``) to ``image[s, f,
+    o]``. The chain: level ``l`` has base point ``base[l]``, the place of a point in its
     orbit ``position[l, point]`` (-1: not in it), the inverse of the coset representative of each
-    orbit point ``inverse[l, point]`` and the place value ``weight[l]`` of its digit. The fine
-    puzzle's ``RankTables`` (``fine_*``, to unrank a coordinates-form state); ``entries``, two a byte."""
+    orbit point ``inverse[l, point]`` and the place value ``weight[l]`` of its digit. In the
+    coordinates form, coordinate ``c`` (``coordinates[c]``: ``pruning.coordinate_rows``) of value
+    ``v`` (``pruning.coordinate_value``) contributes the row ``coordinate_first[c] + v`` of
+    ``coordinate_words`` to the words (empty in the other forms). ``entries``: two a byte."""
 
     slot_word: np.ndarray
     slot_shift: np.ndarray
     scalars: np.ndarray
     source: np.ndarray
-    shift: np.ndarray
-    target: np.ndarray
+    image: np.ndarray
     turns: np.ndarray
     base: np.ndarray
     position: np.ndarray
     inverse: np.ndarray
     weight: np.ndarray
+    coordinates: np.ndarray
+    coordinate_first: np.ndarray
+    coordinate_words: np.ndarray
     entries: np.ndarray
-    fine_slot_word: np.ndarray
-    fine_slot_shift: np.ndarray
-    fine_wild: np.ndarray
-    fine_orbits: np.ndarray
-    fine_counts: np.ndarray
-    fine_arrangement_radix: np.ndarray
-    fine_arrangement_weight: np.ndarray
-    fine_binomials: np.ndarray
-    fine_factorials: np.ndarray
-    fine_scalars: np.ndarray
 
 
 def exact_group(puzzle, budget: int) -> Group | None:
@@ -112,32 +113,33 @@ def chain_tables(group: Group) -> tuple[np.ndarray, ...]:
 
 
 def slot_points(puzzle, field_bits: int, piece_bits: int) -> tuple[np.ndarray, ...]:
-    """``(source, shift, target, turns)``: what each slot's field makes of the element
-    (``ExactTables``; ``group.Group.element`` slot by slot)."""
+    """``(source, image, turns)``: what each slot's field makes of the element (``ExactTables``;
+    ``group.Group.element`` slot by slot)."""
     d = puzzle.definition
     slots = sum(o.size for o in d.orbits)
+    most = max(o.orientations for o in d.orbits)
     source = np.zeros((slots, 1 << field_bits), np.int64)
-    shift = np.zeros_like(source)
-    target = np.zeros(slots, np.int64)
+    image = np.zeros((slots, 1 << field_bits, most), np.int64)
     turns = np.ones(slots, np.int64)
     s = 0
     for first, orbit, (home, home_twists) in zip(point_offsets(d), d.orbits, d.solved, strict=True):
         k = orbit.orientations
         for i in range(orbit.size):
-            target[s], turns[s] = first + i * k, k
+            turns[s] = k
             for label in range(len(home)):
                 h = home.index(label)
                 for twist in range(k):
                     field = label | twist << piece_bits
                     source[s, field] = first + h * k
-                    shift[s, field] = (twist - home_twists[h]) % k
+                    image[s, field, :k] = [first + i * k + (twist - home_twists[h] + o) % k for o in range(k)]
             s += 1
-    return source, shift, target, turns
+    return source, image, turns
 
 
 @state_function
 def chain_rank(words, tables):
-    """The rank in the group of the state whose words are ``words``, or -1 outside the group."""
+    """The rank in the group of the state whose words are ``words``, or -1 outside the group (an
+    element the representatives do not divide to the identity)."""
     degree = tables.scalars[DEGREE]
     mask = (np.int64(1) << tables.scalars[FIELD_BITS]) - 1
     element = np.empty(degree, np.int64)
@@ -145,9 +147,8 @@ def chain_rank(words, tables):
     for s in range(tables.scalars[SLOTS]):
         field = (word_of(words, tables.slot_word[s]) >> tables.slot_shift[s]) & mask
         source = tables.source[s, field]
-        k = tables.turns[s]
-        for o in range(k):
-            element[source + o] = tables.target[s] + (tables.shift[s, field] + o) % k
+        for o in range(tables.turns[s]):
+            element[source + o] = tables.image[s, field, o]
     rank = np.int64(0)
     for lv in range(tables.scalars[LEVELS]):
         place = tables.position[lv, element[tables.base[lv]]]
@@ -158,6 +159,9 @@ def chain_rank(words, tables):
         for x in range(degree):
             divided[x] = inverse[element[x]]
         element, divided = divided, element
+    for x in range(degree):
+        if element[x] != x:
+            return np.int64(-1)
     return rank
 
 
@@ -176,17 +180,49 @@ def exact_bound(state, tables):
 
 @state_function
 def coordinates_exact_bound(state, tables):
-    """The same of a state in the coordinates form, unranked into the labels form's words."""
+    """The same of a state in the coordinates form, its words made of its coordinates' rows."""
     rank_bits = tables.scalars[RANK_BITS]
     rank = state & ((np.int64(1) << rank_bits) - 1)
     component = state >> rank_bits
-    words = np.empty(tables.scalars[FINE_WIDTH], np.int64)
-    fine = RankTables(tables.fine_slot_word, tables.fine_slot_shift, tables.fine_wild, tables.fine_orbits,
-                      tables.fine_counts, tables.fine_arrangement_radix, tables.fine_arrangement_weight,
-                      tables.fine_binomials, tables.fine_factorials, tables.fine_scalars)
-    for w in range(words.shape[0]):
-        words[w] = labels.labels_unrank_word(rank, component, fine, w)
+    words = np.zeros(tables.scalars[FINE_WIDTH], np.int64)
+    for c in range(tables.coordinates.shape[0]):
+        row = tables.coordinate_first[c] + coordinate_value(rank, component, tables.coordinates, c)
+        for w in range(words.shape[0]):
+            words[w] |= tables.coordinate_words[row, w]
     return words_bound(words, tables)
+
+
+@kernel
+def unranked_words(ranks, components, fine, width):
+    """The labels-form words of the coordinates-form states ``ranks`` in ``components``."""
+    out = np.empty((ranks.shape[0], width), np.int64)
+    for i in range(ranks.shape[0]):
+        for w in range(width):
+            out[i, w] = labels.labels_unrank_word(ranks[i], components[i], fine, w)
+    return out
+
+
+def coordinate_words(puzzle, fine, piece_bits: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(coordinates, coordinate_first, coordinate_words)`` of a coordinates-form puzzle
+    (``ExactTables``): each coordinate's values (with their class) unranked alone, the fields it
+    decides kept (its orbit's labels, or their twists; distinct pieces: twists do not depend on
+    the labels)."""
+    d = puzzle.definition
+    width = int(fine.scalars[labels.WIDTH])
+    firsts = np.cumsum([0] + [o.size for o in d.orbits])
+    parts, first = [], [0]
+    for c in puzzle.layout.coordinates:
+        values = np.arange(c.classes * c.size, dtype=np.int64)
+        words = unranked_words(values % c.size * c.weight, values // c.size << c.class_shift,
+                               RankTables(*(getattr(fine, name) for name in RankTables._fields)), width)
+        bits = (1 << piece_bits) - 1 if c.kind != "orientation" else ~((1 << piece_bits) - 1)
+        keep = np.zeros(width, np.int64)
+        for s in range(firsts[c.orbit], firsts[c.orbit + 1]):
+            field = ((1 << int(fine.scalars[labels.FIELD_BITS])) - 1) & bits
+            keep[fine.slot_word[s]] |= field << int(fine.slot_shift[s])
+        parts.append(words & keep)
+        first.append(first[-1] + len(values))
+    return coordinate_rows(puzzle), np.array(first[:-1], np.int64), np.concatenate(parts).reshape(-1, width)
 
 
 @state_function
@@ -231,11 +267,13 @@ def make_exact_heuristic(puzzle, goals: np.ndarray, group: Group, *, threads=Non
 
     entries, _, seconds, _ = cached_array(table_name(puzzle, group, elements), build, load="lookups")
     field_bits, piece_bits, slot_word, slot_shift, fine = fine_fields(puzzle)
-    scalars = np.array([field_bits, int(fine.scalars[labels.WIDTH]),
-                        puzzle.rank_bits if puzzle.representation == "coordinates" else 0,
+    coordinates = puzzle.representation == "coordinates"
+    scalars = np.array([field_bits, int(fine.scalars[labels.WIDTH]), puzzle.rank_bits if coordinates else 0,
                         len(slot_word), group.degree, len(group.chain.base)], np.int64)
+    words = coordinate_words(puzzle, fine, piece_bits) if coordinates else (
+        np.zeros((0, 4), np.int64), np.zeros(0, np.int64), np.zeros((0, int(fine.scalars[labels.WIDTH])), np.int64))
     tables = ExactTables(slot_word, slot_shift, scalars, *slot_points(puzzle, field_bits, piece_bits),
-                         *chain_tables(group), entries, *(getattr(fine, name) for name in RankTables._fields))
+                         *chain_tables(group), *words, entries)
     order = group.chain.order
     return Heuristic(puzzle, "pdb", BOUNDS[puzzle.representation], tables, goals,
                      f"the exact distance table over the {order:,} elements of its group", seconds,

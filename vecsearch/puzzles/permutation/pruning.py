@@ -287,6 +287,12 @@ def segment_values(ranks, components, tables, g):
     return out
 
 
+def coordinate_rows(puzzle) -> np.ndarray:
+    """The rows ``coordinate_value`` reads (columns ``COORDINATE_*``) of a coordinates-form puzzle."""
+    return np.array([[c.weight, c.size, c.class_shift, (1 << (c.classes - 1).bit_length()) - 1]
+                     for c in puzzle.layout.coordinates], np.int64).reshape(-1, 4)
+
+
 def coordinate_terms(puzzle, patterns: list[Coarsening], tables: ProjectionTables) -> ProjectionTables | None:
     """``tables`` with the terms ``coordinates_terms_bound`` reads (a puzzle in the coordinates
     form), or None when some term would exceed ``TERM_LIMIT`` entries.
@@ -296,8 +302,7 @@ def coordinate_terms(puzzle, patterns: list[Coarsening], tables: ProjectionTable
     first when the projection counts no twists there, a term by each when it counts every label's
     (the arrangement's weighted rank plus the twists' number: a sum), else one term by both."""
     coordinates = puzzle.layout.coordinates
-    rows = np.array([[c.weight, c.size, c.class_shift, (1 << (c.classes - 1).bit_length()) - 1] for c in coordinates],
-                    np.int64).reshape(-1, 4)
+    rows = coordinate_rows(puzzle)
     span = [c.classes * c.size for c in coordinates]
     of_orbit = {}
     for i, c in enumerate(coordinates):

@@ -355,5 +355,6 @@ class PermutationPuzzle(Puzzle):
     def parse_state(self, text: str):
         """The packed state ``text`` writes: pieces and twists per orbit, or moves from the solved state."""
         if self._text_moves is None:  # made once: a batch parses a scramble per instance
-            self._text_moves = {m.name: m for m in self.move_list} | self.definition.named_moves()
+            names = {m.name: m for m in self.move_list} | self.definition.named_moves()
+            self._text_moves = statetext.MoveText(self.definition, names)
         return self.encode(statetext.read_state(self.definition, text, self._text_moves))

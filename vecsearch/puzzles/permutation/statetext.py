@@ -9,6 +9,9 @@ rotations and aliases) is that sequence applied to the solved state.
 
 from __future__ import annotations
 
+import itertools
+import operator
+
 from vecsearch.errors import InvalidPuzzleInput, PuzzleDefinitionError
 from vecsearch.puzzles.permutation.definition import PermutationDefinition
 
@@ -24,14 +27,61 @@ def format_state(definition: PermutationDefinition, state) -> str:
     return "  ".join(chunks)
 
 
-def read_state(definition: PermutationDefinition, text: str, move_names: dict):
+class MoveText:
+    """The moves a state's text may name (``names``: name to move), and each as a *gather* of
+    the points: a sequence of moves is played by one gather per move (``play``).
+
+    Point ``first_j + i * k + o`` is slot ``i`` of orbit ``j`` (``k`` orientations) seen at
+    orientation ``o``; a state holds at each point the solved point of what is seen there (the
+    piece from slot ``h`` with twist ``t`` added to its solved one, seen at ``o``: ``first_j + h *
+    k + (o - t) % k``). A move sending the piece of slot ``P[i]`` to slot ``i`` with ``T[i]`` added
+    to its twist makes point ``i * k + o`` see what point ``P[i] * k + (o - T[i]) % k`` saw."""
+
+    def __init__(self, definition: PermutationDefinition, names: dict):
+        self.definition = definition
+        self.names = names
+        sizes = (o.size * o.orientations for o in definition.orbits)
+        *self.firsts, self.points = itertools.accumulate(sizes, initial=0)  # each orbit's first point; all
+        self.gathers = {name: operator.itemgetter(*self._gather(move)) for name, move in names.items()}
+
+    def _gather(self, move) -> list[int]:
+        gather = list(range(self.points))
+        for first, orbit in zip(self.firsts, self.definition.orbits, strict=True):
+            if orbit.name in move.changes:
+                k = orbit.orientations
+                for i, (p, t) in enumerate(zip(*move.changes[orbit.name], strict=True)):
+                    for o in range(k):
+                        gather[first + i * k + o] = first + p * k + (o - t) % k
+        return gather
+
+    def play(self, tokens) -> tuple:
+        """The Python state that the moves ``tokens`` make of the solved state."""
+        points = tuple(range(self.points))
+        for token in tokens:
+            points = self.gathers[token](points)
+        d, out = self.definition, []
+        for j, (first, orbit, (home, home_twists)) in enumerate(zip(self.firsts, d.orbits, d.solved, strict=True)):
+            k = orbit.orientations
+            pieces, twists = [], []
+            for i in range(orbit.size):
+                h, seen = divmod(points[first + i * k] - first, k)  # seen at 0: (-t) % k
+                pieces.append(home[h])
+                twists.append(0 if home[h] in d.wild[j] else (home_twists[h] - seen) % k)
+            out.append((tuple(pieces), tuple(twists)))
+        return tuple(out)
+
+
+def read_state(definition: PermutationDefinition, text: str, moves: MoveText):
     """The Python state a text describes (pieces, or moves from the solved state), checked:
     the solved state's pieces, legal, every move playable."""
     tokens = text.split()
+    move_names = moves.names
     if tokens and all(t in move_names for t in tokens):
+        if not definition.constrained:  # every move is playable everywhere
+            return moves.play(tokens)
         state = definition.solved
-        for token in tokens:  # every move is playable everywhere unless illegal states or blocks forbid some
-            if definition.constrained and not definition.playable(state, move_names[token]):
+        for token in tokens:
+            if not definition.playable(state, move_names[token]):
                 raise InvalidPuzzleInput(f"move {token} cannot be played there (it would split a block of pieces, or"
                                          " enter an illegal state)")
             state = definition.apply(state, move_names[token])
