@@ -11,7 +11,7 @@ from pathlib import Path
 
 import held
 import pytest
-from test_cli import HANG, run
+from command_line import HANG, run
 
 HELD_SCRIPT = Path(__file__).parent / "held.py"
 CHUNK = 10  # instances per chunk of the killed runs

@@ -12,8 +12,8 @@ import threading
 import time
 
 import pytest
+from command_line import HANG
 from reference import bfs_layers, pancake_neighbours
-from test_cli import HANG
 from test_partitioned import SWAP_TWS
 
 import vecsearch as vs

@@ -10,8 +10,8 @@ import threading
 import time
 
 import pytest
+from command_line import HANG
 from reference import bfs_layers, pancake_neighbours, sliding_goal, sliding_neighbours
-from test_cli import HANG
 
 import vecsearch as vs
 
@@ -164,7 +164,7 @@ def test_a_batch_on_a_cluster_builds_each_starts_table_once(tmp_path):
 
 
 def test_the_command_line_runs_a_local_cluster_and_says_what_spilling_takes(tmp_path):
-    from test_cli import run
+    from command_line import run
 
     code, out, err = run("bfs", "pancake-7", "--workers", "2", "--segments", "3", "--spill", str(tmp_path), "--csv")
     assert code == 0 and out.splitlines()[0].endswith(",routed,slowest")
