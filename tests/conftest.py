@@ -40,6 +40,32 @@ def sliding_golden():
     return {k: v for k, v in json.loads((DATA / "sliding_layers.json").read_text()).items() if not k.startswith("_")}
 
 
+@pytest.fixture(scope="session")
+def local_cluster(tmp_path_factory):
+    """A dask LocalCluster of two single-threaded worker processes, shared by the tests that need
+    one (each start costs its processes' imports and kernel loads). Each worker has a directory of
+    its own under a local scratch directory (not a shared /tmp/dask-scratch-space, nor a network
+    one); work stealing is off, so that a chunk runs where it was sent (a test counts where tables
+    are built). A test that kills a worker waits for the nanny to restart it."""
+    dask = pytest.importorskip("dask")
+    distributed = pytest.importorskip("distributed")
+    scratch = str(tmp_path_factory.mktemp("dask"))
+    with dask.config.set({"temporary-directory": scratch, "distributed.scheduler.work-stealing": False}), \
+            distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",
+                                     local_directory=scratch) as cluster:
+        yield cluster
+
+
+@pytest.fixture
+def cluster_client(local_cluster):
+    """A client of the shared cluster, its two workers up."""
+    import distributed
+
+    with distributed.Client(local_cluster) as client:
+        client.wait_for_workers(2, timeout=60)
+        yield client
+
+
 @pytest.fixture(params=[1, 2], ids=["serial", "parallel"])
 def threads(request):
     """Run a test with one worker thread and with two."""

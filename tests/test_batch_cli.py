@@ -1,5 +1,5 @@
-"""`vecsearch batch` run as a user would (a separate process): resuming after a real kill,
-exit codes, and a dask LocalCluster run equal to the local one."""
+"""`vecsearch batch`: resuming after a real kill (of a separate process), exit codes, and a dask
+LocalCluster run equal to the local one."""
 
 import json
 import random
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import held
 import pytest
-from test_cli import HANG, run
+from command_line import HANG, run
 
 HELD_SCRIPT = Path(__file__).parent / "held.py"
 CHUNK = 10  # instances per chunk of the killed runs
@@ -107,10 +107,7 @@ def test_the_cli_offers_every_method_of_the_registry():
         assert parser.parse_args(["batch", "eight", "in.txt", "--method", name]).method == name
 
 
-def test_dask_local_cluster_equals_the_local_run(tmp_path):
-    import dask
-    import distributed
-
+def test_dask_local_cluster_equals_the_local_run(tmp_path, cluster_client):
     import vecsearch as vs
     from vecsearch.batch_io import run_jsonl
     from vecsearch.engine.batch.instances import instances_from
@@ -125,15 +122,10 @@ def test_dask_local_cluster_equals_the_local_run(tmp_path):
         rng.shuffle(cells)
         items.append({"id": i, "start": start, "goal": " ".join(map(str, cells)) if i % 2 else None})
     local = vs.solve_many(puzzle, items, chunk_size=50)
-    scratch = str(tmp_path / "dask")  # a local disk, not a shared /tmp/dask-scratch-space (nor a network one)
-    with dask.config.set({"temporary-directory": scratch}), \
-            distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",
-                                     local_directory=scratch) as cluster, \
-            distributed.Client(cluster) as client:
-        remote = vs.solve_many(puzzle, items, chunk_size=50, client=client)
-        out = tmp_path / "out.jsonl"
-        instances, _ = instances_from(puzzle, items)
-        assert run_jsonl(puzzle, instances, [], str(out), chunk_size=50, client=client) == len(items)
+    remote = vs.solve_many(puzzle, items, chunk_size=50, client=cluster_client)
+    out = tmp_path / "out.jsonl"
+    instances, _ = instances_from(puzzle, items)
+    assert run_jsonl(puzzle, instances, [], str(out), chunk_size=50, client=cluster_client) == len(items)
     assert list(remote.ids) == list(local.ids)
     assert remote.lengths.tolist() == local.lengths.tolist()
     assert all(remote.moves_of(i) == local.moves_of(i) for i in range(len(items)))

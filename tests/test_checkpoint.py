@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from test_cli import HANG
+from command_line import HANG
 
 import vecsearch as vs
 from vecsearch.engine.runtime import checkpoint as checkpoints

@@ -1,32 +1,24 @@
-"""The command line, run as a user would: a separate process."""
+"""The command line: what it prints, reads and exits with (``command_line.run``: in this process),
+and the entry point as a user types it (``run_process``: ``python -m vecsearch``)."""
 
 import csv
 import io
-import os
-import subprocess
-import sys
 
 import pytest
-
-HANG = 1800  # seconds: a guard against a hung process, not a speed check (a cold compile on a busy machine is slow)
-
-
-def run(*args, stdin=""):
-    done = subprocess.run([sys.executable, "-m", "vecsearch", *args], input=stdin, capture_output=True, text=True,
-                          timeout=HANG)
-    return done.returncode, done.stdout, done.stderr
+from command_line import run, run_process
 
 
-def test_solve_eight_sample():
-    code, out, err = run("solve", "eight", "--sample")
+def test_solve_eight_sample_as_a_process():
+    code, out, err = run_process("solve", "eight", "--sample")
     assert code == 0 and err == ""
     assert len(out.strip()) == 19
 
 
 def test_solve_eight_from_stdin_and_file(tmp_path):
     text = "1 2 3 4 5 6 7 8 x\n1 2 3 4 5 6 8 7 x\n"
-    code, out, err = run("solve", "eight", stdin=text)
+    code, out, err = run_process("solve", "eight", stdin=text)  # a process's standard input
     assert (code, out, err) == (0, "\nunsolvable\n", "")
+    assert run("solve", "eight", stdin=text) == (code, out, err)
     path = tmp_path / "in.txt"
     path.write_text(text)
     assert run("solve", "eight", str(path)) == (0, "\nunsolvable\n", "")
@@ -84,7 +76,7 @@ def test_help_has_examples():
 def test_version_is_the_installed_distributions():
     from importlib.metadata import version
 
-    assert run("--version") == (0, f"vecsearch {version('vecsearch')}\n", "")
+    assert run_process("--version") == (0, f"vecsearch {version('vecsearch')}\n", "")
 
 
 def test_an_instance_typed_where_the_file_goes_is_answered_with_the_ways_to_give_it():
@@ -205,10 +197,12 @@ def test_warm_up_databases_names_the_pattern_databases_a_puzzle_has():
     assert code == 2 and "it has: pdb, pdb78, pdb663" in err
 
 
-@pytest.mark.slow  # a whole warm-up of the sliding kernels first (about 7 s)
-def test_warm_up_builds_pattern_databases(tmp_path):
-    env = {**os.environ, "VECSEARCH_CACHE_DIR": str(tmp_path)}
-    done = subprocess.run([sys.executable, "-m", "vecsearch", "warm-up", "sliding-3x3", "--databases", "pdb"],
-                          capture_output=True, text=True, timeout=HANG, env=env)
-    assert done.returncode == 0 and "additive pattern databases 4-4 + reflected lookup: 0 MiB, built in" in done.stdout
+def test_warm_up_builds_pattern_databases(tmp_path, monkeypatch):
+    import vecsearch as vs
+    from vecsearch.engine.heuristic import pdb
+
+    monkeypatch.setattr(pdb, "cache_dir", lambda: tmp_path)  # the databases' directory, empty (not the kernels')
+    vs.clear_caches("heuristics")
+    code, out, err = run("warm-up", "sliding-3x3", "--databases", "pdb")
+    assert code == 0 and "additive pattern databases 4-4 + reflected lookup: 0 MiB, built in" in out, err
     assert len(list((tmp_path / "pdb").glob("*.npy"))) == 3  # two patterns, and the partition's file

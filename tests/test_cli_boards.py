@@ -1,12 +1,12 @@
-"""`vecsearch solve|bfs solitaire|chessboard`, run as a user would: a separate process."""
+"""`vecsearch solve|bfs solitaire|chessboard`: answers, exit codes and messages (``command_line.run``)."""
 
 import csv
 import io
 
 import pytest
+from command_line import run
 from reference import replay
 from reference_chessboard import neighbours, parse
-from test_cli import run
 
 CHESS_SAMPLE = "1111\n0000\n1110\n0010\n\n1010\n0101\n1010\n0101\n"
 

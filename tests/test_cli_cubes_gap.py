@@ -1,9 +1,10 @@
-"""`vecsearch solve cubes|gap` and `vecsearch bfs cubes|gap`, run as a user would."""
+"""`vecsearch solve cubes|gap` and `vecsearch bfs cubes|gap`: answers, exit codes and messages
+(``command_line.run``)."""
 
 import csv
 import io
 
-from test_cli import run
+from command_line import run
 
 CUBES_BAD = "1 2\nW W W\nE W W\nW W W\n2 1\nR B W\nR Q W\nE W W\n0 0\n"
 GAP_SAMPLE_HEAD = "2\n\n12 13 14 15 16 17 21\n22 23 24 25 26 27 31\n32 33 34 35 36 37 41\n42 43 44 45 46 47 11\n"

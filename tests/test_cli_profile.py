@@ -3,8 +3,8 @@
 import csv
 
 import pytest
+from command_line import run
 from reference import bfs_layers, sliding_goal, sliding_neighbours, sliding_tuple
-from test_cli import run
 
 
 def test_profile_writes_table_csv_and_plot(tmp_path):

@@ -2,26 +2,14 @@
 wherever a puzzle goes, ``vecsearch solve PUZZLE --start``, and resumes bound to the puzzle."""
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
+from command_line import run, run_process
 from reference import distances, replay
 from reference_values import jugs as jug_reference
 
 EXAMPLES = Path(__file__).parent.parent / "examples"
 JUGS = str(EXAMPLES / "jugs.py")
-HANG = 1800  # seconds: a guard against a hung process, not a speed check
-
-
-def run(*args, stdin="", cwd=None, pythonpath=None):
-    env = dict(os.environ)
-    if pythonpath:
-        env["PYTHONPATH"] = pythonpath
-    done = subprocess.run([sys.executable, "-m", "vecsearch", *args], input=stdin, capture_output=True, text=True,
-                          timeout=HANG, cwd=cwd, env=env)
-    return done.returncode, done.stdout, done.stderr
 
 
 def states_of(csv_text: str) -> int:
@@ -33,7 +21,7 @@ def test_a_file_or_a_module_names_a_puzzle_wherever_a_puzzle_goes(tmp_path):
     for spec in (JUGS, f"{JUGS}:puzzle"):  # a file: its `puzzle`
         code, out, err = run("bfs", spec, "--csv")
         assert code == 0 and states_of(out) == reachable, err
-    code, out, err = run("bfs", "jugs:puzzle", "--csv", pythonpath=str(EXAMPLES))  # a module on the path
+    code, out, err = run_process("bfs", "jugs:puzzle", "--csv", env={"PYTHONPATH": str(EXAMPLES)})  # on the path
     assert code == 0 and states_of(out) == reachable, err
     maker = tmp_path / "mine.py"  # a function returning a puzzle
     maker.write_text(f"import sys\nsys.path.insert(0, {str(EXAMPLES)!r})\nimport jugs\n\n\n"

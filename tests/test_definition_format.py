@@ -2,11 +2,10 @@
 each means, and bad files refused with the file and the line."""
 
 import json
-import subprocess
-import sys
 import warnings
 
 import pytest
+from command_line import run, run_process
 
 import vecsearch as vs
 from vecsearch.errors import DefinitionNote
@@ -207,14 +206,14 @@ def test_kpuzzle_json(tmp_path):
 def test_the_command_line_reads_def_and_json_files_and_prints_the_notes(tmp_path):
     path = tmp_path / "sequences.def"
     path.write_text(SEQUENCES)
-    run = subprocess.run([sys.executable, "-m", "vecsearch", "bfs", str(path), "--csv"], capture_output=True, text=True)
-    assert run.returncode == 0 and sum(int(row.split(",")[2]) for row in run.stdout.splitlines()[1:]) == 12  # A4
-    assert run.stderr == ("vecsearch: note: turn and flip: x: whole-puzzle rotations (twsearch's reading), not search"
-                          " moves: left out (definition.rotations keeps them)\n")
+    code, out, err = run_process("bfs", str(path), "--csv")  # a process: the note as Python shows a warning there
+    assert code == 0 and sum(int(row.split(",")[2]) for row in out.splitlines()[1:]) == 12  # A4
+    assert err == ("vecsearch: note: turn and flip: x: whole-puzzle rotations (twsearch's reading), not search"
+                   " moves: left out (definition.rotations keeps them)\n")
     json_path = tmp_path / "tiny.kpuzzle.json"
     json_path.write_text(json.dumps(KPUZZLE))
-    run = subprocess.run([sys.executable, "-m", "vecsearch", "bfs", str(json_path)], capture_output=True, text=True)
-    assert run.returncode == 0 and "vecsearch: note: tiny: x, Fv" in run.stderr
+    code, _, err = run("bfs", str(json_path))
+    assert code == 0 and "vecsearch: note: tiny: x, Fv" in err
 
 
 def test_written_definitions_read_back_the_same():

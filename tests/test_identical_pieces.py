@@ -10,7 +10,13 @@ from reference import bfs_layers, labelled_neighbours
 
 import vecsearch as vs
 from vecsearch.engine.runtime.codegen import layer_kernels
-from vecsearch.puzzles.permutation import Orbit, PermutationDefinition, PermutationPuzzle, parse_definition
+from vecsearch.puzzles.permutation import (
+    Orbit,
+    PermutationDefinition,
+    PermutationPuzzle,
+    format_definition,
+    parse_definition,
+)
 from vecsearch.puzzles.permutation.layout import multinomial, multiset_rank, multiset_unrank
 
 POCKET = vs.load_definition("2x2x2").restricted(["U", "R", "F"])  # 7 corners: UBL UBR UFR UFL DFL DFR DBR
@@ -82,6 +88,18 @@ def reference(puzzle):
     return labelled_neighbours(moves, [o.orientations for o in d.orbits], d.wild, illegal, blocks)
 
 
+_LAYERS: dict[tuple, list[set]] = {}
+
+
+def reference_layers(puzzle) -> list[set]:
+    """The plain-Python BFS layers from ``puzzle``'s solved state, computed once per definition
+    and move set: several tests search the same puzzle in other representations and modes."""
+    key = (format_definition(puzzle.definition), tuple(m.name for m in puzzle.move_list))
+    if key not in _LAYERS:
+        _LAYERS[key] = bfs_layers([puzzle.definition.solved], reference(puzzle))
+    return _LAYERS[key]
+
+
 CASES = [
     (LAYERS, "coordinates"), (LAYERS, "labels"), (U_IGNORED, "labels"), (RING, "labels"), (BANDAGED, "labels"),
     (pocket(list(range(7)), moves=("U", "R")), "group"),
@@ -96,7 +114,7 @@ def test_bfs_equals_the_reference(case, mode):
     definition, representation = CASES[case]
     puzzle = PermutationPuzzle(definition, representation=representation)
     assert puzzle.representation == representation
-    expected = bfs_layers([definition.solved], reference(puzzle))
+    expected = reference_layers(puzzle)
     result = vs.bfs(puzzle, mode=mode, keep_layers=mode == "layers")
     assert result.layer_sizes == [len(layer) for layer in expected]
     if mode == "layers":
@@ -147,7 +165,7 @@ def test_multiset_rank_is_a_bijection_in_python_and_in_the_kernels(counts):
 
 def test_the_group_rank_is_a_bijection_on_the_group():
     puzzle = PermutationPuzzle(pocket(list(range(7)), moves=("U", "R")), representation="group")
-    reached = bfs_layers([puzzle.definition.solved], reference(puzzle))
+    reached = reference_layers(puzzle)
     states = [s for layer in reached for s in layer]
     assert puzzle.rank_size == len(states) == 29160  # the 2-generator group of the pocket cube
     ranks = sorted(puzzle.encode(s) for s in states)
@@ -187,7 +205,7 @@ def test_arrangements_stepped_by_masks_equal_the_reference(monkeypatch, tabled):
     for definition in (LAYERS, WIDE, three):
         puzzle = PermutationPuzzle(definition, representation="coordinates")
         assert puzzle.tables.scalars[4] == 1  # MASKED: the arrangement has no move table
-        expected = [len(layer) for layer in bfs_layers([definition.solved], reference(puzzle))]
+        expected = [len(layer) for layer in reference_layers(puzzle)]
         for mode in ("layers", "twobit"):
             assert vs.bfs(puzzle, mode=mode).layer_sizes == expected
 
@@ -195,5 +213,5 @@ def test_arrangements_stepped_by_masks_equal_the_reference(monkeypatch, tabled):
 def test_the_partitioned_search_counts_identical_pieces_and_group_ranks_too(tmp_path):
     for definition, representation in ((LAYERS, "coordinates"), (pocket(list(range(7)), moves=("U", "R")), "group")):
         puzzle = PermutationPuzzle(definition, representation=representation)
-        expected = [len(layer) for layer in bfs_layers([definition.solved], reference(puzzle))]
+        expected = [len(layer) for layer in reference_layers(puzzle)]
         assert vs.bfs(puzzle, segments=3, spill=tmp_path / representation).layer_sizes == expected

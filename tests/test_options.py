@@ -8,12 +8,11 @@ reaches the search), and check the command-line options that were once accepted 
 from __future__ import annotations
 
 import random
-import subprocess
-import sys
 
 import numba
 import numpy as np
 import pytest
+from command_line import run
 from reference import distances, pack_sliding, sliding_goal, sliding_neighbours
 from test_engine import random_state
 
@@ -30,12 +29,6 @@ def thread_counts(monkeypatch):
     original = numba.set_num_threads
     monkeypatch.setattr(numba, "set_num_threads", lambda n: seen.append(n) or original(n))
     return seen
-
-
-def cli(*args, stdin=""):
-    done = subprocess.run([sys.executable, "-m", "vecsearch", *args], input=stdin, capture_output=True, text=True,
-                          timeout=600)
-    return done.returncode, done.stdout, done.stderr
 
 
 def test_every_method_names_runners_that_exist():
@@ -99,9 +92,9 @@ def test_solve_many_honours_threads_on_the_table_path(thread_counts):
 
 def test_the_batch_command_honours_max_depth_in_judge_format():
     text = "1 2 3 4 5 6 7 x 8\n" + EIGHT_FAR + "\n"
-    code, out, _ = cli("batch", "eight", "-", "--format", "judge", stdin=text)
+    code, out, _ = run("batch", "eight", "-", "--format", "judge", stdin=text)
     assert code == 0 and out.splitlines()[0] == "r" and len(out.splitlines()[1]) == 31
-    code, out, _ = cli("batch", "eight", "-", "--format", "judge", "--max-depth", "30", stdin=text)
+    code, out, _ = run("batch", "eight", "-", "--format", "judge", "--max-depth", "30", stdin=text)
     assert code == 0 and out.splitlines() == ["r", "unsolvable"]
 
 
@@ -109,9 +102,9 @@ def test_the_command_line_refuses_a_method_the_puzzle_cannot_run():
     from vecsearch.puzzles import gap
 
     layout = gap.gap_puzzle().format_state(gap.GOAL).replace("\n", " ")
-    code, out, err = cli("batch", "gap", "-", "--method", "table", stdin=f'{{"id": 1, "start": "{layout}"}}\n')
+    code, out, err = run("batch", "gap", "-", "--method", "table", stdin=f'{{"id": 1, "start": "{layout}"}}\n')
     assert (code, out) == (2, "") and err.startswith("vecsearch: error: method 'table' needs predecessors")
-    code, out, err = cli("batch", "gap", "-", "--input", "jsonl", stdin='{"id": 1, "start": "1 2"}\n')
+    code, out, err = run("batch", "gap", "-", "--input", "jsonl", stdin='{"id": 1, "start": "1 2"}\n')
     assert (code, out) == (2, '{"id": 1, "error": "expected 28 cells (4 rows of 7: cards 12..47 without aces, -- for a'
                               ' gap), got 2 tokens"}\n')  # the only instance is malformed: nothing to solve
 

@@ -12,31 +12,16 @@ import threading
 import time
 
 import pytest
+from command_line import HANG
 from reference import bfs_layers, pancake_neighbours
-from test_cli import HANG
 from test_partitioned import SWAP_TWS
 
 import vecsearch as vs
 
 
-@pytest.fixture(scope="module")
-def cluster(tmp_path_factory):
-    dask = pytest.importorskip("dask")
-    distributed = pytest.importorskip("distributed")
-    scratch = str(tmp_path_factory.mktemp("dask"))
-    with dask.config.set({"temporary-directory": scratch}), \
-            distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",
-                                     local_directory=scratch) as cluster:
-        yield cluster
-
-
 @pytest.fixture
-def client(cluster):
-    import distributed
-
-    with distributed.Client(cluster) as client:
-        client.wait_for_workers(2, timeout=60)
-        yield client
+def client(cluster_client):
+    return cluster_client
 
 
 def owned_files(root):
@@ -90,8 +75,8 @@ def test_a_worker_killed_mid_search_costs_a_redo_not_the_counts(client, tmp_path
     assert victim not in client.run(os.getpid).values()
 
 
-def test_a_killed_client_resumes_from_its_last_layer(cluster, client, tmp_path):
-    command = [sys.executable, "-m", "vecsearch", "bfs", "pancake-9", "--scheduler", cluster.scheduler_address,
+def test_a_killed_client_resumes_from_its_last_layer(local_cluster, client, tmp_path):
+    command = [sys.executable, "-m", "vecsearch", "bfs", "pancake-9", "--scheduler", local_cluster.scheduler_address,
                "--owner-local", "--segments", "4", "--spill", str(tmp_path / "disk-{worker}"), "--csv"]
     state = tmp_path / "client" / "search.json"
     child = subprocess.Popen(command + ["--checkpoint", str(tmp_path / "client")], stdout=subprocess.DEVNULL,

@@ -10,8 +10,8 @@ import threading
 import time
 
 import pytest
+from command_line import HANG
 from reference import bfs_layers, pancake_neighbours, sliding_goal, sliding_neighbours
-from test_cli import HANG
 
 import vecsearch as vs
 
@@ -22,16 +22,9 @@ def reference_sizes(start, neighbours):
     return [len(layer) for layer in bfs_layers([start], neighbours)]
 
 
-@pytest.fixture(scope="module")
-def client(tmp_path_factory):
-    dask = pytest.importorskip("dask")
-    distributed = pytest.importorskip("distributed")
-    scratch = str(tmp_path_factory.mktemp("dask"))  # a local disk, not a shared /tmp/dask-scratch-space
-    with dask.config.set({"temporary-directory": scratch}), \
-            distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",
-                                     local_directory=scratch) as cluster, \
-            distributed.Client(cluster) as client:
-        yield client
+@pytest.fixture
+def client(cluster_client):
+    return cluster_client
 
 
 def test_segments_on_threads_count_what_the_reference_counts():
@@ -140,11 +133,10 @@ def test_group_by_start_sends_each_starts_instances_to_one_worker():
     assert {w: sum(len(p) for p, v in chunks if v == w) for w in (0, 1)} == {0: 7, 1: 6}  # balanced
 
 
-def test_a_batch_on_a_cluster_builds_each_starts_table_once(tmp_path):
+def test_a_batch_on_a_cluster_builds_each_starts_table_once(client):
+    """Work stealing is off on the shared cluster (tests/conftest.py): each chunk runs where it
+    was sent."""
     import random
-
-    import dask
-    import distributed
 
     puzzle = vs.get_puzzle("sliding-2x4")
     rng = random.Random(5)
@@ -152,21 +144,19 @@ def test_a_batch_on_a_cluster_builds_each_starts_table_once(tmp_path):
     goals = [" ".join(map(str, rng.sample(range(8), 8))) for _ in range(240)]
     items = [{"id": i, "start": starts[i % 6], "goal": goal} for i, goal in enumerate(goals)]  # starts interleaved
     local = vs.solve_many(puzzle, items, method="start-tables", chunk_size=25)
-    settings = {"temporary-directory": str(tmp_path), "distributed.scheduler.work-stealing": False}
-    with dask.config.set(settings), \
-            distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",
-                                     local_directory=str(tmp_path)) as cluster, distributed.Client(cluster) as client:
-        remote = vs.solve_many(puzzle, items, method="start-tables", chunk_size=25, client=client)
-        built = sum(client.run(_tables_built).values())
+    client.run(vs.clear_caches, "distance_tables")  # a shared cluster: only this batch's tables counted
+    remote = vs.solve_many(puzzle, items, method="start-tables", chunk_size=25, client=client)
+    built = sum(client.run(_tables_built).values())
     assert remote.lengths.tolist() == local.lengths.tolist() and list(remote.ids) == list(local.ids)
     assert all(remote.moves_of(i) == local.moves_of(i) for i in range(len(items)))
     assert built == 6  # one per distinct start in the whole cluster (without grouping: 12; stealing may add some)
 
 
 def test_the_command_line_runs_a_local_cluster_and_says_what_spilling_takes(tmp_path):
-    from test_cli import run
+    from command_line import run
 
-    code, out, err = run("bfs", "pancake-7", "--workers", "2", "--segments", "3", "--spill", str(tmp_path), "--csv")
+    # one worker: the command starts a cluster of its own (the counts on two: the tests above)
+    code, out, err = run("bfs", "pancake-7", "--workers", "1", "--segments", "3", "--spill", str(tmp_path), "--csv")
     assert code == 0 and out.splitlines()[0].endswith(",routed,slowest")
     assert [int(row.split(",")[2]) for row in out.splitlines()[1:]] == vs.bfs("pancake-7", mode="twobit").layer_sizes
     assert f"pancake-7: spilling to {tmp_path}: two tables of 1.2 KiB on disk" in err

@@ -2,11 +2,10 @@
 starts and goals, their coset spaces, and the distances between two of them ("God's number
 between phases"), against plain-Python searches over every state of the puzzle."""
 
-import subprocess
-import sys
 from collections import Counter
 
 import pytest
+from command_line import run
 from reference import bfs_layers, distances, labelled_neighbours
 
 import vecsearch as vs
@@ -116,12 +115,10 @@ def test_the_command_line_phases(tmp_path):
     from vecsearch.puzzles.permutation import format_definition
 
     path.write_text(format_definition(TWO_GEN))
-    run = subprocess.run([sys.executable, "-m", "vecsearch", "phases", str(path), "--from", D_PAIR],
-                         capture_output=True, text=True)
+    code, out, _ = run("phases", str(path), "--from", D_PAIR)
     result = phases(PUZZLE, D_PAIR, PUZZLE.format_state(PUZZLE.goal_states()[0]))
-    assert run.returncode == 0 and run.stdout.startswith(str(result))
-    assert f"{result.starts:,} starts, at most {result.maximum} moves" in run.stdout
-    run = subprocess.run([sys.executable, "-m", "vecsearch", "bfs", str(path), "--start", D_PAIR, "--csv"],
-                         capture_output=True, text=True)
-    assert run.returncode == 0 and run.stderr.startswith("vecsearch: note: --start is a pattern: the search starts"
-                                                         f" from the {result.starts:,} states it matches")
+    assert code == 0 and out.startswith(str(result))
+    assert f"{result.starts:,} starts, at most {result.maximum} moves" in out
+    code, _, err = run("bfs", str(path), "--start", D_PAIR, "--csv")
+    assert code == 0 and err.startswith("vecsearch: note: --start is a pattern: the search starts"
+                                        f" from the {result.starts:,} states it matches")

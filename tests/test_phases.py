@@ -5,8 +5,8 @@ import csv
 import io
 
 import pytest
+from command_line import run
 from numba import njit
-from test_cli import run
 
 import vecsearch as vs
 from vecsearch.kernels.phases import PHASES

@@ -8,6 +8,7 @@ import time
 
 import numpy as np
 import pytest
+from command_line import run, run_process
 from numba.core import event
 
 import vecsearch as vs
@@ -22,12 +23,6 @@ def python(code: str, **env):
                           env={**os.environ, **env})
     assert done.returncode == 0, done.stderr
     return done.stdout
-
-
-def cli(*args, stdin="", **env):
-    done = subprocess.run([sys.executable, "-m", "vecsearch", *args], input=stdin, capture_output=True, text=True,
-                          timeout=600, env={**os.environ, **env})
-    return done.returncode, done.stdout, done.stderr
 
 
 # --- import vecsearch ------------------------------------------------------------------------------
@@ -181,7 +176,7 @@ def test_warm_up_compiles_what_solve_and_bfs_call(name):
 
 
 def test_warm_up_prints_seconds_per_kernel_and_a_total():
-    code, out, err = cli("warm-up", "sliding-3x3", "eight", "sliding-2x3")
+    code, out, err = run_process("warm-up", "sliding-3x3", "eight", "sliding-2x3")  # a new process: nothing loaded
     assert code == 0 and err == ""
     lines = out.splitlines()
     kernels = [line.split() for line in lines if not line.startswith("total") and "(all)" not in line]
@@ -196,5 +191,5 @@ def test_warm_up_prints_seconds_per_kernel_and_a_total():
     (("warm-up",), "name the puzzles to warm up, or give --all"),
 ])
 def test_warm_up_mistakes_exit_2(args, message):
-    code, out, err = cli(*args)
+    code, out, err = run(*args)
     assert code == 2 and out == "" and message in err and "Traceback" not in err

@@ -330,8 +330,8 @@ def phases(puzzle, start: str | Pattern, goal: str | Pattern, *, threads=None, m
 
     Examples
     --------
-    >>> cube = vs.get_puzzle("2x2x2.tws")
-    >>> between = vs.phases(cube, "? ? ? ? 5 6 7 8", "1 2 3 4 5 6 7 8")
+    >>> cube = vs.get_puzzle("pocket-htm")          # the 2x2x2, its DBL corner fixed: 3,674,160 positions
+    >>> between = vs.phases(cube, "? ? ? ? 5 6 7", "1 2 3 4 5 6 7")    # from the D face solved to solved
     >>> between.maximum, sum(between.counts)
     (11, 648)
     """
