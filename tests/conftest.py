@@ -47,8 +47,9 @@ def local_cluster(tmp_path_factory):
     its own under a local scratch directory (not a shared /tmp/dask-scratch-space, nor a network
     one); work stealing is off, so that a chunk runs where it was sent (a test counts where tables
     are built). A test that kills a worker waits for the nanny to restart it."""
-    dask = pytest.importorskip("dask")
-    distributed = pytest.importorskip("distributed")
+    import dask
+    import distributed
+
     scratch = str(tmp_path_factory.mktemp("dask"))
     with dask.config.set({"temporary-directory": scratch, "distributed.scheduler.work-stealing": False}), \
             distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",
