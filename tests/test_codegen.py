@@ -78,22 +78,28 @@ def test_generated_module_binds_only_the_roles_import():
     assert "def twobit_range(" in body and "from vecsearch.kernels.intrinsics import" in body
 
 
-RUN = ("import json, hanoi, vecsearch as vs; from vecsearch.engine.runtime.codegen import layer_kernels; "
-       "p = hanoi.puzzle(5); r = vs.bfs(p); "
-       "print(json.dumps([r.total_states, r.depth, r.profile.compile_seconds, layer_kernels(p).__file__]))")
+RUN = """
+import json, hanoi, vecsearch as vs
+from numba.core import event
+from vecsearch.engine.runtime.codegen import layer_kernels
+with event.install_recorder("numba:compile") as compiled:
+    result = vs.bfs(hanoi.puzzle(5))
+kernels = layer_kernels(hanoi.puzzle(5)).__file__
+print(json.dumps([result.total_states, result.depth, sum(e.is_start for _, e in compiled.buffer), kernels]))
+"""
 
 
 def test_plain_functions_in_a_module_load_from_the_disk_cache_in_the_next_process(tmp_path):
+    """On the suite's kernel cache: the first process compiles what the cache lacks (everything, on
+    a cold cache), the second compiles nothing."""
     (tmp_path / "hanoi.py").write_text((Path(__file__).parent / "data" / "hanoi.py").read_text())
-    env = dict(os.environ, PYTHONPATH=str(tmp_path), VECSEARCH_CACHE_DIR=str(tmp_path / "kernels"),
-               NUMBA_CACHE_DIR=str(tmp_path / "numba"))
+    env = dict(os.environ, PYTHONPATH=str(tmp_path))
     runs = [json.loads(subprocess.run([sys.executable, "-c", RUN], env=env, capture_output=True, text=True,
                                       check=True).stdout) for _ in range(2)]
-    (states, depth, first_compile, module), (_, _, second_compile, again) = runs
+    (states, depth, _, module), (_, _, compiled_again, again) = runs
     assert (states, depth) == (3 ** 5, 2 ** 5 - 1)  # every disc arrangement; 2^n - 1 moves across
-    assert module == again and Path(module).parent == tmp_path / "kernels"
-    assert any((tmp_path / "numba").rglob("*.nbi"))  # numba's index of cached kernels
-    assert second_compile < first_compile / 3  # loaded, not compiled again
+    assert module == again and Path(module).is_file()
+    assert compiled_again == 0  # every kernel loaded from the disk
 
 
 def test_other_sources_write_another_module(monkeypatch, tmp_path):
