@@ -70,3 +70,14 @@ def random_walk(config, length, rng: random.Random) -> frozenset:
     for _ in range(length):
         config = rng.choice(neighbours(config))[1]
     return config
+
+
+def random_pairs(walks: int, strangers: int, seed: int = 1198) -> list[tuple[frozenset, frozenset]]:
+    """``walks`` pairs a random walk of 0-30 moves apart, then ``strangers`` pairs of random
+    configurations (almost always far apart)."""
+    rng = random.Random(seed)
+    pairs = []
+    for _ in range(walks):
+        first = random_config(rng)
+        pairs.append((first, random_walk(first, rng.randint(0, 30), rng)))
+    return pairs + [(random_config(rng), random_config(rng)) for _ in range(strangers)]

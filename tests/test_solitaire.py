@@ -7,7 +7,8 @@ import random
 import numpy as np
 import pytest
 from reference import bfs_layers, replay
-from reference_solitaire import distance_within, neighbours, parse, random_config, random_walk, step_neighbours, text
+from reference_solitaire import (distance_within, neighbours, parse, random_config, random_pairs, random_walk,
+                                 step_neighbours, text)
 
 import vecsearch as vs
 from vecsearch.engine.runtime.codegen import layer_kernels
@@ -100,16 +101,16 @@ def test_sample_is_yes_at_distance_seven():
 
 @pytest.mark.parametrize("walks,strangers,far,edge", [
     (60, 10, 15, 8),
-    pytest.param(260, 40, 80, 40, marks=pytest.mark.slow),  # the plain-Python reference takes ~40 ms a pair
+    pytest.param(260, 40, 80, 40, marks=pytest.mark.slow),  # its distances: tests/data/make_goldens.py
 ])
-def test_random_pairs_against_the_reference(walks, strangers, far, edge):
-    rng = random.Random(1198)
-    pairs = []
-    for _ in range(walks):
-        first = random_config(rng)
-        pairs.append((first, random_walk(first, rng.randint(0, 30), rng)))
-    pairs += [(random_config(rng), random_config(rng)) for _ in range(strangers)]  # almost always far apart
-    expected = [distance_within(a, b, 8) for a, b in pairs]
+def test_random_pairs_against_the_reference(walks, strangers, far, edge, reference_goldens):
+    pairs = random_pairs(walks, strangers)
+    golden = reference_goldens["solitaire_pairs"]
+    if [golden["walks"], golden["strangers"]] == [walks, strangers]:  # the plain-Python reference's, made once
+        expected = golden["distances"]
+        assert expected[:20] == [distance_within(a, b, 8) for a, b in pairs[:20]]  # still the reference's
+    else:
+        expected = [distance_within(a, b, 8) for a, b in pairs]
     # both answers, and the edge
     assert sum(d is None for d in expected) > far and sum(d in (7, 8) for d in expected) > edge
     out, error = judge("".join(f"{text(a)}\n{text(b)}\n" for a, b in pairs))

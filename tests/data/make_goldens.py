@@ -5,6 +5,8 @@ that take too long to recompute in every test run (imports nothing of vecsearch)
 
 - ``solitaire``: the layer sizes of every configuration reachable from the sample start
   (``tests/reference_solitaire.py``'s rules, ``tests/reference.py``'s BFS);
+- ``solitaire_pairs``: the distances (at most 8, else None) of the slow case of Solitaire's random
+  pairs (``reference_solitaire.random_pairs``, checked by ``distance_within``);
 - ``cubes``: from the start with the empty square in the centre and on an edge, the layer sizes
   and, for every top pattern (sorted), the fewest rolls that show it, as one character each
   (``chr(48 + rolls)``; ``tests/reference_cubes.py``).
@@ -28,8 +30,9 @@ import reference_solitaire  # noqa: E402
 
 OUT = Path(__file__).resolve().parent / "reference_goldens.json"
 ABOUT = ("Results of the tests' plain-Python references (no vecsearch code): Solitaire's layers from the sample"
-         " start; the Cubic Eight-Puzzle's layers and, per top pattern (sorted), the fewest rolls as chr(48 + rolls),"
-         " from the centre and an edge. Made by: python tests/data/make_goldens.py")
+         " start and the distances of its slow random pairs; the Cubic Eight-Puzzle's layers and, per top pattern"
+         " (sorted), the fewest rolls as chr(48 + rolls), from the centre and an edge."
+         " Made by: python tests/data/make_goldens.py")
 SOLITAIRE_START = "4 4 4 5 5 4 6 5"
 CUBES_STARTS = {"centre": (2, 2), "edge": (2, 1)}
 
@@ -37,6 +40,12 @@ CUBES_STARTS = {"centre": (2, 2), "edge": (2, 1)}
 def solitaire() -> dict:
     layers = reference.bfs_layers([reference_solitaire.parse(SOLITAIRE_START)], reference_solitaire.neighbours)
     return {"start": SOLITAIRE_START, "layers": [len(layer) for layer in layers]}
+
+
+def solitaire_pairs(walks: int = 260, strangers: int = 40) -> dict:
+    pairs = reference_solitaire.random_pairs(walks, strangers)
+    return {"walks": walks, "strangers": strangers,
+            "distances": [reference_solitaire.distance_within(a, b, 8) for a, b in pairs]}
 
 
 def cubes(x: int, y: int) -> dict:
@@ -48,6 +57,7 @@ def cubes(x: int, y: int) -> dict:
 def main() -> None:
     goldens = {"_about": ABOUT,
                "solitaire": solitaire(),
+               "solitaire_pairs": solitaire_pairs(),
                "cubes": {name: cubes(*xy) for name, xy in CUBES_STARTS.items()}}
     OUT.write_text(json.dumps(goldens, indent=1) + "\n")
 
