@@ -175,7 +175,7 @@ def entry_index(tiles, cells):
 
 @pytest.mark.parametrize("rows,cols,homes,blank", [
     (2, 3, (0, 1, 2), 5), (2, 3, (3, 4), 5), (3, 3, (0, 1, 3, 4), 8), (3, 3, (2, 5, 6), 0), (2, 4, (1, 2, 5, 6, 7), 0),
-    (3, 3, (1, 3, 5, 7), 4), (4, 4, (1, 4, 6, 9), 0),  # blank regions split by the tiles; the 4x4
+    (3, 3, (1, 3, 5, 7), 4), (4, 4, (1, 4, 9), 0),  # blank regions split by the tiles (the 4x4: its corner)
 ])
 def test_pattern_database_entries_equal_abstract_distances(rows, cols, homes, blank, tmp_path):
     packed, facts, _, built = pattern_database(rows, cols, homes, blank, directory=tmp_path)
