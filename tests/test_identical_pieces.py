@@ -201,7 +201,7 @@ def test_arrangements_stepped_by_masks_equal_the_reference(monkeypatch, tabled):
 
     monkeypatch.setattr(tables, "MASKED_ABOVE", 0)
     monkeypatch.setattr(arrangement, "COLEX_STEP_ENTRIES", 1 << 22 if tabled else 0)
-    three = pocket([0, 0, 0, 4, 4, 5, 5])  # three labels: two masks, one relative to the other
+    three = pocket([0, 0, 0, 4, 4, 5, 5], moves=("U", "R"))  # three labels: two masks, one relative to the other
     for definition in (LAYERS, WIDE, three):
         puzzle = PermutationPuzzle(definition, representation="coordinates")
         assert puzzle.tables.scalars[4] == 1  # MASKED: the arrangement has no move table
