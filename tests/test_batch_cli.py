@@ -52,6 +52,7 @@ def kill_midway(args, out, chunks):
     return out.read_bytes().count(b"\n")
 
 
+@pytest.mark.slow  # processes killed and run again
 @pytest.mark.parametrize("fmt", ["jsonl", "judge"])
 def test_a_killed_run_resumes_to_the_complete_duplicate_free_result(tmp_path, fmt):
     count = 200
@@ -107,6 +108,7 @@ def test_the_cli_offers_every_method_of_the_registry():
         assert parser.parse_args(["batch", "eight", "in.txt", "--method", name]).method == name
 
 
+@pytest.mark.slow  # a batch on a cluster
 def test_dask_local_cluster_equals_the_local_run(tmp_path, cluster_client):
     import vecsearch as vs
     from vecsearch.batch_io import run_jsonl

@@ -84,6 +84,7 @@ def test_resume_refuses_another_puzzle_mode_or_start(tmp_path):
         vs.bfs("pancake-6", resume=directory)
 
 
+@pytest.mark.slow  # a process interrupted and run again
 def test_ctrl_c_stops_the_command_cleanly_and_resume_finishes_it(tmp_path):
     directory = tmp_path / "ck"
     command = ["bfs", "pancake-8", "--mode", "twobit", "--threads", "1"]

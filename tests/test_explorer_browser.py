@@ -19,7 +19,7 @@ from vecsearch.cli import main
 from vecsearch.explorer import explore
 from vecsearch.explorer.page import script
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.slow]  # a browser's process
 NOTEBOOK = Path(__file__).resolve().parent.parent / "notebooks" / "05_explorer.ipynb"
 
 

@@ -30,6 +30,7 @@ def owned_files(root):
             for d in sorted(root.iterdir()) if d.name.startswith("disk-")}
 
 
+@pytest.mark.slow  # a cluster's search of three puzzles
 def test_each_segment_lives_only_in_its_owners_directory(client, tmp_path):
     definition = tmp_path / "swap.tws"
     definition.write_text(SWAP_TWS)
@@ -75,6 +76,7 @@ def test_a_worker_killed_mid_search_costs_a_redo_not_the_counts(client, tmp_path
     assert victim not in client.run(os.getpid).values()
 
 
+@pytest.mark.slow  # a client process killed and run again
 def test_a_killed_client_resumes_from_its_last_layer(local_cluster, client, tmp_path):
     command = [sys.executable, "-m", "vecsearch", "bfs", "pancake-9", "--scheduler", local_cluster.scheduler_address,
                "--owner-local", "--segments", "4", "--spill", str(tmp_path / "disk-{worker}"), "--csv"]

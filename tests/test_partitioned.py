@@ -36,6 +36,7 @@ def test_segments_on_threads_count_what_the_reference_counts():
     assert sliding.complete and isinstance(sliding.profile.records[-1], vs.engine.results.profile.PartitionedRecord)
 
 
+@pytest.mark.slow  # searches on a cluster
 def test_a_local_cluster_counts_what_the_local_search_counts(client, tmp_path):
     definition = tmp_path / "swap.tws"
     definition.write_text(SWAP_TWS)
@@ -60,6 +61,7 @@ def test_spilling_fits_a_table_over_the_memory_limit(tmp_path):
     assert len(left) == 2 and left[0] == "search.json" and left[1].startswith("table-")
 
 
+@pytest.mark.slow  # a worker killed and restarted
 def test_a_worker_killed_mid_search_costs_a_redo_not_the_counts(client):
     puzzle = vs.get_puzzle("pancake-10")
     expected = vs.bfs(puzzle, mode="twobit").layer_sizes
@@ -91,6 +93,7 @@ def test_a_stopped_search_resumes_with_the_same_counts(tmp_path):
     assert vs.bfs(puzzle, resume=tmp_path, segments=5).layer_sizes == expected  # any segment count
 
 
+@pytest.mark.slow  # a client process killed and run again
 def test_a_killed_client_process_resumes_from_its_last_layer(tmp_path):
     command = [sys.executable, "-m", "vecsearch", "bfs", "pancake-10", "--segments", "4", "--csv"]
     state = tmp_path / "search.json"
@@ -152,6 +155,7 @@ def test_a_batch_on_a_cluster_builds_each_starts_table_once(client):
     assert built == 6  # one per distinct start in the whole cluster (without grouping: 12; stealing may add some)
 
 
+@pytest.mark.slow  # a process starting a cluster
 def test_the_command_line_runs_a_local_cluster_and_says_what_spilling_takes(tmp_path):
     from command_line import run
 

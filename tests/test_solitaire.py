@@ -7,8 +7,16 @@ import random
 import numpy as np
 import pytest
 from reference import bfs_layers, replay
-from reference_solitaire import (distance_within, neighbours, parse, random_config, random_pairs, random_walk,
-                                 step_neighbours, text)
+from reference_solitaire import (
+    distance_within,
+    neighbours,
+    parse,
+    random_config,
+    random_pairs,
+    random_walk,
+    step_neighbours,
+    text,
+)
 
 import vecsearch as vs
 from vecsearch.engine.runtime.codegen import layer_kernels

@@ -61,6 +61,7 @@ RUN = ("import json, cycle, vecsearch as vs; from vecsearch.engine.runtime impor
        " print(json.dumps([r.depth, r.total_states, files]))")
 
 
+@pytest.mark.slow  # three processes, one compiling
 def test_an_edited_comment_compiles_no_kernel_and_an_edited_rule_takes_effect(tmp_path):
     """Each run a new process, on the suite's kernel cache (the family's modules, written by
     whichever process made them first; numba caches cycle.py's functions beside it)."""
