@@ -227,10 +227,10 @@ def test_enumeration_frees_each_frontier_chunk_once_the_next_layer_has_a_state(m
 
     monkeypatch.setattr(visited, "GROW_BELOW", 0)  # every layer expanded on its own
     monkeypatch.setattr(visited, "TOGETHER_STATES", 0)
-    monkeypatch.setattr(layers, "CHUNK_BYTES", 64 << 10)
-    monkeypatch.setattr(visited, "ROUND", 4096)
-    expected = bfs_layers([tuple(range(1, 10))], pancake_neighbours(9))
-    puzzle = vs.get_puzzle("pancake-9")
+    monkeypatch.setattr(layers, "CHUNK_BYTES", 16 << 10)
+    monkeypatch.setattr(visited, "ROUND", 1024)
+    expected = bfs_layers([tuple(range(1, 9))], pancake_neighbours(8))
+    puzzle = vs.get_puzzle("pancake-8")
     made = enumeration._Layered.__init__
     peaks = {}
     for consume in (False, True):
