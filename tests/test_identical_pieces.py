@@ -140,7 +140,7 @@ def test_what_each_case_exercises():
     assert vs.bfs(small).layer_sizes == [len(layer) for layer in expected]
 
 
-@pytest.mark.parametrize("counts", [(1, 1, 1), (2, 1), (3, 2, 1), (1, 4, 2), (2, 2, 2, 1)])
+@pytest.mark.parametrize("counts", [(1, 1, 1), (2, 1), (3, 2, 1), (1, 4, 2), (2, 1, 2, 1)])
 def test_multiset_rank_is_a_bijection_in_python_and_in_the_kernels(counts):
     import itertools
 
