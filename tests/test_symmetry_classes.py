@@ -5,11 +5,10 @@ classes are checked against the unreduced enumeration and twsearch's ``-g``
 (tests/data/symmetry/README.md). The search through a quotient: ``test_symmetry_quotient``."""
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from command_line import run
 from reference_symmetry import burnside, generators, inverse, reference_group, reference_layers, then
 
 import vecsearch as vs
@@ -92,20 +91,17 @@ def test_a_mirror_that_does_not_exist_is_refused():
 
 
 def test_the_cli_prints_classes_and_refuses_bad_input():
-    run = [sys.executable, "-m", "vecsearch"]
-    out = subprocess.run(run + ["bfs", str(DATA / "2x2x2-UR.tws"), "--symmetry", "rotations, mirror (U R)", "--csv"],
-                         capture_output=True, text=True)
-    assert out.returncode == 0, out.stderr
-    rows = [line.split(",") for line in out.stdout.split()[1:]]
+    cube = str(DATA / "2x2x2-UR.tws")
+    code, out, err = run("bfs", cube, "--symmetry", "rotations, mirror (U R)", "--csv")
+    assert code == 0, err
+    rows = [line.split(",") for line in out.split()[1:]]
     assert [int(r[2]) for r in rows] == TWSEARCH["2x2x2-UR"]
     api = vs.bfs(load("2x2x2-UR"), symmetry="rotations, mirror (U R)")
     assert [int(r[1]) for r in rows] == [r.classes for r in api.records]
-    bad = subprocess.run(run + ["bfs", str(DATA / "2x2x2-UR.tws"), "--symmetry", "mirror (U Q)"],
-                         capture_output=True, text=True)
-    assert bad.returncode == 2 and "'Q' is not a move" in bad.stderr and "Traceback" not in bad.stderr
-    refused = subprocess.run(run + ["bfs", str(DATA / "2x2x2-UR.tws"), "--symmetry", "rotations", "--mode", "twobit"],
-                             capture_output=True, text=True)
-    assert refused.returncode == 2 and "not with --mode" in refused.stderr
+    code, _, err = run("bfs", cube, "--symmetry", "mirror (U Q)")
+    assert code == 2 and "'Q' is not a move" in err and "Traceback" not in err
+    code, _, err = run("bfs", cube, "--symmetry", "rotations", "--mode", "twobit")
+    assert code == 2 and "not with --mode" in err
 
 
 @pytest.mark.parametrize("lookups", [True, False], ids=["lookups", "decoded"])
