@@ -10,6 +10,7 @@ ARCHITECTURE.md for the layers these tests keep.
 from __future__ import annotations
 
 import ast
+import functools
 import warnings
 from pathlib import Path
 
@@ -17,6 +18,12 @@ PACKAGE = Path(__file__).resolve().parent.parent / "vecsearch"
 SOFT_LIMIT = 400  # lines of code (docstrings, comments and blank lines aside) past which a module says why
 # Modules past the soft limit, and why they stay whole (a module is split by concern, never by size).
 LONG_MODULES: dict[str, str] = {}
+
+
+@functools.cache
+def parsed(source: str) -> ast.Module:
+    """``ast.parse(source)``, once per source text: every test reads the whole package (not mutated)."""
+    return ast.parse(source)
 
 
 def modules() -> dict[str, Path]:
@@ -33,7 +40,7 @@ def imports(name: str, path: Path, known: dict) -> list[tuple[str, str | None, i
     """``(module imported, name taken from it or None, line)`` for each import of the package."""
     found = []
     package = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
-    tree = ast.parse(path.read_text())
+    tree = parsed(path.read_text())
     typing_only = {id(n) for block in ast.walk(tree) if isinstance(block, ast.If) and ast.unparse(block.test)
                    in ("TYPE_CHECKING", "typing.TYPE_CHECKING") for stmt in block.body for n in ast.walk(stmt)}
     for node in ast.walk(tree):
@@ -150,7 +157,7 @@ def code_lines(source: str) -> int:
     import tokenize
 
     documented = set()
-    for node in ast.walk(ast.parse(source)):
+    for node in ast.walk(parsed(source)):
         body = getattr(node, "body", None)
         if isinstance(body, list) and body and isinstance(body[0], ast.Expr) \
                 and isinstance(getattr(body[0], "value", None), ast.Constant) and isinstance(body[0].value.value, str):
@@ -230,7 +237,7 @@ def kernels_of(path: Path) -> set[str]:
     """The kernels a template defines (functions decorated ``kernel`` or ``parallel_kernel``)."""
     def named(decorator):
         return getattr(decorator, "id", None) or getattr(getattr(decorator, "func", None), "id", None)
-    return {node.name for node in ast.parse(path.read_text()).body if isinstance(node, ast.FunctionDef)
+    return {node.name for node in parsed(path.read_text()).body if isinstance(node, ast.FunctionDef)
             and any(named(d) in ("kernel", "parallel_kernel") for d in node.decorator_list)}
 
 
@@ -242,7 +249,7 @@ def test_kernel_templates_sit_beside_the_modules_that_drive_them():
     for name, path in modules().items():
         if is_template(name):
             continue
-        for node in ast.walk(ast.parse(path.read_text())):
+        for node in ast.walk(parsed(path.read_text())):
             if isinstance(node, ast.Attribute):
                 place = room(name) or name.rsplit(".", 1)[0]
                 calls.setdefault(node.attr, {}).setdefault(place, 0)
