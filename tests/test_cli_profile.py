@@ -2,13 +2,11 @@
 
 import csv
 
-import pytest
 from command_line import run
 from reference import bfs_layers, sliding_goal, sliding_neighbours, sliding_tuple
 
 
 def test_profile_writes_table_csv_and_plot(tmp_path):
-    pytest.importorskip("matplotlib")
     table, picture = tmp_path / "layers.csv", tmp_path / "layers.png"
     code, out, err = run("profile", "sliding-2x3", "--csv", str(table), "--plot", str(picture))
     assert (code, err) == (0, "")
@@ -28,7 +26,6 @@ def test_profile_takes_the_instance_options_of_bfs():
 
 
 def test_progress_bar_only_when_asked_or_on_a_terminal():
-    pytest.importorskip("tqdm")
     assert run("bfs", "sliding-2x3")[2] == ""  # stderr is a pipe here: no bar by default
     code, _, err = run("bfs", "sliding-2x3", "--progress")
     assert code == 0 and "bfs sliding-2x3" in err

@@ -5,6 +5,7 @@ import types
 import xml.etree.ElementTree as ET
 from itertools import pairwise
 
+import matplotlib
 import pytest
 from reference import bfs_layers, distances, sliding_goal, sliding_neighbours
 
@@ -54,7 +55,7 @@ def test_html_table_is_well_formed_and_lists_every_record(enumeration):
 
 
 def test_plot_draws_layer_sizes_per_side(meeting):
-    pytest.importorskip("matplotlib").use("Agg")
+    matplotlib.use("Agg")
     figure = meeting.profile.plot(label="eight")
     sizes, children, branching, timing = figure.axes[:4]
     drawn = {line.get_label(): list(line.get_ydata()) for line in sizes.get_lines()}
@@ -72,7 +73,7 @@ def test_plot_draws_layer_sizes_per_side(meeting):
 def test_plot_leaves_zeros_off_log_panels_starts_amounts_at_zero_and_names_the_puzzle(meeting):
     import math
 
-    pytest.importorskip("matplotlib").use("Agg")
+    matplotlib.use("Agg")
     figure = meeting.profile.plot(label="eight")
     sizes, children, branching, timing, memory = figure.axes
     dups = next(line for line in children.get_lines() if line.get_label() == "eight forward duplicates")
@@ -84,7 +85,7 @@ def test_plot_leaves_zeros_off_log_panels_starts_amounts_at_zero_and_names_the_p
 
 
 def test_plot_profiles_compares_several(enumeration, meeting):
-    pytest.importorskip("matplotlib").use("Agg")
+    matplotlib.use("Agg")
     figure = vs.plot_profiles({"2x3": enumeration[0].profile, "3x3 meet": meeting.profile})
     labels = [line.get_label() for line in figure.axes[0].get_lines()]
     assert labels == ["2x3 forward", "3x3 meet forward", "3x3 meet backward"]
@@ -93,7 +94,7 @@ def test_plot_profiles_compares_several(enumeration, meeting):
 
 
 def test_heuristic_profiles_plot_per_bound():
-    pytest.importorskip("matplotlib").use("Agg")
+    matplotlib.use("Agg")
     result = vs.solve_many("sliding-3x3", ["8 6 7 2 5 4 3 x 1"], method="idastar")
     figure = result.profile.plot()
     line = figure.axes[0].get_lines()[0]
@@ -149,13 +150,11 @@ def test_progress_bar_counts_layers_and_states(monkeypatch):
 
 
 def test_progress_bar_draws_with_tqdm(capsys):
-    pytest.importorskip("tqdm")
     result = vs.bfs("sliding-2x3", progress=True)
     assert "bfs sliding-2x3" in capsys.readouterr().err and result.total_states == 360
 
 
 def test_the_progress_bars_last_frame_shows_the_whole_search(capsys):
-    pytest.importorskip("tqdm")
     result = vs.bfs("pocket-htm", progress=True)
     frames = [f for f in capsys.readouterr().err.replace("\r", "\n").splitlines() if f.strip()]
     assert f"depth {result.depth}, {result.total_states:,} states" in frames[-1]  # not a layer behind

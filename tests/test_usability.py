@@ -115,7 +115,6 @@ def test_results_show_briefly_in_a_notebook():
 
 
 def test_a_profile_plot_is_drawn_once_in_a_notebook():
-    pytest.importorskip("matplotlib")
     import matplotlib
 
     matplotlib.use("Agg")
