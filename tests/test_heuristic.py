@@ -49,6 +49,26 @@ def test_idastar_lengths_equal_bfs_distances_and_paths_replay(space, heuristic):
     assert found.profile.expanded > 0
 
 
+def test_many_with_long_searches_set_aside_and_split_gives_the_same_answers(space, monkeypatch):
+    """``idastar_many`` sets a start aside once an iteration expands ``split_from`` nodes and
+    finishes it alone, its iterations split across threads: lengths, paths and unreachable
+    starts stay right."""
+    from vecsearch.engine.heuristic import idastar
+
+    rows, cols, goal, neighbours, dist = space
+    starts = random_arrangements(rows, cols, 60, seed=5) + [goal]
+    set_aside = []
+    iterations = idastar._iterations
+    monkeypatch.setattr(idastar, "_iterations", lambda *args: set_aside.append(args[3]) or iterations(*args))
+    found = vs.solve_many(sliding(rows, cols), [pack_sliding(s) for s in starts], method="idastar",
+                          heuristic="manhattan", split_from=20, threads=2)
+    assert len(set_aside) > 10
+    for i, start in enumerate(starts):
+        assert found.lengths[i] == dist.get(start, -1), start
+        if start in dist:
+            assert replay(start, found.formatted(i), neighbours) == goal
+
+
 def test_astar_and_single_idastar_lengths_equal_bfs_distances(space):
     rows, cols, goal, neighbours, dist = space
     puzzle = sliding(rows, cols)

@@ -293,6 +293,12 @@ def test_3x3x3_optimal_lengths_equal_twsearch():
         solution = vs.solve(puzzle, puzzle.parse_state(case["scramble"]), method="idastar", heuristic=heuristic)
         assert len(solution) == case["length"], case
         assert _replayed(puzzle, case["scramble"], puzzle.format_moves(solution.moves))
+    # many at once, the searches past 1,000 nodes an iteration set aside and finished split across threads
+    starts = np.array([puzzle.parse_state(c["scramble"]) for c in cases])  # an array: 2-word rows are no (id, start)
+    many = vs.solve_many(puzzle, starts, method="idastar", heuristic=heuristic, split_from=1000, threads=2)
+    assert many.lengths.tolist() == [c["length"] for c in cases]
+    for case, length, moves in zip(cases, many.lengths, many.moves, strict=True):
+        assert _replayed(puzzle, case["scramble"], puzzle.format_moves(moves[:length]))
 
 
 def test_solve_many_and_batch_solve_with_idastar(tmp_path, capsys):

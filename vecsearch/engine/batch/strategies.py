@@ -64,7 +64,7 @@ def pairs_chunk(puzzle, chunk, max_depth, options, method):
 def idastar_chunk(puzzle, chunk, max_depth, options, method):
     from vecsearch.engine.heuristic.idastar import idastar_many
 
-    if not chunk.shared_goal or "split_from" in options:  # one search at a time, each split across threads
+    if not chunk.shared_goal:  # one search at a time, each split across threads
         return one_by_one(puzzle, chunk, max_depth, options, method)
     return idastar_many(puzzle, chunk.starts, chunk.goals, max_depth=max_depth, **options)
 

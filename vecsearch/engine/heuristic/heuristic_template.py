@@ -171,11 +171,15 @@ def ida_split(roots, roots_h, at, depths, tables, htables, sequences, goals, bou
 
 
 @parallel_kernel
-def ida_many(starts, skip, tables, htables, sequences, goals, max_bound, moves_out, lengths, expanded, generated):
+def ida_many(starts, skip, tables, htables, sequences, goals, max_bound, defer_from, moves_out, lengths, resume,
+             expanded, generated):
     """Complete IDA* for every start not marked in ``skip``, in parallel (one start per task).
 
     ``lengths[i]``: the optimal length, -1 if none exists (tree exhausted), -2 if none within
-    ``max_bound``. ``expanded[i, b]`` / ``generated[i, b]``: nodes of the iteration with bound ``b``.
+    ``max_bound``, -3 if an iteration expanded ``defer_from`` nodes without reaching the goal: the
+    search stops there, to be finished by the caller (its iterations split across threads) from
+    the bound ``resume[i]``. ``expanded[i, b]`` / ``generated[i, b]``: nodes of the iteration with
+    bound ``b``.
     """
     for i in prange(starts.shape[0]):
         lengths[i] = -1
@@ -199,6 +203,10 @@ def ida_many(starts, skip, tables, htables, sequences, goals, max_bound, moves_o
                 lengths[i] = -1
                 break
             bound = next_bound
+            if e >= defer_from and bound <= max_bound:
+                lengths[i] = -3
+                resume[i] = bound
+                break
 
 
 @kernel

@@ -10,7 +10,8 @@ that undoes the previous one is never generated; permutation puzzles play canoni
 ``idastar`` solves one instance with one kernel call per bound (each a profile record, timed);
 once an iteration is long (``split_from`` nodes), the next ones are split: the tree's nodes a few
 moves deep are searched in parallel, and the first subtree to reach the goal stops the others.
-``idastar_many`` runs complete IDA* searches for many instances in parallel, one per task.
+``idastar_many`` runs complete IDA* searches for many instances in parallel, one per task; an
+instance whose iteration grows long is set aside and finished alone, its iterations split.
 """
 
 from __future__ import annotations
@@ -64,27 +65,33 @@ def idastar(puzzle, start=None, goal=None, *, heuristic=None, max_depth=None, on
     cap = DEFAULT_MAX_BOUND if max_depth is None else max_depth
     kernel(starts, *fixed, -1, np.empty(1, np.int64))  # compile: bound -1 prunes the root
     bound = int(heuristic_values(chosen, starts[:1])[0])
-    solution, complete, expanded = None, False, 0
+    solution, complete = None, False
     with progress_bar(progress, f"idastar {puzzle.name}", unit=" iterations") as bar:
-        while bound <= cap:
-            record, moves, next_bound = _iteration(puzzle, chosen, kernel, starts, fixed, bound, expanded, split_from,
-                                                    threads)
-            expanded = record.expanded
+        for record, moves, next_bound in _iterations(puzzle, chosen, kernel, starts, fixed, bound, cap, 0,
+                                                      split_from, threads):
             profile.add(record)
             rate = record.expanded / max(record.seconds, 1e-9)
-            bar.advance(1, f"f <= {bound}, {record.expanded:,} nodes, {rate:,.0f} nodes/s")
+            bar.advance(1, f"f <= {record.bound}, {record.expanded:,} nodes, {rate:,.0f} nodes/s")
             if on_bound is not None:
                 on_bound(record)
             if moves is not None:
                 solution = solution_along(puzzle, starts, moves, profile)
-                complete = True
-                break
-            if next_bound == NO_BOUND:
-                complete = True  # every state reachable from the start was searched
-                break
-            bound = int(next_bound)
+            complete = moves is not None or next_bound == NO_BOUND  # NO_BOUND: the reachable tree was searched
     profile.compile_seconds = watch.compile_seconds
     return SearchResult(puzzle, profile, solution, complete, [], "idastar")
+
+
+def _iterations(puzzle, chosen, kernel, starts, fixed, bound, cap, expanded, split_from, threads):
+    """IDA*'s iterations from ``bound`` to ``cap`` (``expanded``: the nodes of the one before,
+    which decide whether the first is split): yields each one's ``(record, moves, next_bound)``
+    until a path is found (``moves``: its moves, else None) or nothing lies beyond the bound."""
+    while bound <= cap:
+        record, moves, next_bound = _iteration(puzzle, chosen, kernel, starts, fixed, bound, expanded, split_from,
+                                                threads)
+        yield record, moves, next_bound
+        if moves is not None or next_bound == NO_BOUND:
+            return
+        expanded, bound = record.expanded, int(next_bound)
 
 
 def _iteration(puzzle, chosen, kernel, starts, fixed, bound, expanded, split_from, threads):
@@ -164,13 +171,19 @@ def solution_along(puzzle, start: np.ndarray, moves: list[int], profile) -> Solu
     return Solution(puzzle, np.concatenate(states), moves, profile)
 
 
-def idastar_many(puzzle, starts, goal=None, *, heuristic=None, max_depth=None, threads=None, progress=False):
+def idastar_many(puzzle, starts, goal=None, *, heuristic=None, max_depth=None, threads=None, split_from=SPLIT_FROM,
+                 progress=False):
     """Optimal solutions for many starts towards one goal, IDA* on all cores (one start per task,
     handed out dynamically), sharing one heuristic (its pattern databases are loaded once).
 
+    A start whose iteration expands ``split_from`` nodes without reaching the goal is set aside
+    (the others go on), then finished alone, its next iterations split across the threads
+    (``idastar``'s): a long search among short ones no longer runs on one core while the others
+    idle (a batch of 3x3x3 scrambles: one of 14 moves is most of the work).
+
     Returns ``(lengths, moves, profile)``: ``lengths[i]`` is -1 when start ``i`` cannot reach the
     goal (or not within ``max_depth``), and ``moves[i, :lengths[i]]`` are its moves. The profile
-    sums the nodes of every instance per f-bound; its seconds are the batch's wall time.
+    sums the nodes of every instance per f-bound; its seconds are the batch's wall time (less compiling).
     ``progress=True`` draws a bar of the instances solved (a batch of ``BATCH`` at a time).
     """
     puzzle = as_puzzle(puzzle)
@@ -184,17 +197,21 @@ def idastar_many(puzzle, starts, goal=None, *, heuristic=None, max_depth=None, t
     component = goal_components.pop()
     cap = DEFAULT_MAX_BOUND if max_depth is None else max_depth
     chosen = resolve(puzzle, goals, heuristic)
-    kernel = search_kernels(puzzle, chosen).ida_many
+    found = search_kernels(puzzle, chosen)
+    kernel = found.ida_many
     fixed = (kernel_tables(puzzle), chosen.tables, sequence_table(puzzle), goals, cap)
+    defer_from = max(1, split_from) if (threads or numba.get_num_threads()) > 1 else NO_BOUND
     lengths = np.full(len(starts), -1, dtype=np.int64)
-    parts = []  # each batch's moves, trimmed to its longest solution
+    resume = np.zeros(len(starts), dtype=np.int64)
+    solved = {}  # instance -> its moves
     expanded_by_bound = np.zeros(cap + 1, dtype=np.int64)
     generated_by_bound = np.zeros(cap + 1, dtype=np.int64)
     profile = Profile(visited="none (depth-first)")
     watch = jit.Stopwatch()
     empty = np.zeros((0, cap + 1), np.int64)
-    kernel(starts[:0], np.zeros(0, np.bool_), *fixed, np.zeros((0, cap), np.int64), lengths[:0], empty, empty)
-    began = time.perf_counter()
+    kernel(starts[:0], np.zeros(0, np.bool_), *fixed, defer_from, np.zeros((0, cap), np.int64), lengths[:0],
+           resume[:0], empty, empty)
+    timed = jit.Stopwatch()  # the search's seconds: without compiling the kernels of a search set aside
     bar = progress_bar(progress, f"idastar {puzzle.name}", unit=" inst", total=len(starts))
     with thread_limit(threads), numba.parallel_chunksize(1), bar as advancing:
         for lo in range(0, len(starts), BATCH):
@@ -203,12 +220,27 @@ def idastar_many(puzzle, starts, goal=None, *, heuristic=None, max_depth=None, t
             expanded = np.zeros((len(part), cap + 1), np.int64)
             generated = np.zeros_like(expanded)
             moves = np.zeros((len(part), cap), np.int64)
-            kernel(part, skip, *fixed, moves, lengths[lo:lo + BATCH], expanded, generated)
-            parts.append(moves[:, :max(0, int(lengths[lo:lo + BATCH].max(initial=0)))])
+            kernel(part, skip, *fixed, defer_from, moves, lengths[lo:lo + BATCH], resume[lo:lo + BATCH], expanded,
+                   generated)
+            for i in np.flatnonzero(lengths[lo:lo + BATCH] >= 0):
+                solved[lo + int(i)] = moves[i, :lengths[lo + i]].tolist()
             expanded_by_bound += expanded.sum(axis=0)
             generated_by_bound += generated.sum(axis=0)
-            advancing.advance(len(part))
-    seconds = time.perf_counter() - began
+            advancing.advance(int((lengths[lo:lo + BATCH] != -3).sum()))
+        deferred = np.flatnonzero(lengths == -3)
+        if len(deferred):
+            one = (kernel_tables(puzzle), chosen.tables, sequence_table(puzzle), goals)
+            found.ida_iteration(starts[:1], *one, -1, np.empty(1, np.int64))  # compile: bound -1 prunes the root
+        for i in deferred:
+            lengths[i] = -1
+            for record, path, _ in _iterations(puzzle, chosen, found.ida_iteration, starts[i:i + 1], one,
+                                               int(resume[i]), cap, defer_from, split_from, threads):
+                expanded_by_bound[record.bound] += record.expanded
+                generated_by_bound[record.bound] += record.generated
+                if path is not None:
+                    lengths[i], solved[int(i)] = len(path), path
+            advancing.advance(1)
+    seconds = timed.search_seconds
     total = max(1, int(expanded_by_bound.sum()))
     for bound in np.flatnonzero(expanded_by_bound):
         share = seconds * expanded_by_bound[bound] / total  # apportioned: the batch is timed as a whole
@@ -217,8 +249,6 @@ def idastar_many(puzzle, starts, goal=None, *, heuristic=None, max_depth=None, t
     profile.compile_seconds = watch.compile_seconds
     lengths[lengths < 0] = -1
     moves = np.zeros((len(starts), max(0, int(lengths.max(initial=0)))), np.int64)
-    row = 0
-    for part in parts:
-        moves[row:row + len(part), :part.shape[1]] = part
-        row += len(part)
+    for i, path in solved.items():
+        moves[i, :len(path)] = path
     return lengths, moves, profile
