@@ -5,6 +5,7 @@ malformed instances reported per id; bulk text reading and writing."""
 import io
 import json
 import random
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -277,6 +278,22 @@ def test_duplicate_ids_are_refused():
     instances, _ = instances_from(puzzle, [("a", "1 2 3 4 5 x"), ("b", "1 2 3 4 x 5"), ("a", "1 2 3 x 4 5")])
     with pytest.raises(vs.InvalidPuzzleInput, match=r'1 id\(s\) name more than one instance \("a"\)'):
         run_jsonl(puzzle, instances, [], None, stream=io.BytesIO())
+
+
+def test_a_wide_puzzles_states_are_starts_however_they_are_given():
+    """A wide state's words as a tuple (what ``parse_state`` returns), a list or an array row are
+    one start, not an ``(id, start)`` pair nor two narrow states; pairs and triples still read."""
+    definition = vs.load_definition(Path(__file__).parent / "data" / "definitions" / "wide.tws")
+    puzzle = vs.PermutationPuzzle(definition, representation="labels")
+    assert puzzle.width == 2
+    words = puzzle.parse_state("L C L")
+    row = puzzle.states(words)[0]
+    expected = vs.solve(puzzle, words).moves
+    for given in (words, list(words), row):
+        found = vs.solve_many(puzzle, [given, (7, given), ("b", given, words)])
+        assert not found.errors and list(found.ids) == [0, 7, "b"]
+        assert found.lengths.tolist() == [len(expected), len(expected), 0]
+    assert puzzle.states(row).shape == (1, 2) and not vs.get_puzzle("eight").is_state_words((1, 2))
 
 
 def test_progress_bar_counts_instances_on_stderr(capsys):

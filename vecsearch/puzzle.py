@@ -359,6 +359,15 @@ class Puzzle:
             return self._check_words([int(w) for w in value])
         raise InvalidPuzzleInput(f"{self.name}: cannot read a state from {value!r}")
 
+    def is_state_words(self, value) -> bool:
+        """Whether ``value`` is one wide state's words: a tuple, list or 1-D array of ``width``
+        integers (never for a narrow puzzle, whose states are single ints)."""
+        if self.width == 1 or not isinstance(value, (tuple, list, np.ndarray)) or len(value) != self.width:
+            return False
+        if isinstance(value, np.ndarray):
+            return value.ndim == 1 and value.dtype.kind in "iu"
+        return all(isinstance(v, (int, np.integer)) for v in value)
+
     def states(self, value) -> np.ndarray:
         """A layer array from one state or many (text, ints, or an array of packed states)."""
         if isinstance(value, np.ndarray) and value.dtype.kind in "iu" and value.ndim == (1 if self.width == 1 else 2):
@@ -366,7 +375,7 @@ class Puzzle:
             if self.width > 1 and array.shape[1] != self.width:
                 raise InvalidPuzzleInput(f"{self.name}: states need {self.width} words, array has {array.shape[1]}")
             return array
-        if isinstance(value, (str, int, np.integer)) or (self.width > 1 and _is_word_tuple(value, self.width)):
+        if isinstance(value, (str, int, np.integer)) or self.is_state_words(value):
             value = [value]
         rows = [self.state(v) for v in value]
         shape = (len(rows),) if self.width == 1 else (len(rows), self.width)
@@ -424,10 +433,6 @@ def _contiguous(tables):
         raise PuzzleDefinitionError("tables is a tuple of arrays; wrap a single array as (array,)")
     arrays = [np.ascontiguousarray(t) for t in tables]
     return type(tables)(*arrays) if hasattr(tables, "_fields") else tuple(arrays)
-
-
-def _is_word_tuple(value, width) -> bool:
-    return isinstance(value, tuple) and len(value) == width and all(isinstance(v, (int, np.integer)) for v in value)
 
 
 def _jitted(function):

@@ -118,7 +118,7 @@ def instances_from(puzzle, items, goal=None) -> tuple[Instances, list[tuple[obje
     """``Instances`` from what a user passes, and the errors of malformed items as
     ``(id, message)``: an ``Instances``; an array of states; or an iterable of starts,
     ``(id, start)`` / ``(id, start, goal)`` tuples or ``{"id", "start", "goal"}`` dicts (ids
-    default to positions)."""
+    default to positions). A wide puzzle's state as a tuple of its words is a start, not a pair."""
     if isinstance(items, Instances):
         return items, []
     shared = None if goal is None else puzzle.states(goal)
@@ -129,7 +129,7 @@ def instances_from(puzzle, items, goal=None) -> tuple[Instances, list[tuple[obje
     for position, item in enumerate(items):
         if isinstance(item, dict):
             key, start, target = item.get("id", position), item.get("start"), item.get("goal")
-        elif isinstance(item, tuple) and len(item) in (2, 3):
+        elif isinstance(item, tuple) and len(item) in (2, 3) and not puzzle.is_state_words(item):
             key, start, target = item[0], item[1], item[2] if len(item) == 3 else None
         else:
             key, start, target = position, item, None
