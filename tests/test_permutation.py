@@ -300,6 +300,7 @@ def test_rank_space_moves_of_one_orbit_puzzles(name, entries, monkeypatch):
     from vecsearch.puzzles.permutation import rank_steps, rules
 
     monkeypatch.setattr(rank_steps, "TABLE_ENTRIES", entries)
+    monkeypatch.setattr(rank_steps, "LARGE_TABLE_ENTRIES", 0)
     puzzle = ONE_ORBIT[name]()
     f = puzzle.functions
     packed = puzzle.start_states()
@@ -320,6 +321,19 @@ def test_rank_space_moves_of_one_orbit_puzzles(name, entries, monkeypatch):
             assert set(near[:tabled].tolist()) <= set(via[:count].tolist())
     if entries == 30:  # the smallest remainders tabled: pancakes' 2! + 3!, TopSpin's turnstile, the ring's X
         assert 0 < puzzle.tables.step_tabled[0] < puzzle.max_moves and len(puzzle.tables.step_values) <= 30
+
+
+def test_larger_rank_spaces_table_more_moves():
+    """The remainders tabled grow with the rank space, within their bound: pancake-12 tables its
+    flips of up to 10 (16 MiB), pancake-13 those of up to 11 (a quarter of its two-bit table)."""
+    from vecsearch.puzzles.permutation import rank_steps
+
+    def flips_tabled(n):
+        budget = rank_steps.table_budget(math.factorial(n))
+        return max(k for k in range(2, n + 1) if sum(math.factorial(j) for j in range(2, k + 1)) <= budget)
+
+    assert (flips_tabled(12), flips_tabled(13)) == (10, 11)
+    assert rank_steps.table_budget(math.factorial(16)) == rank_steps.LARGE_TABLE_ENTRIES
 
 
 @njit

@@ -7,7 +7,7 @@ the last ``k = n - a`` Lehmer digits: with ``full`` the Lehmer rank (before halv
 pieces among themselves) replaced by the remainder after the move. Its children lie within
 ``k!`` ranks of a parent, so a pancake's small flips land in cache lines the search just read.
 
-- **Tabled moves** (the moves with the smallest ``k`` while ``TABLE_ENTRIES`` allow):
+- **Tabled moves** (the moves with the smallest ``k`` while ``table_budget`` allows):
   ``step_values[step_at[row] + x]`` is the remainder after the move of a remainder ``x``: one
   lookup per child, nothing unranked. The smallest of them (``k <= span``, while ``span!`` times
   their number stays within ``DELTA_ENTRIES``) are read together: row ``full mod span!`` of
@@ -36,7 +36,12 @@ from vecsearch.kernels.intrinsics import popcount
 from vecsearch.kernels.ranking import FIRST_SIXTEEN, chunked_digits, digit_chunks, quotient, take_unused
 from vecsearch.puzzles.permutation.rules import PIECE_MOVES, PiecesTables
 
-TABLE_ENTRIES = 1 << 22  # remainders tabled in all (int32: 16 MiB); pancake-N: flips of up to 10
+TABLE_ENTRIES = 1 << 22  # remainders tabled in any case (int32: 16 MiB); pancake-N: flips of up to 10
+# and, in a larger rank space, up to one per TABLE_SHARE ranks (a quarter of the bytes of its two-bit table),
+# at most LARGE_TABLE_ENTRIES (256 MiB): a lookup instead of an O(k) ranking for every child of one more move
+# (pancake-13: the flip of 11, 160 MiB, built in about a second)
+TABLE_SHARE = 64
+LARGE_TABLE_ENTRIES = 1 << 26
 DELTA_ENTRIES = 1 << 19  # changes read together (int32: 2 MiB); pancake-N: flips of up to 8
 NIBBLE_LOW_BITS = 0x1111111111111111
 
@@ -215,15 +220,23 @@ def swap_nibbles(packed, i, j):
     return packed ^ (x << (4 * i)) ^ (x << (4 * j))
 
 
-def step_tables(pieces: PiecesTables, rows, nmoves: int, orbit_size: int, orientations: int) -> RankStepTables:
-    """The ``pieces`` tables of a one-orbit puzzle with its steps for ``rows`` (``(permutation,
-    twist)`` of the moves, then of the inverse moves if the puzzle needs them, in rank order)."""
+def table_budget(rank_size: int) -> int:
+    """The remainders tabled in all (``step_values``) for a puzzle of ``rank_size`` ranks."""
+    return max(TABLE_ENTRIES, min(LARGE_TABLE_ENTRIES, rank_size // TABLE_SHARE))
+
+
+def step_tables(pieces: PiecesTables, rows, nmoves: int, orbit_size: int, orientations: int,
+                rank_size: int) -> RankStepTables:
+    """The ``pieces`` tables of a one-orbit puzzle of ``rank_size`` ranks with its steps for
+    ``rows`` (``(permutation, twist)`` of the moves, then of the inverse moves if the puzzle needs
+    them, in rank order)."""
     n = orbit_size
+    budget = table_budget(rank_size)
     first = [min(i for i, (p, t) in enumerate(zip(*row, strict=True)) if p != i or t) for row in rows]
     tabled, entries = set(), 0
     for row in sorted(range(len(rows)), key=lambda r: -first[r]):  # the smallest remainders first
         entries += math.factorial(n - first[row])
-        if entries > TABLE_ENTRIES:
+        if entries > budget:
             break
         tabled.add(row)
     order = [row for half in (range(nmoves), range(nmoves, len(rows)))
