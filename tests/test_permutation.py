@@ -324,16 +324,24 @@ def test_rank_space_moves_of_one_orbit_puzzles(name, entries, monkeypatch):
 
 
 def test_larger_rank_spaces_table_more_moves():
-    """The remainders tabled grow with the rank space, within their bound: pancake-12 tables its
-    flips of up to 10 (16 MiB), pancake-13 those of up to 11 (a quarter of its two-bit table)."""
-    from vecsearch.puzzles.permutation import rank_steps
+    """The tables grow with the rank space, within their bounds: pancake-12 tables its flips of up
+    to 10 (16 MiB) and pancake-13 those of up to 11 (a quarter of its two-bit table); pancake-11
+    reads the changes of its flips of up to 8 together, pancake-12 and -13 those of up to 9."""
+    from vecsearch.puzzles.permutation import rank_steps as rs
 
-    def flips_tabled(n):
-        budget = rank_steps.table_budget(math.factorial(n))
-        return max(k for k in range(2, n + 1) if sum(math.factorial(j) for j in range(2, k + 1)) <= budget)
+    def flips(n, least, most, entries):
+        budget = rs.table_budget(math.factorial(n), least, most)
+        return max(k for k in range(2, n + 1) if entries(k) <= budget)
 
-    assert (flips_tabled(12), flips_tabled(13)) == (10, 11)
-    assert rank_steps.table_budget(math.factorial(16)) == rank_steps.LARGE_TABLE_ENTRIES
+    def tabled(n):
+        return flips(n, rs.TABLE_ENTRIES, rs.LARGE_TABLE_ENTRIES, lambda k: sum(map(math.factorial, range(2, k + 1))))
+
+    def together(n):
+        return flips(n, rs.DELTA_ENTRIES, rs.LARGE_DELTA_ENTRIES, lambda k: math.factorial(k) * (k - 1))
+
+    assert [tabled(n) for n in (11, 12, 13)] == [10, 10, 11]
+    assert [together(n) for n in (11, 12, 13)] == [8, 9, 9]
+    assert rs.table_budget(math.factorial(16), rs.TABLE_ENTRIES, rs.LARGE_TABLE_ENTRIES) == rs.LARGE_TABLE_ENTRIES
 
 
 @njit
