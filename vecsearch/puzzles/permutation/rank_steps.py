@@ -36,14 +36,16 @@ from vecsearch.kernels.intrinsics import popcount
 from vecsearch.kernels.ranking import FIRST_SIXTEEN, chunked_digits, digit_chunks, quotient, take_unused
 from vecsearch.puzzles.permutation.rules import PIECE_MOVES, PiecesTables
 
-# Entries of the tables (int32) in any case, then, in a larger rank space, up to one per TABLE_SHARE ranks (a
-# quarter of the bytes of its two-bit table) within a bound (``table_budget``):
+# Entries of the tables (int32) in any case, then, in a larger rank space whose two-bit table one machine holds
+# (at most LARGE_RANKS ranks: pancake-13, not -14), up to one per TABLE_SHARE ranks (a quarter of the bytes of
+# its two-bit table) within a bound (``table_budget``):
 TABLE_ENTRIES = 1 << 22  # remainders tabled (16 MiB): pancake-N, flips of up to 10
 LARGE_TABLE_ENTRIES = 1 << 26  # (256 MiB) pancake-13: the flip of 11 too (160 MiB, built in about a second), a
 # lookup instead of an O(k) ranking for every child of that move
 DELTA_ENTRIES = 1 << 19  # changes read together (2 MiB): pancake-N, flips of up to 8
 LARGE_DELTA_ENTRIES = 1 << 22  # (16 MiB) pancake-12 and -13: flips of up to 9 (11 MiB; expand 5% faster a state)
 TABLE_SHARE = 64
+LARGE_RANKS = 1 << 35  # (an 8 GiB two-bit table) beyond, building the tables would cost start-up for nothing
 NIBBLE_LOW_BITS = 0x1111111111111111
 
 # The pieces tables, then how a move steps a single orbit's rank (built by ``step_tables``).
@@ -223,7 +225,9 @@ def swap_nibbles(packed, i, j):
 
 def table_budget(rank_size: int, least: int, most: int) -> int:
     """The entries of a table (remainders, changes read together) for a puzzle of ``rank_size``
-    ranks: ``least``, or one per ``TABLE_SHARE`` ranks within ``most``."""
+    ranks: ``least``, or up to ``LARGE_RANKS`` ranks one per ``TABLE_SHARE`` ranks within ``most``."""
+    if rank_size > LARGE_RANKS:
+        return least
     return max(least, min(most, rank_size // TABLE_SHARE))
 
 
