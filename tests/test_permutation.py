@@ -300,6 +300,7 @@ def test_rank_space_moves_of_one_orbit_puzzles(name, entries, monkeypatch):
     from vecsearch.puzzles.permutation import rank_steps, rules
 
     monkeypatch.setattr(rank_steps, "TABLE_ENTRIES", entries)
+    monkeypatch.setattr(rank_steps, "LARGE_TABLE_ENTRIES", 0)
     puzzle = ONE_ORBIT[name]()
     f = puzzle.functions
     packed = puzzle.start_states()
@@ -320,6 +321,28 @@ def test_rank_space_moves_of_one_orbit_puzzles(name, entries, monkeypatch):
             assert set(near[:tabled].tolist()) <= set(via[:count].tolist())
     if entries == 30:  # the smallest remainders tabled: pancakes' 2! + 3!, TopSpin's turnstile, the ring's X
         assert 0 < puzzle.tables.step_tabled[0] < puzzle.max_moves and len(puzzle.tables.step_values) <= 30
+
+
+def test_larger_rank_spaces_table_more_moves():
+    """The tables grow with the rank space, within their bounds: pancake-12 tables its flips of up
+    to 10 (16 MiB) and pancake-13 those of up to 11 (a quarter of its two-bit table); pancake-11
+    reads the changes of its flips of up to 8 together, pancake-12 and -13 those of up to 9;
+    pancake-14's two-bit table (22 GB) is beyond one machine: its tables stay small."""
+    from vecsearch.puzzles.permutation import rank_steps as rs
+
+    def flips(n, least, most, entries):
+        budget = rs.table_budget(math.factorial(n), least, most)
+        return max(k for k in range(2, n + 1) if entries(k) <= budget)
+
+    def tabled(n):
+        return flips(n, rs.TABLE_ENTRIES, rs.LARGE_TABLE_ENTRIES, lambda k: sum(map(math.factorial, range(2, k + 1))))
+
+    def together(n):
+        return flips(n, rs.DELTA_ENTRIES, rs.LARGE_DELTA_ENTRIES, lambda k: math.factorial(k) * (k - 1))
+
+    assert [tabled(n) for n in (11, 12, 13)] == [10, 10, 11]
+    assert [together(n) for n in (11, 12, 13)] == [8, 9, 9]
+    assert tabled(14) == 10 and together(14) == 8  # beyond LARGE_RANKS: no start-up for tables never searched
 
 
 @njit

@@ -7,10 +7,10 @@ the last ``k = n - a`` Lehmer digits: with ``full`` the Lehmer rank (before halv
 pieces among themselves) replaced by the remainder after the move. Its children lie within
 ``k!`` ranks of a parent, so a pancake's small flips land in cache lines the search just read.
 
-- **Tabled moves** (the moves with the smallest ``k`` while ``TABLE_ENTRIES`` allow):
+- **Tabled moves** (the moves with the smallest ``k`` while ``table_budget`` allows):
   ``step_values[step_at[row] + x]`` is the remainder after the move of a remainder ``x``: one
   lookup per child, nothing unranked. The smallest of them (``k <= span``, while ``span!`` times
-  their number stays within ``DELTA_ENTRIES``) are read together: row ``full mod span!`` of
+  their number stays within their own budget) are read together: row ``full mod span!`` of
   ``step_deltas`` holds each one's change of ``full``, side by side.
 - **Computed moves**: the parent's pieces are unranked once (its Lehmer digits a few at a time,
   ``ranking.chunked_digits``), and the new remainder is ranked from the moved pieces: ``O(k)``.
@@ -36,8 +36,16 @@ from vecsearch.kernels.intrinsics import popcount
 from vecsearch.kernels.ranking import FIRST_SIXTEEN, chunked_digits, digit_chunks, quotient, take_unused
 from vecsearch.puzzles.permutation.rules import PIECE_MOVES, PiecesTables
 
-TABLE_ENTRIES = 1 << 22  # remainders tabled in all (int32: 16 MiB); pancake-N: flips of up to 10
-DELTA_ENTRIES = 1 << 19  # changes read together (int32: 2 MiB); pancake-N: flips of up to 8
+# Entries of the tables (int32) in any case, then, in a larger rank space whose two-bit table one machine holds
+# (at most LARGE_RANKS ranks: pancake-13, not -14), up to one per TABLE_SHARE ranks (a quarter of the bytes of
+# its two-bit table) within a bound (``table_budget``):
+TABLE_ENTRIES = 1 << 22  # remainders tabled (16 MiB): pancake-N, flips of up to 10
+LARGE_TABLE_ENTRIES = 1 << 26  # (256 MiB) pancake-13: the flip of 11 too (160 MiB, built in about a second), a
+# lookup instead of an O(k) ranking for every child of that move
+DELTA_ENTRIES = 1 << 19  # changes read together (2 MiB): pancake-N, flips of up to 8
+LARGE_DELTA_ENTRIES = 1 << 22  # (16 MiB) pancake-12 and -13: flips of up to 9 (11 MiB; expand 5% faster a state)
+TABLE_SHARE = 64
+LARGE_RANKS = 1 << 35  # (an 8 GiB two-bit table) beyond, building the tables would cost start-up for nothing
 NIBBLE_LOW_BITS = 0x1111111111111111
 
 # The pieces tables, then how a move steps a single orbit's rank (built by ``step_tables``).
@@ -215,15 +223,26 @@ def swap_nibbles(packed, i, j):
     return packed ^ (x << (4 * i)) ^ (x << (4 * j))
 
 
-def step_tables(pieces: PiecesTables, rows, nmoves: int, orbit_size: int, orientations: int) -> RankStepTables:
-    """The ``pieces`` tables of a one-orbit puzzle with its steps for ``rows`` (``(permutation,
-    twist)`` of the moves, then of the inverse moves if the puzzle needs them, in rank order)."""
+def table_budget(rank_size: int, least: int, most: int) -> int:
+    """The entries of a table (remainders, changes read together) for a puzzle of ``rank_size``
+    ranks: ``least``, or up to ``LARGE_RANKS`` ranks one per ``TABLE_SHARE`` ranks within ``most``."""
+    if rank_size > LARGE_RANKS:
+        return least
+    return max(least, min(most, rank_size // TABLE_SHARE))
+
+
+def step_tables(pieces: PiecesTables, rows, nmoves: int, orbit_size: int, orientations: int,
+                rank_size: int) -> RankStepTables:
+    """The ``pieces`` tables of a one-orbit puzzle of ``rank_size`` ranks with its steps for
+    ``rows`` (``(permutation, twist)`` of the moves, then of the inverse moves if the puzzle needs
+    them, in rank order)."""
     n = orbit_size
+    budget = table_budget(rank_size, TABLE_ENTRIES, LARGE_TABLE_ENTRIES)
     first = [min(i for i, (p, t) in enumerate(zip(*row, strict=True)) if p != i or t) for row in rows]
     tabled, entries = set(), 0
     for row in sorted(range(len(rows)), key=lambda r: -first[r]):  # the smallest remainders first
         entries += math.factorial(n - first[row])
-        if entries > TABLE_ENTRIES:
+        if entries > budget:
             break
         tabled.add(row)
     order = [row for half in (range(nmoves), range(nmoves, len(rows)))
@@ -237,7 +256,8 @@ def step_tables(pieces: PiecesTables, rows, nmoves: int, orbit_size: int, orient
             at[j], offset = offset, offset + len(out)
             values.append(out)
     halves = [sum(row in tabled for row in order[:nmoves]), sum(row in tabled for row in order[nmoves:])]
-    deltas, together = _together(values, [n - first[r] for r in order], halves, nmoves, orientations)
+    deltas, together = _together(values, [n - first[r] for r in order], halves, nmoves, orientations,
+                                  table_budget(rank_size, DELTA_ENTRIES, LARGE_DELTA_ENTRIES))
     powers = np.array([orientations ** i for i in range(n + 1)], np.int64)
     chunk_size, chunk_digits = digit_chunks(list(range(n, 1, -1)))
     return RankStepTables(*pieces, np.array(order, np.int64), np.array([first[r] for r in order], np.int64), at,
@@ -247,15 +267,16 @@ def step_tables(pieces: PiecesTables, rows, nmoves: int, orbit_size: int, orient
                           together, powers, chunk_size, chunk_digits)
 
 
-def _together(values, sizes, halves, nmoves, orientations):
+def _together(values, sizes, halves, nmoves, orientations, budget):
     """``step_deltas`` and ``step_together`` (see the module) from the remainder ``values`` of the
-    tabled rows (in step order, ``sizes``: their ``k``); none for orbits with orientations."""
+    tabled rows (in step order, ``sizes``: their ``k``), at most ``budget`` changes; none for orbits
+    with orientations."""
     starts = (0, nmoves)
     tabled = [sizes[j] for h in (0, 1) for j in range(starts[h], starts[h] + halves[h])]
     best = (0, (0, 0))
     for span in sorted(set(tabled)):  # the next row's remainder is then longer: its digits are not read yet
         rows = tuple(sum(1 for j in range(starts[h], starts[h] + halves[h]) if sizes[j] <= span) for h in (0, 1))
-        if sum(rows) >= 2 and math.factorial(span) * sum(rows) <= DELTA_ENTRIES and orientations == 1:
+        if sum(rows) >= 2 and math.factorial(span) * sum(rows) <= budget and orientations == 1:
             best = (span, rows)
     span, rows = best
     deltas = np.zeros((math.factorial(span) if span else 1, sum(rows)), np.int32)
