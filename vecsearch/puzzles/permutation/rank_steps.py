@@ -7,7 +7,7 @@ the last ``k = n - a`` Lehmer digits: with ``full`` the Lehmer rank (before halv
 pieces among themselves) replaced by the remainder after the move. Its children lie within
 ``k!`` ranks of a parent, so a pancake's small flips land in cache lines the search just read.
 
-- **Tabled moves** (the moves with the smallest ``k`` while ``table_budget`` allows):
+- **Tabled moves** (the moves with the smallest ``k`` while ``TABLE_ENTRIES`` allow):
   ``step_values[step_at[row] + x]`` is the remainder after the move of a remainder ``x``: one
   lookup per child, nothing unranked. The smallest of them (``k <= span``, while ``span!`` times
   their number stays within their own budget) are read together: row ``full mod span!`` of
@@ -36,13 +36,12 @@ from vecsearch.kernels.intrinsics import popcount
 from vecsearch.kernels.ranking import FIRST_SIXTEEN, chunked_digits, digit_chunks, quotient, take_unused
 from vecsearch.puzzles.permutation.rules import PIECE_MOVES, PiecesTables
 
-# Entries of the tables (int32) in any case, then, in a larger rank space whose two-bit table one machine holds
-# (at most LARGE_RANKS ranks: pancake-13, not -14), up to one per TABLE_SHARE ranks (a quarter of the bytes of
-# its two-bit table) within a bound (``table_budget``):
-TABLE_ENTRIES = 1 << 22  # remainders tabled (16 MiB): pancake-N, flips of up to 10
-LARGE_TABLE_ENTRIES = 1 << 26  # (256 MiB) pancake-13: the flip of 11 too (160 MiB, built in about a second), a
-# lookup instead of an O(k) ranking for every child of that move
-DELTA_ENTRIES = 1 << 19  # changes read together (2 MiB): pancake-N, flips of up to 8
+TABLE_ENTRIES = 1 << 22  # remainders tabled (int32, 16 MiB): pancake-N, flips of up to 10. Built when a puzzle is
+# made, also for a one-line solve: pancake-13's flip of 11 (160 MiB, 1.5 s) stays computed
+# The changes read together (int32), in any case, then, in a larger rank space whose two-bit table one machine
+# holds (at most LARGE_RANKS ranks: pancake-13, not -14), up to one per TABLE_SHARE ranks (a quarter of the bytes
+# of its two-bit table) within a bound (``table_budget``):
+DELTA_ENTRIES = 1 << 19  # (2 MiB) pancake-N: flips of up to 8
 LARGE_DELTA_ENTRIES = 1 << 22  # (16 MiB) pancake-12 and -13: flips of up to 9 (11 MiB; expand 5% faster a state)
 TABLE_SHARE = 64
 LARGE_RANKS = 1 << 35  # (an 8 GiB two-bit table) beyond, building the tables would cost start-up for nothing
@@ -224,7 +223,7 @@ def swap_nibbles(packed, i, j):
 
 
 def table_budget(rank_size: int, least: int, most: int) -> int:
-    """The entries of a table (remainders, changes read together) for a puzzle of ``rank_size``
+    """The entries of the changes read together for a puzzle of ``rank_size``
     ranks: ``least``, or up to ``LARGE_RANKS`` ranks one per ``TABLE_SHARE`` ranks within ``most``."""
     if rank_size > LARGE_RANKS:
         return least
@@ -237,12 +236,11 @@ def step_tables(pieces: PiecesTables, rows, nmoves: int, orbit_size: int, orient
     ``rows`` (``(permutation, twist)`` of the moves, then of the inverse moves if the puzzle needs
     them, in rank order)."""
     n = orbit_size
-    budget = table_budget(rank_size, TABLE_ENTRIES, LARGE_TABLE_ENTRIES)
     first = [min(i for i, (p, t) in enumerate(zip(*row, strict=True)) if p != i or t) for row in rows]
     tabled, entries = set(), 0
     for row in sorted(range(len(rows)), key=lambda r: -first[r]):  # the smallest remainders first
         entries += math.factorial(n - first[row])
-        if entries > budget:
+        if entries > TABLE_ENTRIES:
             break
         tabled.add(row)
     order = [row for half in (range(nmoves), range(nmoves, len(rows)))
