@@ -32,7 +32,8 @@ def solve_many(puzzle, instances, goal=None, *, method: str = "auto", max_depth=
     instances : array or iterable
         An array of starts, an iterable of starts (states or texts), ``(id, start)`` or
         ``(id, start, goal)`` tuples, or ``{"id", "start", "goal"}`` dicts; ids default to
-        positions.
+        positions. A wide puzzle's state is the tuple of its words (as ``parse_state`` gives
+        it), a list or an array row: one start, never a pair.
     goal : state or text, optional
         The goal of instances that name none (default: the puzzle's).
     method : str, default "auto"
