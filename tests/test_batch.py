@@ -296,6 +296,13 @@ def test_a_wide_puzzles_states_are_starts_however_they_are_given():
     assert puzzle.states(row).shape == (1, 2) and not vs.get_puzzle("eight").is_state_words((1, 2))
 
 
+def test_a_start_that_is_no_state_is_its_instances_error_not_a_crash():
+    found = vs.solve_many("sliding-2x3", [("a", 2.5), ("b", "1 2 3 4 5 x"), 3.0])
+    assert found.errors == [("a", "sliding-2x3: cannot read a state from 2.5"),
+                            (2, "sliding-2x3: cannot read a state from 3.0")]
+    assert list(found.ids) == ["b"] and found.lengths.tolist() == [0]
+
+
 def test_progress_bar_counts_instances_on_stderr(capsys):
     puzzle = vs.get_puzzle("sliding-2x3")
     vs.solve_many(puzzle, ["1 2 3 4 5 x"] * 30, chunk_size=10, progress=True)

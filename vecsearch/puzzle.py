@@ -41,7 +41,7 @@ process (a fraction of a second), and the kernels load from the cache either way
 from __future__ import annotations
 
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from types import MappingProxyType
 
 import numba
@@ -375,8 +375,8 @@ class Puzzle:
             if self.width > 1 and array.shape[1] != self.width:
                 raise InvalidPuzzleInput(f"{self.name}: states need {self.width} words, array has {array.shape[1]}")
             return array
-        if isinstance(value, (str, int, np.integer)) or self.is_state_words(value):
-            value = [value]
+        if isinstance(value, (str, int, np.integer)) or self.is_state_words(value) or not isinstance(value, Iterable):
+            value = [value]  # one state (what is not a state says so: ``state``)
         rows = [self.state(v) for v in value]
         shape = (len(rows),) if self.width == 1 else (len(rows), self.width)
         return np.array(rows, dtype=np.int64).reshape(shape)
