@@ -36,6 +36,7 @@ from vecsearch.engine.runtime.progress import progress_bar
 from vecsearch.errors import InvalidPuzzleInput
 
 NO_BOUND = 1 << 40  # as in engine/heuristic/heuristic_template.py
+SET_ASIDE = -3  # ida_many's length of a search set aside (engine/heuristic/heuristic_template.py)
 DEFAULT_MAX_BOUND = 255  # default cap of the f-bound (the path length) when none is given
 BATCH = 1024  # instances per parallel kernel call of idastar_many
 SPLIT_FROM = 1 << 17  # an iteration expanding this many nodes has its successors split across threads
@@ -226,8 +227,8 @@ def idastar_many(puzzle, starts, goal=None, *, heuristic=None, max_depth=None, t
                 solved[lo + int(i)] = moves[i, :lengths[lo + i]].tolist()
             expanded_by_bound += expanded.sum(axis=0)
             generated_by_bound += generated.sum(axis=0)
-            advancing.advance(int((lengths[lo:lo + BATCH] != -3).sum()))
-        deferred = np.flatnonzero(lengths == -3)
+            advancing.advance(int((lengths[lo:lo + BATCH] != SET_ASIDE).sum()))
+        deferred = np.flatnonzero(lengths == SET_ASIDE)
         if len(deferred):
             one = (kernel_tables(puzzle), chosen.tables, sequence_table(puzzle), goals)
             found.ida_iteration(starts[:1], *one, -1, np.empty(1, np.int64))  # compile: bound -1 prunes the root
