@@ -166,3 +166,28 @@ def test_by_default_a_search_takes_at_most_half_the_machine(monkeypatch):
                                                   r" max_memory= or --max-memory\) \(two-bit table 16.6 GiB"):
         planner.plan(Vertushka())
     assert planner.plan(Vertushka(), max_memory="17G").mode == "twobit"
+
+
+# --- large tables: huge pages -----------------------------------------------------------------
+def test_large_tables_start_on_a_huge_page_hold_their_fill_and_are_written_like_any_array(monkeypatch):
+    from vecsearch.engine.runtime import large_arrays
+
+    small = large_arrays.table_array(1000, np.int64, -1)
+    assert small.shape == (1000,) and small.dtype == np.int64 and (small == -1).all()
+    monkeypatch.setattr(large_arrays, "HUGE_FROM", 0)  # every table a mapping of its own
+    for dtype, fill in ((np.int64, -1), (np.uint8, 255), (np.uint64, 0)):
+        table = large_arrays.table_array(100_003, dtype, fill)
+        assert table.shape == (100_003,) and table.dtype == dtype and (table == fill).all()
+        table[::7] = 3
+        assert int(table[7]) == 3 and int(table[8]) == fill and table.flags.writeable
+        if hasattr(large_arrays.mmap, "MADV_HUGEPAGE"):
+            assert table.ctypes.data % large_arrays.HUGE_PAGE == 0
+
+
+def test_a_two_bit_search_on_huge_pages_finds_the_same_layers(monkeypatch):
+    from vecsearch.engine.runtime import large_arrays
+
+    published = [1, 6, 30, 149, 543, 1357, 1903, 1016, 35]  # OEIS A058986, n = 7
+    assert vs.bfs("pancake-7", mode="twobit").profile.layer_sizes() == published
+    monkeypatch.setattr(large_arrays, "HUGE_FROM", 0)
+    assert vs.bfs("pancake-7", mode="twobit").profile.layer_sizes() == published

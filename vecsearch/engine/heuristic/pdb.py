@@ -31,6 +31,7 @@ from vecsearch.engine.runtime import jit, planner
 from vecsearch.engine.runtime.blocks import thread_limit
 from vecsearch.engine.runtime.codegen import build_kernels, cache_dir
 from vecsearch.engine.runtime.guarded import kernel_tables
+from vecsearch.engine.runtime.large_arrays import table_array
 from vecsearch.engine.runtime.layers import Layer, LayerBuilder, empty_states
 from vecsearch.engine.runtime.visited import ROUND, expand_blocks
 from vecsearch.errors import VecsearchError
@@ -73,8 +74,8 @@ def enumerate_distances(abstraction: Abstraction, *, threads=None, on_layer=None
                             puzzle.kernel_label, templates=("pdb_template",), roles=roles, optional_roles=())
     costs = np.ones(puzzle.max_moves, dtype=np.int64)
     costs[list(abstraction.free_moves)] = 0
-    bits = np.zeros((puzzle.rank_size + 63) // 64, dtype=np.uint64)
-    entries = np.full(puzzle.rank_size // abstraction.group, UNREACHED, dtype=np.uint8)
+    bits = table_array((puzzle.rank_size + 63) // 64, np.uint64)
+    entries = table_array(puzzle.rank_size // abstraction.group, np.uint8, UNREACHED)
     profile = Profile(visited="bitset")
     watch = jit.Stopwatch()
     step = _Expander(kernels, puzzle, bits, costs, entries, abstraction.group, budget)

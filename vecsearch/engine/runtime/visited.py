@@ -23,6 +23,7 @@ from vecsearch.engine.runtime import blocks, jit
 from vecsearch.engine.runtime.caches import BITSETS
 from vecsearch.engine.runtime.codegen import layer_kernels
 from vecsearch.engine.runtime.guarded import kernel_tables
+from vecsearch.engine.runtime.large_arrays import table_array
 from vecsearch.engine.runtime.layers import Layer, LayerBuilder, empty_states
 from vecsearch.engine.runtime.phase_clock import PhaseClock
 
@@ -158,7 +159,7 @@ class BitsetVisited(_Visited):
         super().__init__(puzzle)
         words = (puzzle.rank_size + 63) // 64
         pool = BITSETS.get(words, list)
-        self.bits = pool.pop() if pool else np.zeros(words, dtype=np.uint64)
+        self.bits = pool.pop() if pool else table_array(words, np.uint64)
         self.count = 0
 
     @property

@@ -28,6 +28,7 @@ from vecsearch.engine.runtime.codegen import layer_kernels
 from vecsearch.engine.runtime.endpoints import as_puzzle
 from vecsearch.engine.runtime.goals import default_goals
 from vecsearch.engine.runtime.guarded import kernel_tables
+from vecsearch.engine.runtime.large_arrays import table_array
 from vecsearch.engine.runtime.progress import layer_progress
 from vecsearch.engine.runtime.visited import state_key
 from vecsearch.engine.twobit.search import TwoBitSearch
@@ -114,7 +115,7 @@ class DistanceTable:
             raise MemoryLimitError(f"{puzzle.name}: a distance table of one byte per rank needs"
                                    f" {planner.format_size(puzzle.rank_size)}, over the limit of"
                                    f" {planner.format_size(limit)}; storage='mod3' needs a quarter of that")
-        self.distances = np.full(puzzle.rank_size, np.iinfo(np.uint8).max, dtype=np.uint8)
+        self.distances = table_array(puzzle.rank_size, np.uint8, np.iinfo(np.uint8).max)
         from vecsearch.engine.layered.enumeration import enumerate_space  # loaded on first use, as bfs loads it
 
         result = enumerate_space(puzzle, goals, backward=True, max_depth=max_depth, visited="bitset", threads=threads,

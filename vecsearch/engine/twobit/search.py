@@ -33,6 +33,7 @@ from vecsearch.engine.results.profile import LayerRecord
 from vecsearch.engine.runtime import blocks, jit, planner
 from vecsearch.engine.runtime.codegen import layer_kernels
 from vecsearch.engine.runtime.guarded import kernel_tables
+from vecsearch.engine.runtime.large_arrays import table_array
 from vecsearch.engine.runtime.phase_clock import PhaseClock
 from vecsearch.engine.twobit.segment_cells import retire_cells
 from vecsearch.puzzle import signed64
@@ -79,7 +80,7 @@ class TwoBitSearch:
         self.component = int(component)
         self.backward = bool(backward)
         self.side = side
-        self.table = np.full(planner.two_bit_words(puzzle.rank_size), -1, np.int64)
+        self.table = table_array(planner.two_bit_words(puzzle.rank_size), np.int64, -1)
         tail = puzzle.rank_size - 32 * (len(self.table) - 1)
         self.last_mask = signed64(LOW_BITS & ((1 << (2 * tail)) - 1))
         self.can_pull = backward or puzzle.searchable_backward
