@@ -320,6 +320,10 @@ def test_rank_space_moves_of_one_orbit_puzzles(name, entries, monkeypatch):
             assert set(near[:tabled].tolist()) <= set(via[:count].tolist())
     if entries == 30:  # the smallest remainders tabled: pancakes' 2! + 3!, TopSpin's turnstile, the ring's X
         assert 0 < puzzle.tables.step_tabled[0] < puzzle.max_moves and len(puzzle.tables.step_values) <= 30
+    # a pancake's flips reverse the positions they change (their remainders computed without ranking); the others
+    # have moves that do not (a turnstile, a twist), computed by ranking the moved pieces
+    reversals = puzzle.tables.step_reversal.tolist()
+    assert all(reversals) if name.startswith("pancake") else 0 in reversals
 
 
 def test_larger_rank_spaces_table_more_moves():

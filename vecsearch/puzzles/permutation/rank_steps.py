@@ -14,13 +14,17 @@ pieces among themselves) replaced by the remainder after the move. Its children 
   ``step_deltas`` holds each one's change of ``full``, side by side.
 - **Computed moves**: the parent's pieces are unranked once (its Lehmer digits a few at a time,
   ``ranking.chunked_digits``), and the new remainder is ranked from the moved pieces: ``O(k)``.
+  A move that reverses the positions ``>= a`` (a pancake's flip) needs no ranking: the moved
+  piece's digit is how many of the pieces it now follows are smaller, which the parent's digits
+  give at once (``reversed_remainder``): the flips of 11, 12 and 13 of pancake-13 in half the time.
 - **Orientations** (at most 16): the base-k digits of the positions ``>= a`` are rewritten likewise.
 
 Tables ``RankStepTables``: the ``PiecesTables`` and the table rows (the moves, then the inverse
 moves if the puzzle needs them), each half by increasing ``k`` (the tabled rows first):
 ``step_rows`` (the row of each), ``step_first`` (``a``), ``step_at`` (offset in ``step_values``, or
 -1: computed), ``step_source`` (the position each position takes its piece from) and
-``step_twist``; ``step_tabled``: tabled rows per half; ``step_deltas`` (``span!``, columns) and
+``step_twist``; ``step_reversal`` (1: the move reverses the positions ``>= a``, turning none);
+``step_tabled``: tabled rows per half; ``step_deltas`` (``span!``, columns) and
 ``step_together`` (per half: its first column and how many rows; ``[2]``: ``span``);
 ``step_powers``: powers of the orientation count; ``step_chunk_size`` and ``step_chunk_digits``:
 ``ranking.digit_chunks`` of a Lehmer rank of ``n`` pieces.
@@ -51,9 +55,9 @@ NIBBLE_LOW_BITS = 0x1111111111111111
 RankStepTables = NamedTuple("RankStepTables", [*PiecesTables.__annotations__.items(),
                                                *((name, np.ndarray) for name in (
                                                    "step_rows", "step_first", "step_at", "step_source",
-                                                   "step_twist", "step_values", "step_tabled", "step_deltas",
-                                                   "step_together", "step_powers", "step_chunk_size",
-                                                   "step_chunk_digits"))])
+                                                   "step_twist", "step_reversal", "step_values", "step_tabled",
+                                                   "step_deltas", "step_together", "step_powers",
+                                                   "step_chunk_size", "step_chunk_digits"))])
 
 
 @state_function
@@ -67,6 +71,23 @@ def moved_remainder(pieces, source, a, n, factorials):
         v = (pieces >> (4 * source[i])) & 15
         low += popcount(seen & ((np.int64(1) << v) - 1)) * factorials[n - 1 - i]
         seen |= np.int64(1) << v
+    return low
+
+
+@state_function
+def reversed_remainder(pieces, digits, a, n, factorials):
+    """``moved_remainder`` for a move that reverses the positions ``a..n-1``: position ``q``'s
+    piece ``p`` goes where it follows the pieces of ``a..q-1``, of which as many are smaller as
+    the pieces of ``a..n-1`` smaller than ``p`` (``p``, less those before ``a``) less those after
+    ``q`` (the parent's Lehmer digit ``q``, in ``digits``)."""
+    before = np.int64(0)  # the pieces of the positions before a, a bit each
+    for j in range(a):
+        before |= np.int64(1) << ((pieces >> (4 * j)) & 15)
+    low = np.int64(0)
+    for q in range(a, n):
+        p = (pieces >> (4 * q)) & 15
+        smaller = p - popcount(before & ((np.int64(1) << p) - 1)) - ((digits >> (4 * q)) & 15)
+        low += smaller * factorials[q - a]
     return low
 
 
@@ -128,7 +149,10 @@ def single_orbit_step(rank, component, tables, ranks, first, near):
         else:
             if pieces < 0:
                 pieces = pieces_of(digits, n)
-            moved = moved_remainder(pieces, tables.step_source[at], a, n, factorials)
+            if tables.step_reversal[at]:
+                moved = reversed_remainder(pieces, digits, a, n, factorials)
+            else:
+                moved = moved_remainder(pieces, tables.step_source[at], a, n, factorials)
         child = ((full - remainder + moved) >> half) * weight
         if a < kept:
             child += moved_twists(twists, orientation, tables, at, a, kept, k)
@@ -256,13 +280,15 @@ def step_tables(pieces: PiecesTables, rows, nmoves: int, orbit_size: int, orient
     halves = [sum(row in tabled for row in order[:nmoves]), sum(row in tabled for row in order[nmoves:])]
     deltas, together = _together(values, [n - first[r] for r in order], halves, nmoves, orientations,
                                   table_budget(rank_size, DELTA_ENTRIES, LARGE_DELTA_ENTRIES))
+    reversal = [all(p == first[r] + n - 1 - i for i, p in enumerate(rows[r][0][first[r]:], first[r]))
+                and not any(rows[r][1]) for r in order]
     powers = np.array([orientations ** i for i in range(n + 1)], np.int64)
     chunk_size, chunk_digits = digit_chunks(list(range(n, 1, -1)))
     return RankStepTables(*pieces, np.array(order, np.int64), np.array([first[r] for r in order], np.int64), at,
                           np.array([rows[r][0] for r in order], np.int64).reshape(len(rows), n),
                           np.array([rows[r][1] for r in order], np.int64).reshape(len(rows), n),
-                          np.concatenate(values or [np.zeros(0, np.int32)]), np.array(halves, np.int64), deltas,
-                          together, powers, chunk_size, chunk_digits)
+                          np.array(reversal, np.int64), np.concatenate(values or [np.zeros(0, np.int32)]),
+                          np.array(halves, np.int64), deltas, together, powers, chunk_size, chunk_digits)
 
 
 def _together(values, sizes, halves, nmoves, orientations, budget):
