@@ -6,7 +6,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from numba import njit
 from reference import bfs_layers, pancake_neighbours, permutation_neighbours, replay
 
 import vecsearch as vs
@@ -274,16 +273,6 @@ def test_moves_given_as_move_objects():
 
 
 # --- rank-space moves agree with unrank, expand, rank ------------------------------------------
-@njit
-def _expanded_ranks(puzzle_tables, rank, component, unrank, expand, rank_of, expand_rank, out_direct, out_via):
-    kids = np.empty(64, np.int64)
-    moves = np.empty(64, np.int64)
-    count = expand(unrank(rank, component, puzzle_tables), puzzle_tables, kids, moves)
-    for j in range(count):
-        out_via[j] = rank_of(kids[j], puzzle_tables)
-    return count, expand_rank(rank, component, puzzle_tables, out_direct)
-
-
 ONE_ORBIT = {  # the one-orbit puzzles whose moves step in rank space
     "pancake-6": lambda: PermutationPuzzle(pancake_definition(6), "given", representation="pieces"),
     "topspin-7": lambda: PermutationPuzzle(ring_definition("topspin-7", 7, 4), "qtm", representation="pieces"),  # even
@@ -296,28 +285,27 @@ ONE_ORBIT = {  # the one-orbit puzzles whose moves step in rank space
 @pytest.mark.parametrize("name", ONE_ORBIT)
 def test_rank_space_moves_of_one_orbit_puzzles(name, entries, monkeypatch):
     """Every move's children ranks, from tables or computed, equal unrank, expand, rank; the near
-    ones (the tabled moves) are among them."""
-    from vecsearch.puzzles.permutation import rank_steps, rules
+    ones (the tabled moves) are among them. (The family's kernels, bound to its rank-space moves
+    ``rank_steps.single_orbit_*``, from its cached module: a test-side kernel taking them as
+    arguments would be compiled again in every process.)"""
+    from vecsearch.puzzles.permutation import rank_steps
 
     monkeypatch.setattr(rank_steps, "TABLE_ENTRIES", entries)
     puzzle = ONE_ORBIT[name]()
-    f = puzzle.functions
-    packed = puzzle.start_states()
-    component = int(layer_kernels(puzzle).components(packed, puzzle.tables)[0])
-    direct, via, near = np.empty(64, np.int64), np.empty(64, np.int64), np.empty(64, np.int64)
-    halves = [(f["expand_state"], rank_steps.single_orbit_expand_rank, rank_steps.single_orbit_near_rank)]
-    if not puzzle.reversible:
-        halves.append((f["predecessors_state"], rank_steps.single_orbit_predecessors_rank,
-                       rank_steps.single_orbit_near_predecessors_rank))
-    for half, (expand, expand_rank, near_rank) in enumerate(halves):
-        tabled = int(puzzle.tables.step_tabled[half])
+    assert puzzle.functions["expand_rank_state"] is rank_steps.single_orbit_expand_rank
+    assert puzzle.functions["near_rank_state"] is rank_steps.single_orbit_near_rank
+    kernels, tables = layer_kernels(puzzle), puzzle.tables
+    component = int(kernels.components(puzzle.start_states(), tables)[0])
+    ranks = np.arange(0, puzzle.rank_size, max(1, puzzle.rank_size // 500))
+    states = kernels.unrank_many(ranks, component, tables)
+    for half, backward in enumerate([False] if puzzle.reversible else [False, True]):  # children, predecessors
+        tabled = int(tables.step_tabled[half])
         assert tabled == {1 << 22: puzzle.max_moves, 30: tabled, 0: 0}[entries]
-        for rank in range(0, puzzle.rank_size, max(1, puzzle.rank_size // 500)):
-            count, again = _expanded_ranks(puzzle.tables, rank, component, rules.pieces_unrank, expand,
-                                           rules.pieces_rank, expand_rank, direct, via)
-            assert count == again and direct[:count].tolist() == via[:count].tolist()
-            assert _near(near_rank, rank, component, puzzle.tables, near) == tabled
-            assert set(near[:tabled].tolist()) <= set(via[:count].tolist())
+        for i, rank in enumerate(ranks.tolist()):
+            via = kernels.ranks(kernels.neighbours(states[i:i + 1], tables, backward)[0], tables).tolist()
+            assert kernels.neighbour_ranks(rank, component, tables, backward, False).tolist() == via
+            near = kernels.neighbour_ranks(rank, component, tables, backward, True).tolist()
+            assert len(near) == tabled and set(near) <= set(via)
     if entries == 30:  # the smallest remainders tabled: pancakes' 2! + 3!, TopSpin's turnstile, the ring's X
         assert 0 < puzzle.tables.step_tabled[0] < puzzle.max_moves and len(puzzle.tables.step_values) <= 30
     # a pancake's flips reverse the positions they change (their remainders computed without ranking); the others
@@ -346,11 +334,6 @@ def test_larger_rank_spaces_table_more_moves():
     assert [tabled(n) for n in (11, 12, 13)] == [10, 10, 10]
     assert [together(n) for n in (11, 12, 13)] == [8, 9, 9]
     assert tabled(14) == 10 and together(14) == 8  # beyond LARGE_RANKS: no start-up for tables never searched
-
-
-@njit
-def _near(near_rank, rank, component, tables, out):
-    return near_rank(rank, component, tables, out)
 
 
 def test_pancake_flips_keep_children_near_their_parent():

@@ -36,7 +36,7 @@ from vecsearch.kernels.roles import (
 )
 
 # the kernels the engine calls (code generation exports them from the family module)
-__all__ = ("twobit_range", "goal_ranks_range", "unrank_many")
+__all__ = ("twobit_range", "goal_ranks_range", "unrank_many", "neighbour_ranks")
 
 LOW_BITS = 0x5555555555555555  # the low bit of every cell
 TWOBIT_STATES = max(16, 512 // MAX_MOVES)  # ranks a batch takes: about 512 neighbours prefetched together
@@ -397,3 +397,19 @@ def unrank_many(ranks, component, tables):
     for i in range(ranks.shape[0]):
         out[i] = unrank_state(ranks[i], component, tables)
     return out
+
+
+@kernel
+def neighbour_ranks(rank, component, tables, backward, near):
+    """The ranks of the children (``backward``: predecessors) of the state of ``rank`` as the
+    search finds them (``rank_neighbours``), or with ``near`` only those it finds without
+    unranking (``near_steps``: maybe none): for the tests to hold the family's rank-space moves
+    against unrank, expand, rank, in its cached module."""
+    kids = new_states(MAX_MOVES, WIDTH)
+    moves = np.empty(MAX_MOVES, np.int64)
+    ranks = np.empty(MAX_MOVES, np.int64)
+    if near:
+        count = near_steps(rank, component, tables, backward, ranks)
+    else:
+        count = rank_neighbours(rank, component, tables, backward, kids, moves, ranks, 0)
+    return ranks[:count].copy()
