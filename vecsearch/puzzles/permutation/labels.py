@@ -42,6 +42,7 @@ from vecsearch.kernels.ranking import lehmer_digit, nth_unused
 from vecsearch.kernels.state_words import or_word, put_word, word_of
 
 SLOTS, FIELD_BITS, PIECE_BITS, MOVES, ORBITS, WIDTH, BLOCKS = range(7)  # LabelsTables.scalars
+BYTE_ONES = np.int64(0x0101010101010101)
 (ORBIT_FIRST, ORBIT_SIZE, ORBIT_K, ORBIT_LABELS, ORBIT_DISTINCT, ORBIT_ARRANGEMENT_WEIGHT, ORBIT_HALVED,
  ORBIT_ORIENTATION_WEIGHT, ORBIT_DROPPED, ORBIT_ORIENTATION_SIZE, ORBIT_PARITY_SHIFT, ORBIT_SUM_SHIFT,
  ORBIT_SUM_MASK) = range(13)
@@ -168,7 +169,20 @@ def arrangement_rank(state, tables, j):
             seen |= np.int64(1) << v
         return rank
     binomials = tables.binomials
-    for v in range(info[ORBIT_LABELS] - 1):
+    labels = info[ORBIT_LABELS]
+    if labels <= 8:  # one pass: per label, its slots so far and the slots so far it may take (a byte each)
+        free = np.int64(0)
+        taken = np.int64(0)
+        for i in range(n):
+            label = label_at(state, tables, first + i)
+            shift = 8 * label
+            count = ((taken >> shift) & 255) + 1
+            taken += np.int64(1) << shift
+            if label < labels - 1:
+                rank += binomials[(free >> shift) & 255, count] * tables.arrangement_weight[j, label]
+            free += BYTE_ONES & (((np.int64(1) << shift) << 8) - 1)  # a free slot for the labels up to this one
+        return rank
+    for v in range(labels - 1):
         digit = np.int64(0)
         free = 0
         taken = 0
