@@ -7,6 +7,7 @@ over Python states (``definition.apply`` only) for the true distances.
 
 from __future__ import annotations
 
+import json
 import random
 import warnings
 from pathlib import Path
@@ -162,3 +163,23 @@ def test_symmetries_that_do_not_fit_are_refused_by_name_and_those_moving_the_goa
     assert [group.conjugate(target, e) == target for e in range(group.order)].count(True) == len(elements)
     with pytest.raises(InvalidPuzzleInput, match="goal states"):
         symmetric_lookups.usable_symmetries(puzzle, np.repeat(puzzle.goal_states(), 5000, axis=0), CUBE_MIRRORS)
+
+
+@pytest.mark.slow
+def test_3x3x3_optimal_lengths_through_symmetric_lookups_equal_twsearch():
+    # corners, one 6-edge database read through 6 symmetries: lengths as twsearch's, replayed (up to
+    # 10 moves: the 11-move ones take minutes more; tests/test_pruning.py solves them directly)
+    golden = json.loads((DATA / "tws_solve_lengths.json").read_text())
+    puzzle = load(DATA / "definitions" / "twsearch-main-3x3x3.tws", "auto")
+    heuristic = puzzle.make_heuristic(puzzle.goal_states(), "pdb", budget=1 << 28, symmetry=CUBE_MIRRORS, lookups=6)
+    assert len(heuristic.details["patterns"]) == 2 and len(heuristic.details["lookups"]) == 7
+    cases = [c for c in golden["puzzles"]["3x3x3"] if c["length"] <= 10]
+    starts = np.array([puzzle.parse_state(c["scramble"]) for c in cases])
+    many = vs.solve_many(puzzle, starts, method="idastar", heuristic=heuristic)
+    assert many.lengths.tolist() == [c["length"] for c in cases]
+    d = puzzle.definition
+    for case, length, moves in zip(cases, many.lengths, many.moves, strict=True):
+        state = puzzle.pieces(puzzle.parse_state(case["scramble"]))
+        for m in moves[:length]:
+            state = d.apply(state, puzzle.move_list[m])
+        assert state == d.solved
