@@ -92,11 +92,21 @@ def test_conjugate_lookups_through_rotations_of_three_orbits():
     names = puzzle.move_names
     scrambles = [[rng.choice(names) for _ in range(rng.randrange(1, 12))] for _ in range(300)]
     states = puzzle.states([puzzle.parse_state(" ".join(s)) for s in scrambles])
+    images = []
     for e in elements[1:]:
         image = symmetric_lookups.image(window, group, e)
         through = lookup_values(puzzle, window, group, e, states)
-        assert through.tolist() == direct_values(puzzle, image, states).tolist()
+        images.append(direct_values(puzzle, image, states))
+        assert through.tolist() == images[-1].tolist()
         assert all(h <= len(s) for h, s in zip(through, scrambles, strict=True))
+    # in the coordinates form, the reads through conjugates summed from tables by its coordinates
+    ranked = load(DATA / "symmetry" / "Jing_pyraminx.tws", "coordinates")
+    same = projections.projection(ranked, {1: ([0, 1, 2], False), 2: ([0], False)})
+    heuristic = ranked.make_heuristic(ranked.goal_states(), "pdb", patterns=[same], lookups=12)
+    assert heuristic.function is pruning.coordinates_terms_bound and len(heuristic.details["lookups"]) > 1
+    want = np.maximum.reduce([direct_values(puzzle, window, states), *images])
+    assert heuristic_values(heuristic, ranked.states([ranked.encode(puzzle.pieces(s)) for s in states])).tolist() \
+        == want.tolist()
 
 
 def test_an_image_counting_twists_the_symmetry_shifts_unevenly_is_not_a_projection():
