@@ -10,7 +10,8 @@ projections that fit half the budget (the other orbits identical, orientations i
 after the first grown by further orbits while they fit (overlapping projections), and
 each orbit too large for that cut into windows of its labels kept apart (the rest identical,
 orientations counted if that fits, else ignored), as many as cover the labels, within what
-the budget has left.
+the budget has left; or, through symmetries (``symmetric_lookups``), one window and images
+of it that cover the labels, one database read several times.
 """
 
 from __future__ import annotations
@@ -112,12 +113,14 @@ def is_exact(coarsening: Coarsening) -> bool:
                for j in moved_orbits(coarsening.fine))
 
 
-def default_patterns(puzzle, budget: int = DEFAULT_TABLE_BYTES) -> list[Coarsening]:
+def default_patterns(puzzle, budget: int = DEFAULT_TABLE_BYTES, symmetries=None) -> list[Coarsening]:
     """The default projections of ``puzzle`` within ``budget`` entries (see the module): whole
     orbits grouped while a group's database fits half the budget (the largest orbit first, each
     into the first group it fits; then the later groups grown by other orbits while all of them
     fit half the budget), then the orbits too large for that cut into windows of their
-    labels, each given an equal share of what the groups left."""
+    labels, each given an equal share of what the groups left. With ``symmetries`` (``(group,
+    elements)`` of ``symmetric_lookups.usable_symmetries``) an orbit that images of its first
+    window cover is read through that window's database alone."""
     whole = Coarsening.identity(puzzle)
     if database_size(whole) <= budget // 4:  # a quarter: the whole space is slow to enumerate for its gain
         return [whole]
@@ -142,9 +145,9 @@ def default_patterns(puzzle, budget: int = DEFAULT_TABLE_BYTES) -> list[Coarseni
     chosen = [projection(puzzle, {i: every[i] for i in group}) for group in groups]
     left = budget - sum(map(database_size, chosen))
     for n, j in enumerate(sorted(rest, key=size.get)):
-        windows = _orbit_windows(puzzle, j, left // (len(rest) - n))
+        windows, stored = _orbit_windows(puzzle, j, left // (len(rest) - n), symmetries)
         chosen += windows
-        left -= sum(map(database_size, windows))
+        left -= stored
     if not chosen:
         raise InvalidPuzzleInput(f"{puzzle.name}: no projection fits {budget:,} entries; give patterns or a larger"
                                  " budget")
@@ -167,14 +170,42 @@ def _overlap(puzzle, groups: list[list[int]], orbits: list[int], every: dict, ca
                 sizes[g] = grown
 
 
-def _orbit_windows(puzzle, j: int, cap: int) -> list[Coarsening]:
-    """The windows of orbit ``j``'s labels (as many as cover them) whose databases fit ``cap``
-    entries together: the largest windows that fit, orientations of the rest counted if that fits."""
+def _orbit_windows(puzzle, j: int, cap: int, symmetries=None) -> tuple[list[Coarsening], int]:
+    """``(windows, entries)``: the windows of orbit ``j``'s labels (as many as cover them) whose
+    databases fit ``cap`` entries together, and those entries: the largest windows that fit,
+    orientations of the rest counted if that fits; with ``symmetries``, the first window and
+    images of it that cover the orbit (one database) where they do. (Windows no larger than
+    without symmetry: the 3x3x3's 7 edges, 511 M entries, would fit the default budget once, but
+    the engine's breadth-first build of them needs about 17.5 GiB.)"""
     names = list(range(len(puzzle.definition.label_names[j])))
     for k in range(len(names), 0, -1):
         starts = sorted({min(s, len(names) - k) for s in range(0, len(names), k)})
         for twists in (True, False):
             first = projection(puzzle, {j: (names[:k], twists)})
-            if database_size(first) * len(starts) <= cap:
-                return [projection(puzzle, {j: (names[s:s + k], twists)}) for s in starts]
-    return []
+            size = database_size(first)
+            if size * len(starts) > cap:
+                continue
+            covering = _covering_images(first, j, k, symmetries) if symmetries else None
+            if covering is not None:
+                return covering, size
+            return [projection(puzzle, {j: (names[s:s + k], twists)}) for s in starts], size * len(starts)
+    return [], 0
+
+
+def _covering_images(window: Coarsening, j: int, k: int, symmetries) -> list[Coarsening] | None:
+    """``window`` (keeping its orbit ``j``'s labels of classes below ``k``) and, chosen greedily
+    (the most labels not yet kept first), images of it under ``symmetries`` until every label of
+    the orbit is kept by one of them; None if they never are."""
+    from vecsearch.puzzles.permutation.symmetric_lookups import image
+
+    group, elements = symmetries
+    images = [(seen, {v for v, c in enumerate(seen.classes[j]) if c < k})
+              for seen in (image(window, group, e) for e in elements if e) if seen is not None]
+    chosen, kept = [window], {v for v, c in enumerate(window.classes[j]) if c < k}
+    while len(kept) < len(window.classes[j]):
+        best, labels = max(images, key=lambda found: len(found[1] - kept), default=(None, set()))
+        if not labels - kept:
+            return None
+        chosen.append(best)
+        kept |= labels
+    return chosen

@@ -50,6 +50,8 @@ from vecsearch.puzzles.permutation.projections import (
     is_exact,
     kept_orbits,
 )
+from vecsearch.puzzles.permutation.symmetric_lookups import Lookup, conjugate_fields, plan, usable_symmetries
+from vecsearch.puzzles.permutation.symmetry import SymmetryGroup
 
 
 class RankTables(NamedTuple):
@@ -71,12 +73,14 @@ class ProjectionTables(NamedTuple):
     """What ``projection_bound`` reads, arrays only (parallel kernels take no nested tuples).
 
     The fine state's fields: ``slot_word``, ``slot_shift``; ``scalars`` (indexed by
-    ``FIELD_BITS`` .. ``PROJECTIONS``). Projection ``p`` ranks the *segments* (the coset space's
-    orbits, in order) ``first_segment[p] .. first_segment[p + 1] - 1``; segment ``g``:
-    ``segments[g]`` (columns ``SEGMENT_*``), ``project[g, field]``: the coarse label (low byte)
-    and twist (above) of a fine field, ``label_weight[g, v]``: the place value of its label
-    ``v``'s digit (an arrangement). ``binomials``, ``factorials``; the databases one after
-    another (``entries`` from ``offsets``, two a byte: ``pack_entries``); the fine puzzle's
+    ``FIELD_BITS`` .. ``PROJECTIONS``). Lookup ``p`` (a database read directly, or through a
+    symmetric conjugate: ``symmetric_lookups``) ranks the *segments* (its coset space's orbits,
+    in order) ``first_segment[p] .. first_segment[p + 1] - 1`` and reads its database from
+    ``offsets[p]``; segment ``g``: ``segments[g]`` (columns ``SEGMENT_*``), ``reads[g, i]``: the
+    fine slot its slot ``i`` is read from, ``project[g, i, field]``: the coarse label (low byte)
+    and twist (above) that fine field gives there, ``label_weight[g, v]``: the place value of its
+    label ``v``'s digit (an arrangement). ``binomials``, ``factorials``; the databases one after
+    another (``entries``, two a byte: ``pack_entries``); the fine puzzle's
     ``RankTables`` (``fine_*``, to unrank a coordinates-form state). In the coordinates form
     (``coordinate_terms``): ``coordinates[c]`` (columns ``COORDINATE_*``), projection ``p``'s
     terms ``term_first[p] .. term_first[p + 1] - 1``, term ``t``: ``terms[t]`` (columns
@@ -87,6 +91,7 @@ class ProjectionTables(NamedTuple):
     scalars: np.ndarray
     first_segment: np.ndarray
     segments: np.ndarray
+    reads: np.ndarray
     project: np.ndarray
     label_weight: np.ndarray
     binomials: np.ndarray
@@ -113,16 +118,15 @@ FIELD_BITS, FINE_WIDTH, RANK_BITS, PROJECTIONS = range(4)  # ProjectionTables.sc
 COORDINATE_WEIGHT, COORDINATE_SIZE, COORDINATE_SHIFT, COORDINATE_MASK = range(4)  # ProjectionTables.coordinates
 TERM_FIRST, TERM_SECOND, TERM_SPAN, TERM_OFFSET = range(4)  # ProjectionTables.terms columns
 TERM_LIMIT = 1 << 22  # entries of a term over two coordinates (an orbit whose labels' twists are partly ignored)
-(SEGMENT_FIRST, SEGMENT_SIZE, SEGMENT_DISTINCT, SEGMENT_LABELS, SEGMENT_HALVED, SEGMENT_ARRANGEMENT_WEIGHT, SEGMENT_K,
- SEGMENT_ORIENTATION_WEIGHT, SEGMENT_DROPPED, SEGMENT_WILD, SEGMENT_SHARED) = range(11)  # ProjectionTables.segments
+(SEGMENT_SIZE, SEGMENT_DISTINCT, SEGMENT_LABELS, SEGMENT_HALVED, SEGMENT_ARRANGEMENT_WEIGHT, SEGMENT_K,
+ SEGMENT_ORIENTATION_WEIGHT, SEGMENT_DROPPED, SEGMENT_WILD, SEGMENT_SHARED) = range(10)  # ProjectionTables.segments
 
 
 @state_function
-def segment_rank(words, slot_word, slot_shift, project, info, label_weight, binomials, factorials, mask):
+def segment_rank(words, slot_word, slot_shift, reads, project, info, label_weight, binomials, factorials, mask):
     """One segment's part of its coset space's rank (``labels.labels_rank``'s, from the fine
-    state): ``info`` is its row of ``segments``, ``project`` and ``label_weight`` its rows.
-    (Arrays are passed one by one: a call taking the whole tables cost 5 us a state.)"""
-    first = info[SEGMENT_FIRST]
+    state): ``info`` is its row of ``segments``, ``reads``, ``project`` and ``label_weight`` its
+    rows. (Arrays are passed one by one: a call taking the whole tables cost 5 us a state.)"""
     n = info[SEGMENT_SIZE]
     k = info[SEGMENT_K]
     wild = info[SEGMENT_WILD]
@@ -131,8 +135,8 @@ def segment_rank(words, slot_word, slot_shift, project, info, label_weight, bino
     if info[SEGMENT_DISTINCT]:
         seen = np.int64(0)
         for i in range(n):
-            s = first + i
-            value = project[(word_of(words, slot_word[s]) >> slot_shift[s]) & mask]
+            s = reads[i]
+            value = project[i, (word_of(words, slot_word[s]) >> slot_shift[s]) & mask]
             v = value & 255
             rank += lehmer_digit(v, seen) * factorials[n - 1 - i]
             seen |= np.int64(1) << v
@@ -145,8 +149,8 @@ def segment_rank(words, slot_word, slot_shift, project, info, label_weight, bino
         seen = np.int64(0)  # the labels of one piece met so far
         met = np.int64(0)  # the pieces of the shared label met so far
         for i in range(n):
-            s = first + i
-            value = project[(word_of(words, slot_word[s]) >> slot_shift[s]) & mask]
+            s = reads[i]
+            value = project[i, (word_of(words, slot_word[s]) >> slot_shift[s]) & mask]
             v = value & 255
             if v == shared:
                 met += 1
@@ -161,8 +165,8 @@ def segment_rank(words, slot_word, slot_shift, project, info, label_weight, bino
                 twists = twists * k + (value >> 8)
     else:
         for i in range(n):
-            s = first + i
-            value = project[(word_of(words, slot_word[s]) >> slot_shift[s]) & mask]
+            s = reads[i]
+            value = project[i, (word_of(words, slot_word[s]) >> slot_shift[s]) & mask]
             if not (wild >> (value & 255)) & 1:
                 twists = twists * k + (value >> 8)
         for v in range(info[SEGMENT_LABELS] - 1):
@@ -170,8 +174,8 @@ def segment_rank(words, slot_word, slot_shift, project, info, label_weight, bino
             free = 0
             taken = 0
             for i in range(n):
-                s = first + i
-                label = project[(word_of(words, slot_word[s]) >> slot_shift[s]) & mask] & 255
+                s = reads[i]
+                label = project[i, (word_of(words, slot_word[s]) >> slot_shift[s]) & mask] & 255
                 if label == v:
                     taken += 1
                     digit += binomials[free, taken]
@@ -187,11 +191,12 @@ def segment_rank(words, slot_word, slot_shift, project, info, label_weight, bino
 
 @state_function
 def projections_bound(words, tables):
-    """The largest database entry over the projections of the state whose words are ``words``
-    (a scalar or a row, read by ``word_of``)."""
+    """The largest database entry over the lookups of the state whose words are ``words`` (a
+    scalar or a row, read by ``word_of``)."""
     mask = (np.int64(1) << tables.scalars[FIELD_BITS]) - 1
     slot_word = tables.slot_word
     slot_shift = tables.slot_shift
+    reads = tables.reads
     project = tables.project
     segments = tables.segments
     label_weight = tables.label_weight
@@ -203,8 +208,8 @@ def projections_bound(words, tables):
     for p in range(tables.scalars[PROJECTIONS]):
         rank = tables.offsets[p]
         for g in range(first_segment[p], first_segment[p + 1]):
-            rank += segment_rank(words, slot_word, slot_shift, project[g], segments[g], label_weight[g], binomials,
-                                 factorials, mask)
+            rank += segment_rank(words, slot_word, slot_shift, reads[g], project[g], segments[g], label_weight[g],
+                                 binomials, factorials, mask)
         value = nibble(entries, rank)
         if value > h:
             h = value
@@ -282,8 +287,8 @@ def segment_values(ranks, components, tables, g):
     for i in range(ranks.shape[0]):
         for w in range(words.shape[0]):
             words[w] = labels.labels_unrank_word(ranks[i], components[i], fine, w)
-        out[i] = segment_rank(words, tables.slot_word, tables.slot_shift, tables.project[g], tables.segments[g],
-                              tables.label_weight[g], tables.binomials, tables.factorials, mask)
+        out[i] = segment_rank(words, tables.slot_word, tables.slot_shift, tables.reads[g], tables.project[g],
+                              tables.segments[g], tables.label_weight[g], tables.binomials, tables.factorials, mask)
     return out
 
 
@@ -293,14 +298,18 @@ def coordinate_rows(puzzle) -> np.ndarray:
                      for c in puzzle.layout.coordinates], np.int64).reshape(-1, 4)
 
 
-def coordinate_terms(puzzle, patterns: list[Coarsening], tables: ProjectionTables) -> ProjectionTables | None:
+def coordinate_terms(puzzle, lookups: list[Lookup], patterns: list[Coarsening],
+                     tables: ProjectionTables) -> ProjectionTables | None:
     """``tables`` with the terms ``coordinates_terms_bound`` reads (a puzzle in the coordinates
-    form), or None when some term would exceed ``TERM_LIMIT`` entries.
+    form) for the ``lookups`` of the stored ``patterns``, or None when some term would exceed
+    ``TERM_LIMIT`` entries.
 
     A segment (a kept orbit) is a function of its orbit's coordinates (permutation or
-    arrangement, then orientation; each with its class). Its part of the rank is one term by the
-    first when the projection counts no twists there, a term by each when it counts every label's
-    (the arrangement's weighted rank plus the twists' number: a sum), else one term by both."""
+    arrangement, then orientation; each with its class), also through a conjugate (a symmetry
+    maps each orbit to itself). Its part of the rank is one term by the first when the projection
+    counts no twists there, a term by each when it counts every label's and reads the state itself
+    (the arrangement's weighted rank plus the twists' number: a sum; through a conjugate a twist
+    also depends on the piece), else one term by both."""
     coordinates = puzzle.layout.coordinates
     rows = coordinate_rows(puzzle)
     span = [c.classes * c.size for c in coordinates]
@@ -320,13 +329,14 @@ def coordinate_terms(puzzle, patterns: list[Coarsening], tables: ProjectionTable
         return segment_values(ranks, components, tables, g)
 
     terms, parts, first, offset = [], [], [0], 0
-    for p, pattern in enumerate(patterns):
-        for g, j in zip(range(tables.first_segment[p], tables.first_segment[p + 1]), kept_orbits(pattern), strict=True):
+    for p, lookup in enumerate(lookups):
+        for g, j in zip(range(tables.first_segment[p], tables.first_segment[p + 1]),
+                        kept_orbits(patterns[lookup.database]), strict=True):
             a, *rest = of_orbit[j]
             info = tables.segments[g]
             if not rest or not info[SEGMENT_ORIENTATION_WEIGHT]:
                 made = [(a, -1, 1, values(a))]
-            elif not info[SEGMENT_WILD]:
+            elif not info[SEGMENT_WILD] and lookup.element == 0:
                 b = rest[0]
                 by_a, by_b = values(a), values(b)
                 made = [(a, -1, 1, by_a - by_a[0]), (b, -1, 1, by_b)]
@@ -346,17 +356,20 @@ def coordinate_terms(puzzle, patterns: list[Coarsening], tables: ProjectionTable
 BOUNDS = {"labels": projection_bound, "pieces": projection_bound, "coordinates": coordinates_projection_bound}
 
 
-def projection_tables(puzzle, patterns: list[Coarsening], spaces, databases, entries) -> ProjectionTables:
+def projection_tables(puzzle, lookups: list[Lookup], patterns: list[Coarsening], spaces, databases, entries,
+                      group: SymmetryGroup | None = None) -> ProjectionTables:
     """The ``ProjectionTables`` of ``puzzle`` (labels, pieces or coordinates form) for the
-    projections ``patterns``, their coset spaces and their databases (``entries``: all of them,
-    one after another)."""
+    ``lookups`` of the stored projections ``patterns`` (their coset spaces and their databases;
+    ``entries``: all of them, one after another), read through the elements of ``group``."""
     d = puzzle.definition
     field_bits, piece_bits, slot_word, slot_shift, fine = fine_fields(puzzle)
     fields = 1 << field_bits
     starts = _starts(d)
-    segments, project, weights, first_segment = [], [], [], [0]
+    largest = max(o.size for o in d.orbits)
+    segments, reads, project, weights, first_segment = [], [], [], [], [0]
     most = max(len(names) for names in d.label_names)
-    for pattern, space in zip(patterns, spaces, strict=True):
+    for lookup in lookups:
+        pattern, space = patterns[lookup.database], spaces[lookup.database]
         coarse = space.tables
         for c, j in enumerate(kept_orbits(pattern)):
             info = coarse.orbits[c]
@@ -370,22 +383,32 @@ def projection_tables(puzzle, patterns: list[Coarsening], spaces, databases, ent
             wild = sum(1 << label_of[cls] for cls in pattern.ignored[j])
             orientation_weight = int(info[labels.ORBIT_ORIENTATION_WEIGHT]) if info[labels.ORBIT_ORIENTATION_SIZE] > 1 \
                 else 0
-            segments.append([starts[j], d.orbits[j].size, info[labels.ORBIT_DISTINCT], info[labels.ORBIT_LABELS],
+            segments.append([d.orbits[j].size, info[labels.ORBIT_DISTINCT], info[labels.ORBIT_LABELS],
                              info[labels.ORBIT_HALVED], info[labels.ORBIT_ARRANGEMENT_WEIGHT], info[labels.ORBIT_K],
                              orientation_weight, info[labels.ORBIT_DROPPED], wild,
                              _shared_label(space.definition.counts[c])])
-            project.append(row)
+            read = np.zeros(largest, np.int64)
+            rows = np.zeros((largest, fields), np.int64)
+            if lookup.element == 0:
+                read[:d.orbits[j].size] = starts[j] + np.arange(d.orbits[j].size)
+                rows[:] = row
+            else:
+                source, field = conjugate_fields(group, lookup.element, j, piece_bits, fields)
+                read[:len(source)] = starts[j] + source
+                rows[:len(source)] = np.where(field >= 0, row[np.maximum(field, 0)], 0)
+            reads.append(read)
+            project.append(rows)
             weight = np.zeros(most, np.int64)
             weight[:coarse.arrangement_weight.shape[1]] = coarse.arrangement_weight[c][:most]
             weights.append(weight)
         first_segment.append(len(segments))
-    largest = max(o.size for o in d.orbits)
     width = int(fine.scalars[labels.WIDTH])
     rank_bits = puzzle.rank_bits if puzzle.representation == "coordinates" else 0
-    scalars = np.array([field_bits, width, rank_bits, len(patterns)], np.int64)
-    offsets = np.cumsum([0] + [len(e) for e in databases[:-1]]).astype(np.int64)
+    scalars = np.array([field_bits, width, rank_bits, len(lookups)], np.int64)
+    starts_of = np.cumsum([0] + [len(e) for e in databases[:-1]]).astype(np.int64)
+    offsets = np.array([starts_of[lookup.database] for lookup in lookups], np.int64)
     return ProjectionTables(slot_word, slot_shift, scalars, np.array(first_segment, np.int64),
-                            np.array(segments, np.int64), np.array(project), np.array(weights),
+                            np.array(segments, np.int64), np.array(reads), np.array(project), np.array(weights),
                             binomial_table(largest), factorial_table(min(20, largest)), offsets, entries,
                             *(getattr(fine, name) for name in RankTables._fields),
                             *(np.zeros((0, 4), np.int64), np.zeros(1, np.int64), np.zeros((0, 4), np.int64),
@@ -476,18 +499,26 @@ def pack_entries(databases) -> np.ndarray:
     return together[0::2] | (together[1::2] << 4)
 
 
-def make_projection_heuristic(puzzle, goals: np.ndarray, patterns=None, *, budget=None, threads=None,
-                              max_memory=None, progress=False) -> Heuristic:
+def make_projection_heuristic(puzzle, goals: np.ndarray, patterns=None, *, budget=None, symmetry=None, lookups=None,
+                              threads=None, max_memory=None, progress=False) -> Heuristic:
     """The heuristic of the databases of ``patterns`` (``Pattern`` texts or ``Coarsening``\\ s;
-    default: ``default_patterns`` within ``budget`` entries), the largest entry over them."""
+    default: ``default_patterns`` within ``budget`` entries), the largest entry over them.
+
+    Through the symmetries ``symmetry`` names (``symmetry.parse_spec``; default: the
+    definition's rotations, if any) that keep the goal states, a projection that is the image
+    of an earlier one is read from that one's database, not stored (``symmetric_lookups``), and
+    each stored database is read through further symmetries up to ``lookups`` times in all."""
     if puzzle.representation not in BOUNDS:
         raise InvalidPuzzleInput(f"{puzzle.name}: its pattern databases read states in the labels, pieces or"
                                  f" coordinates form, not the {puzzle.representation} form; load it with"
                                  " representation='labels'")
+    group, elements = usable_symmetries(puzzle, goals, symmetry)
     if patterns is None:
-        chosen = default_patterns(puzzle, DEFAULT_TABLE_BYTES if budget is None else int(budget))
+        chosen = default_patterns(puzzle, DEFAULT_TABLE_BYTES if budget is None else int(budget),
+                                  (group, elements) if group is not None else None)
     else:
         chosen = [p if isinstance(p, Coarsening) else Pattern(puzzle, p) for p in patterns]
+    chosen, reads = plan(chosen, group, elements, lookups)
     spaces = [coarse_puzzle(p) for p in chosen]
     databases, names, seconds = [], [], 0.0
     for pattern, space in zip(chosen, spaces, strict=True):
@@ -503,14 +534,15 @@ def make_projection_heuristic(puzzle, goals: np.ndarray, patterns=None, *, budge
     entries = cached_array(together, lambda: (pack_entries(databases), {
         "patterns": [p.name for p in chosen], "files": names, "entries": "4 bits, at most 15"}),
         load="lookups" if exact else "read")[0]
-    tables = projection_tables(puzzle, chosen, spaces, databases, entries)
+    tables = projection_tables(puzzle, reads, chosen, spaces, databases, entries, group)
     bound = BOUNDS[puzzle.representation]
     if puzzle.representation == "coordinates":
-        with_terms = coordinate_terms(puzzle, chosen, tables)
+        with_terms = coordinate_terms(puzzle, reads, chosen, tables)
         if with_terms is not None:
             tables, bound = with_terms, coordinates_terms_bound
     sizes = ", ".join(f"{p.name} ({len(e):,})" for p, e in zip(chosen, databases, strict=True))
+    through = f", read {len(reads)} times through symmetry" if len(reads) > len(chosen) else ""
     return Heuristic(puzzle, "pdb", bound, tables, goals,
-                     f"the largest of {len(chosen)} pattern databases: {sizes}", seconds,
-                     {"patterns": [p.name for p in chosen], "entries": [len(e) for e in databases],
-                      "bytes": int(entries.nbytes)})
+                     f"the largest of {len(chosen)} pattern databases{through}: {sizes}", seconds,
+                     {"patterns": [p.name for p in chosen], "lookups": [read.name for read in reads],
+                      "entries": [len(e) for e in databases], "bytes": int(entries.nbytes)})

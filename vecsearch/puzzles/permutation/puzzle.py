@@ -208,8 +208,8 @@ class PermutationPuzzle(Puzzle):
     def make_heuristic(self, goals, name: str, **options):
         """``pdb``: without ``patterns``, the exact distance table over the group the moves
         generate when it fits a quarter of the ``budget`` (``exact``), else pattern databases
-        (``pruning.make_projection_heuristic``; options ``patterns``, ``budget``, ``threads``,
-        ``max_memory``, ``progress``)."""
+        (``pruning.make_projection_heuristic``; options ``patterns``, ``budget``, ``symmetry``,
+        ``lookups``, ``threads``, ``max_memory``, ``progress``)."""
         if options.get("patterns") is None:
             budget = options.get("budget")
             found = exact.exact_group(self, projections.DEFAULT_TABLE_BYTES if budget is None else int(budget))
