@@ -26,7 +26,6 @@ from vecsearch.kernels.roles import (
     heuristic_state,
     heuristic_update_state,
     kernel,
-    loop,
     new_states,
     parallel_kernel,
     state_function,
@@ -112,16 +111,6 @@ def bounded_dfs(root, root_h, sequence, bound, tables, htables, sequences, goals
     count = np.zeros(levels, np.int64)
     cursor = np.zeros(levels, np.int64)
     at = np.empty(levels + 1, np.int64)  # the automaton's state of the node expanded at each level
-    return dfs_loop(root, root_h, sequence, bound, tables, htables, sequences, goals, path, stop, kids, kid_moves,
-                    kid_h, kid_info, count, cursor, at)
-
-
-@loop
-def dfs_loop(root, root_h, sequence, bound, tables, htables, sequences, goals, path, stop, kids, kid_moves, kid_h,
-             kid_info, count, cursor, at):
-    """``bounded_dfs``'s search, given its stack, without reference counting (the heuristic's
-    lookups read its tables through counted references otherwise: an atomic operation per array
-    per node)."""
     at[0] = sequence
     if root_h > bound:
         return -1, root_h, 0, 0
