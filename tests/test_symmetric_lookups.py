@@ -193,3 +193,15 @@ def test_3x3x3_optimal_lengths_through_symmetric_lookups_equal_twsearch():
         for m in moves[:length]:
             state = d.apply(state, puzzle.move_list[m])
         assert state == d.solved
+
+
+@pytest.mark.parametrize("options, message", [
+    ({"symmetry": 3}, "symmetry names symmetries as text"),
+    ({"lookups": 0}, "lookups is how many times"),
+    ({"lookups": "two"}, "lookups is how many times"),
+    ({"symmetry": "mirror (X Y)"}, "'X' is not a move"),  # refused also where the exact table is the default
+])
+def test_wrong_symmetry_options_are_refused_by_name(options, message):
+    skewb = vs.PermutationPuzzle(vs.load_definition(DATA / "definitions" / "twsearch-main-skewb.tws"))
+    with pytest.raises((InvalidPuzzleInput, PuzzleDefinitionError), match=message):
+        skewb.make_heuristic(skewb.goal_states(), "pdb", **options)

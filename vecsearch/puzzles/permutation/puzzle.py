@@ -36,6 +36,7 @@ from vecsearch.puzzles.permutation import (
     rank_steps,
     rules,
     statetext,
+    symmetric_lookups,
     tables,
 )
 from vecsearch.puzzles.permutation.definition import PermutationDefinition
@@ -210,10 +211,19 @@ class PermutationPuzzle(Puzzle):
         generate when it fits a quarter of the ``budget`` (``exact``), else pattern databases
         (``pruning.make_projection_heuristic``; options ``patterns``, ``budget``, ``symmetry``,
         ``lookups``, ``threads``, ``max_memory``, ``progress``)."""
+        spec, lookups = options.get("symmetry"), options.get("lookups")
+        if spec is not None and not isinstance(spec, str):
+            raise InvalidPuzzleInput(f"{self.name}: symmetry names symmetries as text ('rotations', 'mirror (L R)'),"
+                                     f" not {spec!r}")
+        if lookups is not None and (isinstance(lookups, bool) or not isinstance(lookups, int) or lookups < 1):
+            raise InvalidPuzzleInput(f"{self.name}: lookups is how many times a database may be read, a whole number"
+                                     f" of at least 1, not {lookups!r}")
         if options.get("patterns") is None:
             budget = options.get("budget")
             found = exact.exact_group(self, projections.DEFAULT_TABLE_BYTES if budget is None else int(budget))
             if found is not None:
+                if spec is not None:  # an exact table reads every state as it is, but a wrong spec is still refused
+                    symmetric_lookups.usable_symmetries(self, goals, spec)
                 built = {k: v for k, v in options.items() if k in ("threads", "max_memory", "progress")}
                 return exact.make_exact_heuristic(self, goals, found, **built)
         return pruning.make_projection_heuristic(self, goals, **options)
