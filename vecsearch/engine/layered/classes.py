@@ -57,6 +57,9 @@ def enumerate_classes(puzzle, symmetry, start=None, *, max_depth=None, threads=N
         if not hasattr(puzzle, "symmetry"):
             raise VecsearchError(f"{puzzle.name}: this puzzle declares no symmetries")
         symmetry = puzzle.symmetry(symmetry)
+    elif not hasattr(symmetry, "canonical_ranks"):
+        raise VecsearchError(f"{puzzle.name}: symmetry is a name ('rotations') or what the puzzle's symmetry method"
+                             f" makes, not {symmetry!r}")
     starts, _ = endpoints(puzzle, start, None, need_goal=False)
     if getattr(symmetry, "puzzle", puzzle) is not puzzle:  # it ranks the same puzzle in another form
         puzzle, starts = symmetry.puzzle, symmetry.restate(starts)

@@ -212,9 +212,6 @@ class PermutationPuzzle(Puzzle):
         (``pruning.make_projection_heuristic``; options ``patterns``, ``budget``, ``symmetry``,
         ``lookups``, ``threads``, ``max_memory``, ``progress``)."""
         spec, lookups = options.get("symmetry"), options.get("lookups")
-        if spec is not None and not isinstance(spec, str):
-            raise InvalidPuzzleInput(f"{self.name}: symmetry names symmetries as text ('rotations', 'mirror (L R)'),"
-                                     f" not {spec!r}")
         if lookups is not None and (isinstance(lookups, bool) or not isinstance(lookups, int) or lookups < 1):
             raise InvalidPuzzleInput(f"{self.name}: lookups is how many times a database may be read, a whole number"
                                      f" of at least 1, not {lookups!r}")

@@ -16,7 +16,7 @@ pieces among themselves) replaced by the remainder after the move. Its children 
   ``ranking.chunked_digits``), and the new remainder is ranked from the moved pieces: ``O(k)``.
   A move that reverses the positions ``>= a`` (a pancake's flip) needs no ranking: the moved
   piece's digit is how many of the pieces it now follows are smaller, which the parent's digits
-  give at once (``reversed_remainder``): the flips of 11, 12 and 13 of pancake-13 in half the time.
+  give at once (``reversed_remainder``): pancake-13's flips of 11, 12 and 13 in 49 ns a state, not 86.
 - **Orientations** (at most 16): the base-k digits of the positions ``>= a`` are rewritten likewise.
 
 Tables ``RankStepTables``: the ``PiecesTables`` and the table rows (the moves, then the inverse

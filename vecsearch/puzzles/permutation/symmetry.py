@@ -37,7 +37,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from vecsearch.errors import PuzzleDefinitionError
+from vecsearch.errors import InvalidPuzzleInput, PuzzleDefinitionError
 from vecsearch.puzzles.permutation import conjugates, lookup_conjugates
 from vecsearch.puzzles.permutation.definition import Move, PermutationDefinition
 
@@ -290,6 +290,8 @@ class SymmetryGroup:
 def parse_spec(spec: str) -> tuple[bool, list[str]]:
     """``(rotations, mirrors)`` of a symmetry spec: items separated by commas, each
     ``rotations`` (the definition's) or ``mirror CYCLES`` (``mirror (L R)``)."""
+    if not isinstance(spec, str):
+        raise InvalidPuzzleInput(f"symmetry names symmetries as text ('rotations', 'mirror (L R)'), not {spec!r}")
     rotations, mirrors = False, []
     for item in (part.strip() for part in spec.split(",")):
         if item == ROTATIONS:
