@@ -129,6 +129,32 @@ def test_the_bound_is_the_largest_projection_distance_and_admissible(name, repre
     assert all(h <= len(s) for h, s in zip(got, scrambles, strict=True))
 
 
+@pytest.mark.parametrize("name, representation", [("3x3x3", "labels"), ("pyraminx", "coordinates")])
+def test_children_are_bounded_at_once_exactly_within_the_limit_and_beyond_it_above(name, representation):
+    # IDA* bounds a node's children at once (Heuristic.children, lookups staged over them): each
+    # child's bound is its whole heuristic when that is within the limit, else some admissible
+    # bound above the limit (the child's lookups stop at the first entry beyond it)
+    puzzle = load(name, representation)
+    patterns = projections.default_patterns(puzzle, 1 << 20)[:3]
+    heuristic = puzzle.make_heuristic(puzzle.goal_states(), "pdb", patterns=patterns)
+    assert heuristic.children is not None and len(patterns) > 1
+    _, states = _scrambled(puzzle, 60, 12)
+    whole = heuristic_values(heuristic, states)
+    first, count = 5, len(states) - 10  # a block inside the arrays, as on IDA*'s stack
+    stopped_early = 0
+    for limit in range(int(whole.max()) + 1):
+        bounds = np.full(len(states), -7, np.int64)
+        scratch = np.zeros(len(states), np.int64)
+        heuristic.children(states[0], 0, states, first, count, heuristic.tables, limit, bounds, scratch)
+        inside = slice(first, first + count)
+        assert (bounds[:first] == -7).all() and (bounds[first + count:] == -7).all()
+        within = whole[inside] <= limit
+        assert (bounds[inside][within] == whole[inside][within]).all()
+        assert (bounds[inside][~within] > limit).all() and (bounds[inside][~within] <= whole[inside][~within]).all()
+        stopped_early += int((bounds[inside][~within] < whole[inside][~within]).sum())
+    assert stopped_early > 0  # some child stopped at a smaller entry than its largest
+
+
 def _scrambled(puzzle, count, longest):
     rng = random.Random(7)
     names = puzzle.move_names

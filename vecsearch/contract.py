@@ -120,6 +120,10 @@ ROLES = (
          "an admissible lower bound on the moves to the goal (`htables`: the tables, then the goal layer)"),
     Role("heuristic_update", None, ("parent", "info", "child", "htables"), "(bound, info)", "bound", False,
          "the heuristic of each child", "the bound of a child from its parent's evaluation (built-in heuristics)"),
+    Role("heuristic_children", None, ("parent", "info", "children", "first", "count", "htables", "limit", "bounds",
+                                      "infos"), "None", "bound", False, "heuristic_update of each child",
+         "the bounds of a node's children at once, exact up to `limit`, any admissible bound above it beyond"
+         " (built-in heuristics: lookups staged over the children, their reads prefetched)"),
 )
 ROLES_BY_NAME = {role.name: role for role in ROLES}
 

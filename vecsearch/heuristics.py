@@ -44,6 +44,12 @@ class Heuristic:
     update : numba function, optional
         ``update(parent, info, child, tables) -> (bound, info)``: a child's bound from its
         parent's ``info`` (< 0: none, compute whole), for searches that walk from parent to child.
+    children : numba function, optional
+        ``children(parent, info, kids, first, count, tables, limit, bounds, infos)``: the bounds of
+        ``kids[first:first + count]``, a node's children, at once into ``bounds`` (exact up to
+        ``limit``; above it, any admissible bound above ``limit``), for IDA*: a heuristic of
+        table lookups stages them over the children, each read prefetched, and stops at a child
+        once it exceeds ``limit``. Compiled without reference counting: it must not allocate.
 
     Examples
     --------
@@ -64,6 +70,7 @@ class Heuristic:
     build_seconds: float = 0.0
     details: dict = field(default_factory=dict)
     update: object = None
+    children: object = None
 
     @property
     def nbytes(self) -> int:

@@ -164,6 +164,7 @@ class Puzzle:
                            if given.get(role.record) is not None and getattr(given[role.record], role.name) is not None
                            else None for role in ROLES if role.record in given or role.record is None}
         self._functions.pop("heuristic_update_state")
+        self._functions.pop("heuristic_children_state")
         self._functions["is_goal_state"] = _jitted(goal) if callable(goal) else None
         for role in ROLES:
             missing = [n for n in role.needs if self._functions.get(f"{n}_state") is None]

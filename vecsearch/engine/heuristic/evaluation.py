@@ -18,7 +18,7 @@ from vecsearch.errors import VecsearchError
 from vecsearch.heuristics import Heuristic
 
 ROLES = ("expand_state", "heuristic_state")
-OPTIONAL_ROLES = ("heuristic_update_state",)  # Heuristic.update
+OPTIONAL_ROLES = ("heuristic_update_state", "heuristic_children_state")  # Heuristic.update, .children
 
 def heuristic_values(heuristic: Heuristic, states) -> np.ndarray:
     """The heuristic of each state (a layer, or anything ``Puzzle.states`` reads)."""
@@ -33,9 +33,9 @@ def search_kernels(puzzle, heuristic: Heuristic):
     """The IDA* / A* kernel module of ``puzzle`` with ``heuristic``'s function (and update, if
     it has one) bound to the roles."""
     key = ("heuristic", puzzle.kernel_label, puzzle.width, puzzle.move_capacity, puzzle.functions["expand_state"],
-           heuristic.function, heuristic.update, puzzle.guard)
+           heuristic.function, heuristic.update, heuristic.children, puzzle.guard)
     functions = {"expand_state": puzzle.functions["expand_state"], "heuristic_state": heuristic.function,
-                 "heuristic_update_state": heuristic.update}
+                 "heuristic_update_state": heuristic.update, "heuristic_children_state": heuristic.children}
     return KERNELS.get(key, lambda: build_kernels(functions, puzzle.width, puzzle.move_capacity, puzzle.kernel_label,
                                                   guard=puzzle.guard,
                                                   templates=("heuristic_template",), roles=ROLES,

@@ -1,10 +1,14 @@
 """Heuristic-search kernels (IDA*, A*).
 
 An ordinary module; ``vecsearch.engine.heuristic.evaluation`` binds its roles (``expand_state``,
-``heuristic_state`` and, optionally, ``heuristic_update_state``, declared in
-``vecsearch.kernels.roles``) per (puzzle family, heuristic) through ``vecsearch.engine.runtime.codegen``.
-IDA* evaluates each child by ``heuristic_update_state`` from its parent's ``info`` (a heuristic
-without one is evaluated whole: ``bound_from_scratch``).
+``heuristic_state`` and, optionally, ``heuristic_update_state`` and ``heuristic_children_state``,
+declared in ``vecsearch.kernels.roles``) per (puzzle family, heuristic) through
+``vecsearch.engine.runtime.codegen``. IDA* evaluates a node's children at once by
+``heuristic_children_state`` (a heuristic of table lookups stages them, its reads prefetched, and
+stops at a child once it exceeds the bound), or each by ``heuristic_update_state`` from its
+parent's ``info`` (a heuristic without one is evaluated whole: ``bound_from_scratch``). A child
+beyond the bound may get any admissible bound beyond it: the next bound is then at most the least
+f above the bound, never more, which keeps IDA* optimal.
 
 ``sequences[s, m]`` is the state of the move-sequence automaton after move ``m`` from state
 ``s`` (state 0: no move yet), or -1 when IDA* does not play ``m`` there (it undoes the previous
@@ -23,6 +27,7 @@ from vecsearch.kernels.roles import (
     copy_at,
     expand_state,
     first_word,
+    heuristic_children_state,
     heuristic_state,
     heuristic_update_state,
     kernel,
@@ -60,34 +65,54 @@ if heuristic_update_state is None:
 
 
 @state_function
-def expand_level(state, info, sequence, level, tables, htables, sequences, kids, kid_moves, kid_h, kid_info, count,
-                 cursor):
+def children_one_by_one(parent, info, kids, first, count, htables, limit, bounds, infos):
+    """Each child's bound from its parent's ``info`` (``heuristic_update_state``), all exact."""
+    for j in range(first, first + count):
+        bounds[j], infos[j] = heuristic_update_state(parent, info, kids[j], htables)
+
+
+if heuristic_children_state is None:
+    heuristic_children_state = children_one_by_one
+
+
+@state_function
+def expand_level(state, info, sequence, level, limit, tables, htables, sequences, kids, kid_moves, kid_h, kid_info,
+                 count, cursor):
     """Children of ``state`` (the moves ``sequences`` allows after the automaton's state
-    ``sequence``) and their heuristic values into
-    the ``level``-th block of the stack, least heuristic first (in the last iteration the goal is
-    met sooner), each from ``info``, what the evaluation of ``state`` left; returns how many."""
+    ``sequence``) and their heuristic values (``heuristic_children_state``, from ``info``, what
+    the evaluation of ``state`` left; exact up to ``limit``) into the ``level``-th block of the
+    stack, least heuristic first (in the last iteration the goal is met sooner); returns how many."""
     base = level * MAX_MOVES
     spare = kids.shape[0] - 1  # the stack's last slot holds the child being placed
     c = expand_state(state, tables, kids[base:], kid_moves[base:])
-    k = 0
     allowed = sequences[sequence]
+    k = 0
     for j in range(c):
         m = kid_moves[base + j]
         if allowed[m] >= 0:
-            h, child_info = heuristic_update_state(state, info, kids[base + j], htables)
-            copy_at(kids, spare, kids, base + j)
-            at = base + k
-            while at > base and kid_h[at - 1] > h:  # insertion: a few children
-                copy_at(kids, at, kids, at - 1)
-                kid_moves[at] = kid_moves[at - 1]
-                kid_h[at] = kid_h[at - 1]
-                kid_info[at] = kid_info[at - 1]
-                at -= 1
-            copy_at(kids, at, kids, spare)
-            kid_moves[at] = m
-            kid_h[at] = h
-            kid_info[at] = child_info
+            if k != j:
+                copy_at(kids, base + k, kids, base + j)
+                kid_moves[base + k] = m
             k += 1
+    heuristic_children_state(state, info, kids, base, k, htables, limit, kid_h, kid_info)
+    for j in range(base + 1, base + k):  # insertion, stable: a few children
+        h = kid_h[j]
+        if kid_h[j - 1] <= h:
+            continue
+        copy_at(kids, spare, kids, j)
+        m = kid_moves[j]
+        child_info = kid_info[j]
+        at = j
+        while at > base and kid_h[at - 1] > h:
+            copy_at(kids, at, kids, at - 1)
+            kid_moves[at] = kid_moves[at - 1]
+            kid_h[at] = kid_h[at - 1]
+            kid_info[at] = kid_info[at - 1]
+            at -= 1
+        copy_at(kids, at, kids, spare)
+        kid_moves[at] = m
+        kid_h[at] = h
+        kid_info[at] = child_info
     count[level] = k
     cursor[level] = 0
     return k
@@ -119,8 +144,8 @@ def bounded_dfs(root, root_h, sequence, bound, tables, htables, sequences, goals
     next_bound = NO_BOUND
     expanded = 1
     _, root_info = heuristic_update_state(root, np.int64(-1), root, htables)
-    generated = expand_level(root, root_info, sequence, 0, tables, htables, sequences, kids, kid_moves, kid_h,
-                             kid_info, count, cursor)
+    generated = expand_level(root, root_info, sequence, 0, bound - 1, tables, htables, sequences, kids, kid_moves,
+                             kid_h, kid_info, count, cursor)
     depth = 0
     while depth >= 0:
         if stop[0]:
@@ -132,8 +157,9 @@ def bounded_dfs(root, root_h, sequence, bound, tables, htables, sequences, goals
         cursor[depth] += 1
         h = kid_h[j]
         f = depth + 1 + h
-        if f > bound:
+        if f > bound:  # and so are the level's children left, sorted by their bounds
             next_bound = min(next_bound, f)
+            cursor[depth] = count[depth]
             continue
         path[depth] = kid_moves[j]
         if h == 0 and is_goal(kids[j], goals):
@@ -141,8 +167,8 @@ def bounded_dfs(root, root_h, sequence, bound, tables, htables, sequences, goals
         at[depth + 1] = sequences[at[depth], kid_moves[j]]
         depth += 1
         expanded += 1
-        generated += expand_level(kids[j], kid_info[j], at[depth], depth, tables, htables, sequences, kids, kid_moves,
-                                  kid_h, kid_info, count, cursor)
+        generated += expand_level(kids[j], kid_info[j], at[depth], depth, bound - depth - 1, tables, htables,
+                                  sequences, kids, kid_moves, kid_h, kid_info, count, cursor)
     return -1, next_bound, expanded, generated
 
 

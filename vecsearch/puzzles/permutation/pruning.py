@@ -31,11 +31,11 @@ from typing import NamedTuple
 
 import numpy as np
 
-from vecsearch._numba import kernel, state_function
+from vecsearch._numba import kernel, loop, state_function
 from vecsearch.engine import UNREACHED, cached_array
 from vecsearch.errors import InvalidPuzzleInput, PuzzleDefinitionError, VecsearchError
 from vecsearch.heuristics import Heuristic
-from vecsearch.kernels.intrinsics import popcount
+from vecsearch.kernels.intrinsics import popcount, prefetch
 from vecsearch.kernels.nibbles import nibble
 from vecsearch.kernels.ranking import binomial_table, factorial_table, lehmer_digit
 from vecsearch.kernels.state_words import word_of
@@ -190,36 +190,62 @@ def segment_rank(words, slot_word, slot_shift, reads, project, info, label_weigh
 
 
 @state_function
-def projections_bound(words, tables):
-    """The largest database entry over the lookups of the state whose words are ``words`` (a
-    scalar or a row, read by ``word_of``)."""
+def projection_index(words, tables, p):
+    """Where lookup ``p`` reads the database entry of the state whose words are ``words`` (a
+    scalar or a row, read by ``word_of``): its offset plus its coset space's rank."""
     mask = (np.int64(1) << tables.scalars[FIELD_BITS]) - 1
-    slot_word = tables.slot_word
-    slot_shift = tables.slot_shift
-    reads = tables.reads
-    project = tables.project
-    segments = tables.segments
-    label_weight = tables.label_weight
-    binomials = tables.binomials
-    factorials = tables.factorials
-    entries = tables.entries
-    first_segment = tables.first_segment
+    rank = tables.offsets[p]
+    for g in range(tables.first_segment[p], tables.first_segment[p + 1]):
+        rank += segment_rank(words, tables.slot_word, tables.slot_shift, tables.reads[g], tables.project[g],
+                             tables.segments[g], tables.label_weight[g], tables.binomials, tables.factorials, mask)
+    return rank
+
+
+@state_function
+def projections_bound(words, tables):
+    """The largest database entry over the lookups of the state whose words are ``words``."""
     h = np.int64(0)
     for p in range(tables.scalars[PROJECTIONS]):
-        rank = tables.offsets[p]
-        for g in range(first_segment[p], first_segment[p + 1]):
-            rank += segment_rank(words, slot_word, slot_shift, reads[g], project[g], segments[g], label_weight[g],
-                                 binomials, factorials, mask)
-        value = nibble(entries, rank)
+        value = nibble(tables.entries, projection_index(words, tables, p))
         if value > h:
             h = value
     return h
 
 
-@state_function
+@loop
 def projection_bound(state, tables):
-    """``projections_bound`` of a state in the labels or pieces form."""
+    """``projections_bound`` of a state in the labels or pieces form (compiled apart, without
+    reference counting: called from counting kernels, it would count a reference to every array
+    of ``tables`` at every read)."""
     return projections_bound(state, tables)
+
+
+@state_function
+def staged_bounds(kids, first, count, tables, limit, bounds, indices, index_of):
+    """The bounds of ``kids[first:first + count]`` into ``bounds``, lookup by lookup: each child
+    still within ``limit`` has its entry's index computed (``index_of``) and prefetched, then all
+    of them read, so the reads of a node's children wait for memory together; a child above
+    ``limit`` looks up no further (``Heuristic.children``)."""
+    entries = tables.entries
+    for j in range(first, first + count):
+        bounds[j] = 0
+    for p in range(tables.scalars[PROJECTIONS]):
+        for j in range(first, first + count):
+            if bounds[j] <= limit:
+                at = index_of(kids[j], tables, p)
+                indices[j] = at
+                prefetch(entries, at >> 1)
+        for j in range(first, first + count):
+            if bounds[j] <= limit:
+                value = nibble(entries, indices[j])
+                if value > bounds[j]:
+                    bounds[j] = value
+
+
+@loop
+def projection_children(parent, info, kids, first, count, tables, limit, bounds, infos):
+    """``staged_bounds`` of children in the labels or pieces form (``infos``: their scratch)."""
+    staged_bounds(kids, first, count, tables, limit, bounds, infos, projection_index)
 
 
 @state_function
@@ -248,30 +274,42 @@ def coordinate_value(rank, component, coordinates, c):
 
 
 @state_function
-def coordinates_terms_bound(state, tables):
-    """``projections_bound`` of a state in the coordinates form, read from its coordinates: each
-    projection's rank is a sum of *terms*, one table lookup by one or two coordinates' values."""
+def terms_index(state, tables, p):
+    """Where lookup ``p`` reads the database entry of a state in the coordinates form, from its
+    coordinates: the projection's rank is a sum of *terms*, one table lookup by one or two
+    coordinates' values."""
     rank_bits = tables.scalars[RANK_BITS]
     rank = state & ((np.int64(1) << rank_bits) - 1)
     component = state >> rank_bits
     coordinates = tables.coordinates
     terms = tables.terms
-    values = tables.term_values
-    entries = tables.entries
+    at = tables.offsets[p]
+    for t in range(tables.term_first[p], tables.term_first[p + 1]):
+        index = terms[t, TERM_OFFSET] + coordinate_value(rank, component, coordinates, terms[t, TERM_FIRST]) \
+            * terms[t, TERM_SPAN]
+        second = terms[t, TERM_SECOND]
+        if second >= 0:
+            index += coordinate_value(rank, component, coordinates, second)
+        at += tables.term_values[index]
+    return at
+
+
+@loop
+def coordinates_terms_bound(state, tables):
+    """``projections_bound`` of a state in the coordinates form, read from its coordinates
+    (``terms_index``; compiled apart, as ``projection_bound``)."""
     h = np.int64(0)
     for p in range(tables.scalars[PROJECTIONS]):
-        at = tables.offsets[p]
-        for t in range(tables.term_first[p], tables.term_first[p + 1]):
-            index = terms[t, TERM_OFFSET] + coordinate_value(rank, component, coordinates, terms[t, TERM_FIRST]) \
-                * terms[t, TERM_SPAN]
-            second = terms[t, TERM_SECOND]
-            if second >= 0:
-                index += coordinate_value(rank, component, coordinates, second)
-            at += values[index]
-        value = nibble(entries, at)
+        value = nibble(tables.entries, terms_index(state, tables, p))
         if value > h:
             h = value
     return h
+
+
+@loop
+def terms_children(parent, info, kids, first, count, tables, limit, bounds, infos):
+    """``staged_bounds`` of children in the coordinates form, read from their coordinates."""
+    staged_bounds(kids, first, count, tables, limit, bounds, infos, terms_index)
 
 
 @kernel
@@ -534,15 +572,18 @@ def make_projection_heuristic(puzzle, goals: np.ndarray, patterns=None, *, budge
     entries = cached_array(together, lambda: (pack_entries(databases), {
         "patterns": [p.name for p in chosen], "files": names, "entries": "4 bits, at most 15"}),
         load="lookups" if exact else "read")[0]
-    tables = projection_tables(puzzle, reads, chosen, spaces, databases, entries, group)
-    bound = BOUNDS[puzzle.representation]
+    # the largest databases first: IDA* stops looking up a child once an entry exceeds its bound
+    largest_first = sorted(reads, key=lambda read: -len(databases[read.database]))
+    tables = projection_tables(puzzle, largest_first, chosen, spaces, databases, entries, group)
+    bound, children = BOUNDS[puzzle.representation], projection_children
     if puzzle.representation == "coordinates":
-        with_terms = coordinate_terms(puzzle, reads, chosen, tables)
+        with_terms = coordinate_terms(puzzle, largest_first, chosen, tables)
+        children = None  # each child is unranked into the labels form once, by coordinates_projection_bound
         if with_terms is not None:
-            tables, bound = with_terms, coordinates_terms_bound
+            tables, bound, children = with_terms, coordinates_terms_bound, terms_children
     sizes = ", ".join(f"{p.name} ({len(e):,})" for p, e in zip(chosen, databases, strict=True))
     through = f", read {len(reads)} times through symmetry" if len(reads) > len(chosen) else ""
     return Heuristic(puzzle, "pdb", bound, tables, goals,
                      f"the largest of {len(chosen)} pattern databases{through}: {sizes}", seconds,
                      {"patterns": [p.name for p in chosen], "lookups": [read.name for read in reads],
-                      "entries": [len(e) for e in databases], "bytes": int(entries.nbytes)})
+                      "entries": [len(e) for e in databases], "bytes": int(entries.nbytes)}, children=children)
