@@ -18,10 +18,12 @@ import pytest
 
 import vecsearch as vs
 from vecsearch.engine.heuristic.evaluation import heuristic_values
+from vecsearch.engine.heuristic.idastar import idastar_many
 from vecsearch.engine.heuristic.sequences import sequence_counts
 from vecsearch.engine.runtime.codegen import layer_kernels
 from vecsearch.puzzles.permutation import exact, projections, pruning
 from vecsearch.puzzles.permutation.patterns import Coarsening
+from vecsearch.puzzles.permutation.textformat import parse_definition
 
 DATA = Path(__file__).parent / "data"
 GOLDEN = json.loads((DATA / "tws_solve_lengths.json").read_text())
@@ -153,6 +155,65 @@ def test_children_are_bounded_at_once_exactly_within_the_limit_and_beyond_it_abo
         assert (bounds[inside][~within] > limit).all() and (bounds[inside][~within] <= whole[inside][~within]).all()
         stopped_early += int((bounds[inside][~within] < whole[inside][~within]).sum())
     assert stopped_early > 0  # some child stopped at a smaller entry than its largest
+
+
+PRODUCT = """Name rings
+Set A 5 1
+Set B 4 2
+Set C 3 1
+Solved
+A
+1 2 3 4 5
+B
+1 2 3 4
+C
+1 2 3
+End
+Move L
+A
+2 3 1 4 5
+C
+2 1 3
+End
+Move M
+A
+1 2 4 5 3
+End
+Move P
+B
+2 3 4 1
+1 0 0 1
+C
+1 3 2
+End
+"""
+
+
+def test_databases_no_move_changes_together_are_added_up():
+    # A and B change under different moves: their distances add up (A's moves play no part in
+    # solving B); C changes with moves of both, so it is a group alone. Plain BFS over the whole
+    # puzzle (definition.apply) gives every position's distance: the bound is the largest of
+    # A + B and C, each a projection's distance, and never above the position's own
+    puzzle = vs.PermutationPuzzle(parse_definition(PRODUCT), representation="labels")
+    a, b, c = (projections.projection(puzzle, {j: (range(size), True)}) for j, size in enumerate((5, 4, 3)))
+    assert projections.additive_groups([a, b, c]) == [[0, 1], [2]]
+    assert projections.additive_groups([a, c, b]) == [[0, 2], [1]]
+    heuristic = puzzle.make_heuristic(puzzle.goal_states(), "pdb", patterns=[a, b, c])
+    assert "additive" in heuristic.description
+    d = puzzle.definition
+    distance, frontier = {d.solved: 0}, [d.solved]
+    while frontier:
+        frontier = [child for state in frontier for _, move in python_moves(puzzle) for child in [move(state)]
+                    if child not in distance and not distance.setdefault(child, distance[state] + 1) < 0]
+    states = puzzle.states([puzzle.encode(position) for position in distance])
+    got = heuristic_values(heuristic, states)
+    each = {pattern.name: _largest_projection_distance(puzzle, [pattern], states) for pattern in (a, b, c)}
+    assert got.tolist() == np.maximum(each[a.name] + each[b.name], each[c.name]).tolist()
+    assert (got <= np.array(list(distance.values()))).all()
+    assert (got > np.maximum.reduce(list(each.values()))).any()  # added up, more than the largest
+    # IDA* (children bounded at once, their sums staged) finds the distance of every position
+    lengths, _, _ = idastar_many(puzzle, states, heuristic=heuristic)
+    assert lengths.tolist() == list(distance.values())
 
 
 def _scrambled(puzzle, count, longest):

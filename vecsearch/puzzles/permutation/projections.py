@@ -32,6 +32,36 @@ def kept_orbits(coarsening: Coarsening) -> list[int]:
             if len(set(classes)) > 1 or set(classes) - ignored]
 
 
+def touched_moves(coarsening: Coarsening) -> frozenset[int]:
+    """The moves (indices into the fine puzzle's move list) that move or twist a slot of an orbit
+    the projection keeps: the others leave every state's projection as it is."""
+    d = coarsening.fine.definition
+    kept = {d.orbits[j].name for j in kept_orbits(coarsening)}
+    return frozenset(i for i, move in enumerate(coarsening.fine.move_list)
+                     if any(orbit in kept and (p != tuple(range(len(p))) or any(t))
+                            for orbit, (p, t) in move.changes.items()))
+
+
+def additive_groups(coarsenings: list[Coarsening]) -> list[list[int]]:
+    """The indices of ``coarsenings`` in groups whose distances add up to an admissible bound:
+    no move changes the projections of two members (the moves of any solution then split
+    among them, each member's at least its distance). Each joins the first group it fits, in
+    the order given; a member of no other group's is a group alone (its distance is a bound)."""
+    groups: list[list[int]] = []
+    touching: list[set[int]] = []
+    for i, coarsening in enumerate(coarsenings):
+        moves = touched_moves(coarsening)
+        for group, touched in zip(groups, touching, strict=True):
+            if not touched & moves:
+                group.append(i)
+                touched |= moves
+                break
+        else:
+            groups.append([i])
+            touching.append(set(moves))
+    return groups
+
+
 def coset_definition(coarsening: Coarsening) -> PermutationDefinition:
     """The coset space of ``coarsening`` as a definition of its ``kept_orbits`` alone."""
     full = coarsening.definition

@@ -44,6 +44,7 @@ from vecsearch.puzzles.permutation.layout import Layout
 from vecsearch.puzzles.permutation.patterns import Coarsening, Pattern
 from vecsearch.puzzles.permutation.projections import (
     DEFAULT_TABLE_BYTES,
+    additive_groups,
     coarse_puzzle,
     coarse_state,
     default_patterns,
@@ -84,7 +85,8 @@ class ProjectionTables(NamedTuple):
     ``RankTables`` (``fine_*``, to unrank a coordinates-form state). In the coordinates form
     (``coordinate_terms``): ``coordinates[c]`` (columns ``COORDINATE_*``), projection ``p``'s
     terms ``term_first[p] .. term_first[p + 1] - 1``, term ``t``: ``terms[t]`` (columns
-    ``TERM_*``), its values in ``term_values`` from its offset; empty in the other forms."""
+    ``TERM_*``), its values in ``term_values`` from its offset; empty in the other forms.
+    ``adds[p]``: lookup ``p`` adds to the one before (an additive group: ``largest_sum``)."""
 
     slot_word: np.ndarray
     slot_shift: np.ndarray
@@ -112,11 +114,14 @@ class ProjectionTables(NamedTuple):
     term_first: np.ndarray
     terms: np.ndarray
     term_values: np.ndarray
+    adds: np.ndarray
 
 
 FIELD_BITS, FINE_WIDTH, RANK_BITS, PROJECTIONS = range(4)  # ProjectionTables.scalars
 COORDINATE_WEIGHT, COORDINATE_SIZE, COORDINATE_SHIFT, COORDINATE_MASK = range(4)  # ProjectionTables.coordinates
 TERM_FIRST, TERM_SECOND, TERM_SPAN, TERM_OFFSET = range(4)  # ProjectionTables.terms columns
+SUM_SHIFT = 56  # staged_bounds: a child's index below, its group's sum so far above
+INDEX_MASK = (np.int64(1) << SUM_SHIFT) - 1
 TERM_LIMIT = 1 << 22  # entries of a term over two coordinates (an orbit whose labels' twists are partly ignored)
 (SEGMENT_SIZE, SEGMENT_DISTINCT, SEGMENT_LABELS, SEGMENT_HALVED, SEGMENT_ARRANGEMENT_WEIGHT, SEGMENT_K,
  SEGMENT_ORIENTATION_WEIGHT, SEGMENT_DROPPED, SEGMENT_WILD, SEGMENT_SHARED) = range(10)  # ProjectionTables.segments
@@ -202,14 +207,23 @@ def projection_index(words, tables, p):
 
 
 @state_function
-def projections_bound(words, tables):
-    """The largest database entry over the lookups of the state whose words are ``words``."""
+def largest_sum(state, tables, index_of):
+    """The largest sum of an additive group's database entries (lookup ``p`` adds to the one
+    before when ``tables.adds[p]``), each entry read where ``index_of(state, tables, p)`` says."""
     h = np.int64(0)
+    total = np.int64(0)
     for p in range(tables.scalars[PROJECTIONS]):
-        value = nibble(tables.entries, projection_index(words, tables, p))
-        if value > h:
-            h = value
+        value = nibble(tables.entries, index_of(state, tables, p))
+        total = total + value if tables.adds[p] else value
+        if total > h:
+            h = total
     return h
+
+
+@state_function
+def projections_bound(words, tables):
+    """``largest_sum`` of the state whose words are ``words``."""
+    return largest_sum(words, tables, projection_index)
 
 
 @loop
@@ -222,24 +236,28 @@ def projection_bound(state, tables):
 
 @state_function
 def staged_bounds(kids, first, count, tables, limit, bounds, indices, index_of):
-    """The bounds of ``kids[first:first + count]`` into ``bounds``, lookup by lookup: each child
-    still within ``limit`` has its entry's index computed (``index_of``) and prefetched, then all
-    of them read, so the reads of a node's children wait for memory together; a child above
-    ``limit`` looks up no further (``Heuristic.children``)."""
+    """The bounds of ``kids[first:first + count]`` into ``bounds`` (``largest_sum``'s), lookup by
+    lookup: each child still within ``limit`` has its entry's index computed (``index_of``) and
+    prefetched, then all of them read, so the reads of a node's children wait for memory
+    together; a child above ``limit`` looks up no further (``Heuristic.children``). ``indices``
+    holds each child's index, its group's sum so far above ``SUM_SHIFT``."""
     entries = tables.entries
     for j in range(first, first + count):
         bounds[j] = 0
     for p in range(tables.scalars[PROJECTIONS]):
+        adds = tables.adds[p]
         for j in range(first, first + count):
             if bounds[j] <= limit:
                 at = index_of(kids[j], tables, p)
-                indices[j] = at
+                indices[j] = at | ((indices[j] >> SUM_SHIFT) << SUM_SHIFT if adds else 0)
                 prefetch(entries, at >> 1)
         for j in range(first, first + count):
             if bounds[j] <= limit:
-                value = nibble(entries, indices[j])
-                if value > bounds[j]:
-                    bounds[j] = value
+                at = indices[j] & INDEX_MASK
+                total = (indices[j] >> SUM_SHIFT) + nibble(entries, at)
+                indices[j] = at | total << SUM_SHIFT
+                if total > bounds[j]:
+                    bounds[j] = total
 
 
 @loop
@@ -296,14 +314,9 @@ def terms_index(state, tables, p):
 
 @loop
 def coordinates_terms_bound(state, tables):
-    """``projections_bound`` of a state in the coordinates form, read from its coordinates
+    """``largest_sum`` of a state in the coordinates form, read from its coordinates
     (``terms_index``; compiled apart, as ``projection_bound``)."""
-    h = np.int64(0)
-    for p in range(tables.scalars[PROJECTIONS]):
-        value = nibble(tables.entries, terms_index(state, tables, p))
-        if value > h:
-            h = value
-    return h
+    return largest_sum(state, tables, terms_index)
 
 
 @loop
@@ -450,7 +463,7 @@ def projection_tables(puzzle, lookups: list[Lookup], patterns: list[Coarsening],
                             binomial_table(largest), factorial_table(min(20, largest)), offsets, entries,
                             *(getattr(fine, name) for name in RankTables._fields),
                             *(np.zeros((0, 4), np.int64), np.zeros(1, np.int64), np.zeros((0, 4), np.int64),
-                              np.zeros(0, np.int64)))
+                              np.zeros(0, np.int64)), np.zeros(len(lookups), np.int64))
 
 
 def fine_fields(puzzle) -> tuple[int, int, np.ndarray, np.ndarray, labels.LabelsTables]:
@@ -572,9 +585,13 @@ def make_projection_heuristic(puzzle, goals: np.ndarray, patterns=None, *, budge
     entries = cached_array(together, lambda: (pack_entries(databases), {
         "patterns": [p.name for p in chosen], "files": names, "entries": "4 bits, at most 15"}),
         load="lookups" if exact else "read")[0]
-    # the largest databases first: IDA* stops looking up a child once an entry exceeds its bound
+    # the largest databases first: IDA* stops looking up a child once an entry exceeds its bound; lookups whose
+    # projections no move changes together follow one another, their entries added up
     largest_first = sorted(reads, key=lambda read: -len(databases[read.database]))
-    tables = projection_tables(puzzle, largest_first, chosen, spaces, databases, entries, group)
+    groups = additive_groups([chosen[read.database] for read in largest_first])
+    largest_first = [largest_first[i] for members in groups for i in members]
+    adds = np.array([int(k > 0) for members in groups for k in range(len(members))], np.int64)
+    tables = projection_tables(puzzle, largest_first, chosen, spaces, databases, entries, group)._replace(adds=adds)
     bound, children = BOUNDS[puzzle.representation], projection_children
     if puzzle.representation == "coordinates":
         with_terms = coordinate_terms(puzzle, largest_first, chosen, tables)
@@ -583,7 +600,9 @@ def make_projection_heuristic(puzzle, goals: np.ndarray, patterns=None, *, budge
             tables, bound, children = with_terms, coordinates_terms_bound, terms_children
     sizes = ", ".join(f"{p.name} ({len(e):,})" for p, e in zip(chosen, databases, strict=True))
     through = f", read {len(reads)} times through symmetry" if len(reads) > len(chosen) else ""
+    summed = [members for members in groups if len(members) > 1]
+    added = f" (entries added up in {len(summed)} additive group{'s' * (len(summed) > 1)})" if summed else ""
     return Heuristic(puzzle, "pdb", bound, tables, goals,
-                     f"the largest of {len(chosen)} pattern databases{through}: {sizes}", seconds,
+                     f"the largest of {len(chosen)} pattern databases{through}{added}: {sizes}", seconds,
                      {"patterns": [p.name for p in chosen], "lookups": [read.name for read in reads],
                       "entries": [len(e) for e in databases], "bytes": int(entries.nbytes)}, children=children)
