@@ -49,7 +49,9 @@ class Heuristic:
         ``kids[first:first + count]``, a node's children, at once into ``bounds`` (exact up to
         ``limit``; above it, any admissible bound above ``limit``), for IDA*: a heuristic of
         table lookups stages them over the children, each read prefetched, and stops at a child
-        once it exceeds ``limit``. Compiled without reference counting: it must not allocate.
+        once it exceeds ``limit``. Compiled without reference counting: it must not allocate
+        (vecsearch's own heuristics; left out for a user's puzzle, whose heuristic runs behind
+        its guard, one child at a time).
 
     Examples
     --------

@@ -50,7 +50,8 @@ def guarded_heuristic(puzzle, heuristic):
     given_types = argument_types(puzzle, "heuristic", htables=typeof(heuristic.tables))
     compiled = _compiled(puzzle, ROLES_BY_NAME["heuristic"], heuristic.function, given_types)
     guard = _guard(puzzle, {"heuristic": compiled})
-    return replace(heuristic, tables=Typed((heuristic.tables, guard)))
+    # its children are bounded one by one, each through the guard (``Heuristic.children`` is unguarded)
+    return replace(heuristic, tables=Typed((heuristic.tables, guard)), children=None)
 
 
 def _guarded_tables(puzzle) -> tuple:
