@@ -131,12 +131,15 @@ def bfs(puzzle, start=None, goal=None, *, max_depth=None, keep_layers=None, back
     if symmetry is not None:
         from vecsearch.engine.layered.classes import enumerate_classes
 
-        if goal is not None or backward or partitioned or checkpoint is not None or resume is not None:
-            raise ValueError("enumeration modulo symmetry runs forwards, without a goal, a checkpoint or partitions")
+        if goal is not None or backward or checkpoint is not None or resume is not None:
+            raise ValueError("enumeration modulo symmetry runs forwards, without a goal or a checkpoint")
+        if partitioned:
+            raise ValueError("enumeration modulo symmetry runs in one process")
         with layer_progress(progress, on_layer, f"bfs {puzzle.name}") as on_layer:
             # a ClassEnumeration: per layer classes and positions (the docstring's Returns says so)
             return enumerate_classes(puzzle, symmetry, start, max_depth=max_depth, threads=threads,  # type: ignore[return-value]
-                                     on_layer=on_layer)
+                                     on_layer=on_layer, mode=mode, max_memory=max_memory,
+                                     keep=KEEP_FARTHEST if keep_farthest is None else keep_farthest)
     if goal is not None:
         if backward:
             raise ValueError("backward search towards a goal: swap start and goal instead")

@@ -1,0 +1,116 @@
+"""Two-bit enumeration modulo symmetry in one process: a two-bit table over the puzzle's ranks in
+which only classes' canonical representatives are ever marked (``class_cells``), 2 bits per rank
+and nothing else, so spaces whose bitset of classes would not fit still do.
+
+A layer, over the table: the frontier's blocks are expanded on several threads
+(``class_cells.frontier_children``, about ``1 / order`` of the positions: one representative a
+class), a round of blocks at a time; their children are brought to their canonical ranks and
+claimed (``segment_cells.claim_next``: ``3`` becomes ``2``, the layer being found, while ``1``
+is the frontier still being read); then the frontier is retired and the layer found becomes it
+(``advance_cells``), and its classes and positions are read from its cells (``count_layer``).
+
+Push only: a pull looks at the unreached ranks for a neighbour in the frontier, and here every
+rank that is not a representative stays unreached (all but ``1 / order`` of the space, every
+layer), each of which would have to be brought to its canonical rank to be told apart.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vecsearch.engine.results.classes import ClassEnumeration, ClassLayer
+from vecsearch.engine.runtime import blocks, jit, planner
+from vecsearch.engine.runtime.blocks import thread_limit
+from vecsearch.engine.runtime.codegen import layer_kernels
+from vecsearch.engine.runtime.guarded import kernel_tables
+from vecsearch.engine.runtime.large_arrays import table_array
+from vecsearch.engine.twobit.class_cells import BLOCK_CELLS, canonical_ranks, count_layer, frontier_children
+from vecsearch.engine.twobit.segment_cells import advance_cells, claim_ranks, claim_next, frontier_blocks
+from vecsearch.engine.twobit.segment_tasks import SegmentRanges
+from vecsearch.errors import MemoryLimitError
+
+CLAIM_BLOCK = 1 << 16  # children a thread claims at a time
+ADVANCE_WORDS = 1 << 20  # words a thread advances at a time
+
+
+def enumerate_twobit_classes(puzzle, symmetry, ranks: np.ndarray, component: int, *, keep: int, max_depth=None,
+                             threads=None, on_layer=None, max_memory=None) -> ClassEnumeration:
+    """Enumerate the classes of the positions ``ranks`` reach (whole classes) over a two-bit
+    table (see the module's docstring); ``representatives`` holds the least ``keep`` of each
+    layer."""
+    need = planner.two_bit_bytes(puzzle.rank_size)
+    limit = planner.default_limit() if max_memory is None else planner.parse_size(max_memory)
+    if need > limit:
+        raise MemoryLimitError(f"{puzzle.name}: a two-bit table of classes takes {planner.format_size(need)}, over"
+                               f" the memory limit of {planner.format_size(limit)}")
+    result = ClassEnumeration(puzzle, symmetry.order, component=component,
+                              method="two-bit, by least conjugates", keep=keep)
+    compiled = jit.compile_seconds()
+    search = _Search(puzzle, symmetry, component, keep)
+    try:
+        with thread_limit(threads):
+            search.warm()
+            clock = jit.Stopwatch()
+            count = search.seed(ranks)
+            while count.classes:
+                record = ClassLayer(len(result.records), count.classes, count.positions, clock.search_seconds)
+                result.records.append(record)
+                result.found.append(count.representatives())
+                if on_layer is not None:
+                    on_layer(record)
+                if max_depth is not None and record.depth >= max_depth:
+                    break
+                clock = jit.Stopwatch()
+                count = search.step(count.bounds)
+    finally:
+        result.compile_seconds = jit.compile_seconds() - compiled
+    return result
+
+
+class _Search:
+    """The table of one two-bit class search, and what its layers need."""
+
+    def __init__(self, puzzle, symmetry, component: int, keep: int):
+        self.puzzle = puzzle
+        self.symmetry = symmetry
+        self.component = component
+        self.keep = keep
+        self.layout = SegmentRanges(puzzle.rank_size, 1)
+        self.table = table_array(self.layout.words, np.int64, -1)
+        self.reading = self.table.view()  # the expansion reads the table through a read-only view: the types
+        self.reading.setflags(write=False)  # the partitioned search's kernels are compiled for
+        self.expand = layer_kernels(puzzle).frontier_children_range
+        self.tables = kernel_tables(puzzle)
+
+    def warm(self) -> None:
+        """Compile (or load) the kernels outside the layers' timings."""
+        none = np.empty(0, np.int64)
+        frontier_children(self.expand, self.reading, self.table, 0, 0, self.layout.last_mask(), self.component,
+                          self.tables, 0)
+        jit.compiling("canonical_ranks", lambda: canonical_ranks(self.symmetry, none, self.component))
+        for kernel, args in ((claim_next, (self.table, none, 0, 0)), (advance_cells, (self.table, 0, 0)),
+                             (claim_ranks, (self.table, none)), (frontier_blocks, (self.table, 0, 0, BLOCK_CELLS))):
+            jit.warm(kernel, *args)
+
+    def seed(self, ranks: np.ndarray):
+        """Mark the canonical ranks of positions ``ranks``; the start layer's counts."""
+        claim_ranks(self.table, np.unique(canonical_ranks(self.symmetry, ranks, self.component)[0]))
+        return count_layer(self.table, 0, self.layout.words, self.symmetry, self.component, self.keep)
+
+    def step(self, bounds: np.ndarray):
+        """Find the next layer from the frontier's blocks ``bounds``; its counts."""
+        pairs = list(zip(bounds[:-1].tolist(), bounds[1:].tolist(), strict=True))
+        per_round = blocks.workers()
+        for first in range(0, len(pairs), per_round):
+            round_pairs = pairs[first:first + per_round]
+            children = blocks.map_blocks(lambda i, j, round_pairs=round_pairs: self._children(round_pairs[i:j]),
+                                         len(round_pairs), 1)
+            canonical = canonical_ranks(self.symmetry, np.concatenate(children), self.component)[0]
+            blocks.map_blocks(lambda lo, hi: claim_next(self.table, canonical, lo, hi), len(canonical), CLAIM_BLOCK)
+        blocks.map_blocks(lambda lo, hi: advance_cells(self.table, lo, hi), self.layout.words, ADVANCE_WORDS)
+        return count_layer(self.table, 0, self.layout.words, self.symmetry, self.component, self.keep)
+
+    def _children(self, pairs) -> np.ndarray:
+        found = [frontier_children(self.expand, self.reading, self.table, a, b, self.layout.last_mask(),
+                                   self.component, self.tables, self.puzzle.max_children) for a, b in pairs]
+        return np.concatenate(found) if found else np.empty(0, np.int64)
