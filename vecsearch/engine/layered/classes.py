@@ -43,19 +43,21 @@ from vecsearch.engine.runtime.layers import Layer
 from vecsearch.engine.runtime.planner import available_bytes
 from vecsearch.engine.runtime.visited import BitsetVisited
 from vecsearch.engine.twobit.classes import enumerate_twobit_classes
+from vecsearch.engine.twobit.segments import partitioned_bfs
 from vecsearch.errors import VecsearchError
 
 QUOTIENT_BYTES = 8  # the orbit table's bytes per quotient state
 
 
 def enumerate_classes(puzzle, symmetry, start=None, *, max_depth=None, threads=None, on_layer=None, mode="auto",
-                      keep=KEEP_FARTHEST, max_memory=None) -> ClassEnumeration:
+                      keep=KEEP_FARTHEST, max_memory=None, partition=None) -> ClassEnumeration:
     """Enumerate what ``start`` reaches modulo ``symmetry`` (see the module's docstring).
 
     ``symmetry``: what the puzzle's ``symmetry`` method makes, or a name it takes
     (``"rotations"``). ``mode="twobit"``: over a two-bit table of classes
     (``engine.twobit.classes``, under ``max_memory``), keeping the least ``keep`` representatives
-    of each layer."""
+    of each layer; ``partition``: the same partitioned (``engine.twobit.segments``; what
+    ``partitioned_bfs`` takes: ``segments``, ``client``, ``directory``)."""
     puzzle = as_puzzle(puzzle)
     if isinstance(symmetry, str):
         if not hasattr(puzzle, "symmetry"):
@@ -75,6 +77,11 @@ def enumerate_classes(puzzle, symmetry, start=None, *, max_depth=None, threads=N
         raise VecsearchError(f"{puzzle.name}: the start states lie in {len(components)} components; give starts of one")
     component = int(components[0])
     _check_closed(puzzle, starts, kernels, tables, symmetry, component)
+    if partition is not None:
+        if mode == "layers":
+            raise VecsearchError("a partitioned enumeration modulo symmetry is a two-bit search: not mode='layers'")
+        return partitioned_bfs(puzzle, starts, max_depth=max_depth, threads=threads, keep_farthest=keep,  # type: ignore[return-value]
+                               max_memory=max_memory, on_layer=on_layer, symmetry=symmetry, **partition)
     if mode == "twobit":
         return enumerate_twobit_classes(puzzle, symmetry, kernels.ranks(starts, tables), component, keep=keep,
                                         max_depth=max_depth, threads=threads, on_layer=on_layer,

@@ -90,8 +90,11 @@ def bfs(puzzle, start=None, goal=None, *, max_depth=None, keep_layers=None, back
         whole-puzzle rotations), ``"rotations, mirror (L R)"`` (and a mirror, as the cycles of
         moves it makes), or what ``puzzle.symmetry(...)`` returns. Returns a `ClassEnumeration`
         (classes and positions per layer, canonical representatives; ``method``: through a
-        quotient by the rotations when they allow it, else by least conjugates); with a goal, a
-        checkpoint, a partitioned or backward search, it is refused.
+        quotient by the rotations when they allow it, else by least conjugates). With
+        ``mode="twobit"``, or partitioned (``segments``, ``client``, ``spill``): over two-bit
+        tables marking the classes' least conjugates, keeping the least ``keep_farthest``
+        representatives of each layer. With a goal, a checkpoint, owner-local tables or a backward
+        search, it is refused.
 
     Returns
     -------
@@ -131,14 +134,14 @@ def bfs(puzzle, start=None, goal=None, *, max_depth=None, keep_layers=None, back
     if symmetry is not None:
         from vecsearch.engine.layered.classes import enumerate_classes
 
-        if goal is not None or backward or checkpoint is not None or resume is not None:
-            raise ValueError("enumeration modulo symmetry runs forwards, without a goal or a checkpoint")
-        if partitioned:
-            raise ValueError("enumeration modulo symmetry runs in one process")
+        if goal is not None or backward or checkpoint is not None or resume is not None or owner_local:
+            raise ValueError("enumeration modulo symmetry runs forwards, without a goal, a checkpoint or owner-local"
+                             " tables")
+        partition = dict(segments=segments, client=client, directory=spill) if partitioned else None
         with layer_progress(progress, on_layer, f"bfs {puzzle.name}") as on_layer:
             # a ClassEnumeration: per layer classes and positions (the docstring's Returns says so)
             return enumerate_classes(puzzle, symmetry, start, max_depth=max_depth, threads=threads,  # type: ignore[return-value]
-                                     on_layer=on_layer, mode=mode, max_memory=max_memory,
+                                     on_layer=on_layer, mode=mode, max_memory=max_memory, partition=partition,
                                      keep=KEEP_FARTHEST if keep_farthest is None else keep_farthest)
     if goal is not None:
         if backward:

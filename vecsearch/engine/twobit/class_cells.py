@@ -24,11 +24,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from vecsearch.engine.twobit.segment_cells import frontier_blocks, frontier_cells
-from vecsearch.puzzle import signed64
+from vecsearch.engine.twobit.segment_cells import FRONTIER_PATTERN, frontier_blocks, frontier_cells
 
 BLOCK_CELLS = 1 << 16  # frontier cells a block of the table holds at most
-FRONTIER_PATTERN = signed64(2 * 0x5555555555555555)  # selects the cells equal to 1 (``rank_space_template``)
 CANONICAL = threading.Lock()
 
 

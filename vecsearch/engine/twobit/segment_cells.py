@@ -15,8 +15,10 @@ import numpy as np
 
 from vecsearch._numba import kernel
 from vecsearch.kernels.intrinsics import atomic_and, popcount
+from vecsearch.puzzle import signed64
 
 LOW_BITS = np.int64(0x5555555555555555)
+FRONTIER_PATTERN = signed64(2 * 0x5555555555555555)  # selects the cells equal to 1 (see ``rank_space_template``)
 
 
 @kernel
