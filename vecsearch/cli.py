@@ -101,15 +101,14 @@ def _cluster(args):
 
 
 def _run_classes(args) -> int:
-    """``bfs --symmetry``: classes and positions per layer."""
+    """``bfs --symmetry``: classes and positions per layer (with a bitset, or over two-bit tables:
+    ``--mode twobit``, or partitioned)."""
     refused = [option for option, value in (("--checkpoint", args.checkpoint), ("--resume", args.resume),
-                                            ("--antipodes", args.antipodes), ("--workers", args.workers),
-                                            ("--scheduler", args.scheduler), ("--segments", args.segments),
-                                            ("--spill", args.spill), ("--owner-local", args.owner_local),
-                                            ("--mode", args.mode != "auto"), ("--max-memory", args.max_memory))
+                                            ("--antipodes", args.antipodes), ("--owner-local", args.owner_local))
                if value]
     if refused:
-        raise InputError(f"--symmetry enumerates classes with a bitset, in one process: not with {', '.join(refused)}")
+        raise InputError(f"--symmetry enumerates classes without checkpoints, on shared tables: not with"
+                         f" {', '.join(refused)}")
     _, result = _enumerate(args, symmetry=args.symmetry)
     if args.csv:
         print("depth,classes,positions,seconds")
