@@ -43,7 +43,7 @@ from vecsearch.engine.runtime.layers import Layer
 from vecsearch.engine.runtime.planner import available_bytes
 from vecsearch.engine.runtime.visited import BitsetVisited
 from vecsearch.engine.twobit.classes import enumerate_twobit_classes
-from vecsearch.engine.twobit.segments import partitioned_bfs
+from vecsearch.engine.twobit.segments import partitioned_classes
 from vecsearch.errors import VecsearchError
 
 QUOTIENT_BYTES = 8  # the orbit table's bytes per quotient state
@@ -57,7 +57,7 @@ def enumerate_classes(puzzle, symmetry, start=None, *, max_depth=None, threads=N
     (``"rotations"``). ``mode="twobit"``: over a two-bit table of classes
     (``engine.twobit.classes``, under ``max_memory``), keeping the least ``keep`` representatives
     of each layer; ``partition``: the same partitioned (``engine.twobit.segments``; what
-    ``partitioned_bfs`` takes: ``segments``, ``client``, ``directory``)."""
+    ``partitioned_classes`` takes: ``segments``, ``client``, ``directory``)."""
     puzzle = as_puzzle(puzzle)
     if isinstance(symmetry, str):
         if not hasattr(puzzle, "symmetry"):
@@ -80,8 +80,8 @@ def enumerate_classes(puzzle, symmetry, start=None, *, max_depth=None, threads=N
     if partition is not None:
         if mode == "layers":
             raise VecsearchError("a partitioned enumeration modulo symmetry is a two-bit search: not mode='layers'")
-        return partitioned_bfs(puzzle, starts, max_depth=max_depth, threads=threads, keep_farthest=keep,  # type: ignore[return-value]
-                               max_memory=max_memory, on_layer=on_layer, symmetry=symmetry, **partition)
+        return partitioned_classes(puzzle, symmetry, starts, max_depth=max_depth, threads=threads, keep=keep,
+                                   max_memory=max_memory, on_layer=on_layer, **partition)
     if mode == "twobit":
         return enumerate_twobit_classes(puzzle, symmetry, kernels.ranks(starts, tables), component, keep=keep,
                                         max_depth=max_depth, threads=threads, on_layer=on_layer,

@@ -49,10 +49,15 @@ class LayerCount:
         return np.concatenate(self.kept) if self.kept else np.empty(0, np.int64)
 
 
+def frontier_bounds(table, lo: int, hi: int) -> np.ndarray:
+    """Word bounds cutting ``[lo, hi)`` into blocks of at most ``BLOCK_CELLS`` frontier cells."""
+    return frontier_blocks(table, lo, hi, BLOCK_CELLS)
+
+
 def count_layer(table, lo: int, hi: int, symmetry, component: int, keep: int) -> LayerCount:
     """The counts of the frontier cells of words ``[lo, hi)`` (``LayerCount``), and the bounds of
     their blocks (to expand them next)."""
-    count = LayerCount(bounds=frontier_blocks(table, lo, hi, BLOCK_CELLS))
+    count = LayerCount(bounds=frontier_bounds(table, lo, hi))
     buffer = np.empty(BLOCK_CELLS, np.int64)
     kept = 0
     for a, b in zip(count.bounds[:-1], count.bounds[1:], strict=True):

@@ -24,8 +24,8 @@ from vecsearch.engine.runtime.blocks import thread_limit
 from vecsearch.engine.runtime.codegen import layer_kernels
 from vecsearch.engine.runtime.guarded import kernel_tables
 from vecsearch.engine.runtime.large_arrays import table_array
-from vecsearch.engine.twobit.class_cells import BLOCK_CELLS, canonical_ranks, count_layer, frontier_children
-from vecsearch.engine.twobit.segment_cells import advance_cells, claim_ranks, claim_next, frontier_blocks
+from vecsearch.engine.twobit.class_cells import canonical_ranks, count_layer, frontier_bounds, frontier_children
+from vecsearch.engine.twobit.segment_cells import advance_cells, claim_next, claim_ranks
 from vecsearch.engine.twobit.segment_tasks import SegmentRanges
 from vecsearch.errors import MemoryLimitError
 
@@ -89,7 +89,7 @@ class _Search:
                           self.tables, 0)
         jit.compiling("canonical_ranks", lambda: canonical_ranks(self.symmetry, none, self.component))
         for kernel, args in ((claim_next, (self.table, none, 0, 0)), (advance_cells, (self.table, 0, 0)),
-                             (claim_ranks, (self.table, none)), (frontier_blocks, (self.table, 0, 0, BLOCK_CELLS))):
+                             (claim_ranks, (self.table, none)), (frontier_bounds, (self.table, 0, 0))):
             jit.warm(kernel, *args)
 
     def seed(self, ranks: np.ndarray):
@@ -102,13 +102,15 @@ class _Search:
         pairs = list(zip(bounds[:-1].tolist(), bounds[1:].tolist(), strict=True))
         per_round = blocks.workers()
         for first in range(0, len(pairs), per_round):
-            round_pairs = pairs[first:first + per_round]
-            children = blocks.map_blocks(lambda i, j, round_pairs=round_pairs: self._children(round_pairs[i:j]),
-                                         len(round_pairs), 1)
-            canonical = canonical_ranks(self.symmetry, np.concatenate(children), self.component)[0]
-            blocks.map_blocks(lambda lo, hi: claim_next(self.table, canonical, lo, hi), len(canonical), CLAIM_BLOCK)
+            self._claim(pairs[first:first + per_round])
         blocks.map_blocks(lambda lo, hi: advance_cells(self.table, lo, hi), self.layout.words, ADVANCE_WORDS)
         return count_layer(self.table, 0, self.layout.words, self.symmetry, self.component, self.keep)
+
+    def _claim(self, pairs) -> None:
+        """Expand the blocks ``pairs`` (a block a thread) and claim their children's canonical ranks."""
+        children = blocks.map_blocks(lambda i, j: self._children(pairs[i:j]), len(pairs), 1)
+        canonical = canonical_ranks(self.symmetry, np.concatenate(children), self.component)[0]
+        blocks.map_blocks(lambda lo, hi: claim_next(self.table, canonical, lo, hi), len(canonical), CLAIM_BLOCK)
 
     def _children(self, pairs) -> np.ndarray:
         found = [frontier_children(self.expand, self.reading, self.table, a, b, self.layout.last_mask(),

@@ -35,12 +35,11 @@ from vecsearch.engine.runtime import jit, planner
 from vecsearch.engine.runtime.codegen import layer_kernels
 from vecsearch.engine.runtime.endpoints import as_puzzle
 from vecsearch.engine.runtime.guarded import kernel_tables
-from vecsearch.engine.twobit.class_cells import BLOCK_CELLS, canonical_ranks, count_layer, frontier_children
+from vecsearch.engine.twobit.class_cells import canonical_ranks, count_layer, frontier_bounds, frontier_children
 from vecsearch.engine.twobit.segment_cells import (
     FRONTIER_PATTERN,
     bucket_by_owner,
     claim_ranks,
-    frontier_blocks,
     frontier_cells,
     retire_frontier,
 )
@@ -154,7 +153,7 @@ def _expand_classes(job: Job, segment: int, depth: int, kernel, old, new, watch)
     puzzle = as_puzzle(job.puzzle)
     layout = job.layout
     lo, hi = layout.word_range(segment)
-    bounds = frontier_blocks(old, lo, hi, BLOCK_CELLS)
+    bounds = frontier_bounds(old, lo, hi)
     generated = 0
     with _RouteFiles(job.routes(depth), segment) as routes:
         for a, b in zip(bounds[:-1].tolist(), bounds[1:].tolist(), strict=True):
@@ -218,8 +217,8 @@ def warm(job: Job) -> float:
     frontier_cells(new, 0, 0, none)
     bucket_by_owner(none, 32, 1)
     if job.symmetry is not None:
-        frontier_blocks(old, 0, 0, BLOCK_CELLS)
-        frontier_blocks(new, 0, 0, BLOCK_CELLS)
+        frontier_bounds(old, 0, 0)
+        frontier_bounds(new, 0, 0)
         jit.compiling("canonical_ranks", lambda: canonical_ranks(job.symmetry, none, job.component))
     return watch.compile_seconds
 

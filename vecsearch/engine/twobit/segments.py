@@ -45,9 +45,9 @@ from vecsearch.engine.runtime.codegen import layer_kernels
 from vecsearch.engine.runtime.endpoints import endpoints, portable
 from vecsearch.engine.runtime.guarded import kernel_tables
 from vecsearch.engine.runtime.layers import Layer
+from vecsearch.engine.twobit.class_cells import canonical_ranks
 from vecsearch.engine.twobit.owned_tables import OwnerRunner, again_if_a_worker_is_lost
 from vecsearch.engine.twobit.owned_tables import default_directory as default_owned_directory
-from vecsearch.engine.twobit.class_cells import canonical_ranks
 from vecsearch.engine.twobit.search import MethodCosts
 from vecsearch.engine.twobit.segment_cells import claim_ranks
 from vecsearch.engine.twobit.segment_tasks import Job, SegmentRanges, expand_segment, settle_segment, warm
@@ -139,14 +139,33 @@ def default_segments(workers: int) -> int:
 
 def partitioned_bfs(puzzle, start=None, *, max_depth=None, backward=False, segments=None, client=None,
                     threads=None, directory=None, resume=None, keep_farthest=0, max_memory=None,
-                    on_layer=None, owner_local=False, owners_directory=None,
-                    symmetry=None) -> SearchResult | ClassEnumeration:
+                    on_layer=None, owner_local=False, owners_directory=None) -> SearchResult:
     """The layer counts of everything reachable from ``start`` (see the module docstring).
     ``owner_local``: each segment's tables only on the worker that owns it, in
     ``owners_directory`` as that worker sees it (``vecsearch.engine.twobit.owned_tables``); the run
-    directory then holds only the client's state. ``symmetry``: enumerate the classes of the
-    starts (whole classes, of one component) modulo it, as ``engine.layered.classes`` does, with
-    the least ``keep_farthest`` representatives of each layer."""
+    directory then holds only the client's state."""
+    return _partitioned(puzzle, start, max_depth=max_depth, backward=backward, segments=segments, client=client,
+                        threads=threads, directory=directory, resume=resume, keep_farthest=keep_farthest,
+                        max_memory=max_memory, on_layer=on_layer, owner_local=owner_local,
+                        owners_directory=owners_directory).result()
+
+
+def partitioned_classes(puzzle, symmetry, starts, *, max_depth=None, segments=None, client=None, threads=None,
+                        directory=None, keep=0, max_memory=None, on_layer=None) -> ClassEnumeration:
+    """The classes modulo ``symmetry`` of everything reachable from ``starts`` (whole classes, of
+    one component), as ``engine.layered.classes`` counts them, with the least ``keep``
+    representatives of each layer, on shared tables in ``directory`` (a temporary one if None)."""
+    run = _partitioned(puzzle, starts, max_depth=max_depth, segments=segments, client=client, threads=threads,
+                       directory=directory, keep_farthest=keep, max_memory=max_memory, on_layer=on_layer,
+                       symmetry=symmetry)
+    assert run.classes is not None
+    return run.classes
+
+
+def _partitioned(puzzle, start=None, *, max_depth=None, backward=False, segments=None, client=None, threads=None,
+                 directory=None, resume=None, keep_farthest=0, max_memory=None, on_layer=None, owner_local=False,
+                 owners_directory=None, symmetry=None) -> _Run:
+    """Run the search ``partitioned_bfs`` or ``partitioned_classes`` asks for."""
     if not puzzle.has_unrank:
         raise VecsearchError(f"{puzzle.name} cannot use the two-bit search: it needs rank, rank_size and unrank")
     if backward and not puzzle.searchable_backward:
@@ -155,9 +174,6 @@ def partitioned_bfs(puzzle, start=None, *, max_depth=None, backward=False, segme
     temporary = root is None
     saved = _load_state(Path(root), puzzle) if resume is not None else None
     owner_local = owner_local or bool(saved and saved.get("owners"))
-    if symmetry is not None and (owner_local or backward or resume is not None):
-        raise VecsearchError("a partitioned enumeration modulo symmetry runs forwards on shared tables (segments=,"
-                             " client=, spill=), not with owner_local tables or from a resumed search")
     if owner_local:
         if client is None:
             raise VecsearchError("owner-local tables live on the workers of a dask cluster: give client= (--workers"
@@ -187,9 +203,12 @@ def partitioned_bfs(puzzle, start=None, *, max_depth=None, backward=False, segme
         except KeyboardInterrupt:
             if temporary:
                 runner.finish(run.depth, remove_files=True)
-            raise SearchInterrupted(run.result(), None if temporary else str(root)) from None
+            raise SearchInterrupted(run.result() if run.classes is None else run.classes,
+                                    None if temporary else str(root)) from None
         runner.finish(run.depth, remove_files=temporary)
-        return run.result()
+        if run.classes is not None:
+            run.classes.compile_seconds = run.compile_seconds
+        return run
     finally:
         if temporary:
             shutil.rmtree(root, ignore_errors=True)
@@ -334,11 +353,8 @@ class _Run:
         part.write_text(json.dumps(state))
         os.replace(part, self.root / STATE)
 
-    def result(self) -> SearchResult | ClassEnumeration:
+    def result(self) -> SearchResult:
         self.profile.compile_seconds = self.compile_seconds
-        if self.classes is not None:
-            self.classes.compile_seconds = self.compile_seconds
-            return self.classes
         states = layer_kernels(self.puzzle).unrank_many(self.kept, self.job.component, kernel_tables(self.puzzle))
         return SearchResult(self.puzzle, self.profile, None, self.exhausted, [Layer.of(states, self.puzzle.width)],
                             self.side)
