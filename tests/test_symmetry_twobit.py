@@ -84,9 +84,9 @@ def test_two_bit_searches_keep_the_least_representatives_of_each_layer(tmp_path)
 
 def test_what_two_bit_class_searches_do_not_do_is_refused_by_name(tmp_path):
     puzzle = load(DATA / "2x2x2-UR.tws")
-    with pytest.raises(ValueError, match="without a goal, a checkpoint or owner-local tables"):
+    with pytest.raises(ValueError, match="without a goal or a checkpoint"):
         vs.bfs(puzzle, symmetry="rotations", mode="twobit", checkpoint=tmp_path / "c")
-    with pytest.raises(ValueError, match="owner-local"):
+    with pytest.raises(vs.VecsearchError, match="owner-local tables live on the workers of a dask cluster"):
         vs.bfs(puzzle, symmetry="rotations", owner_local=True)
     with pytest.raises(vs.VecsearchError, match="partitioned enumeration modulo symmetry is a two-bit search"):
         vs.bfs(puzzle, symmetry="rotations", segments=2, mode="layers")
@@ -102,20 +102,24 @@ def test_the_cli_enumerates_classes_over_two_bit_tables_and_refuses_what_it_cann
         code, out, err = run("bfs", cube, "--symmetry", spec, "--csv", *options)
         assert code == 0, err
         assert [tuple(int(x) for x in line.split(",")[:3]) for line in out.split()[1:]] == expected
-    for options, named in ((["--checkpoint", "DIR"], "--checkpoint"), (["--owner-local", "--workers", "2"],
-                                                                          "--owner-local")):
+    for options, named in ((["--checkpoint", "DIR"], "--checkpoint"), (["--antipodes", "3"], "--antipodes")):
         code, _, err = run("bfs", cube, "--symmetry", spec, *options)
         assert code == 2 and f"not with {named}" in err and "Traceback" not in err
     code, _, err = run("bfs", cube, "--symmetry", spec, "--mode", "twobit", "--max-memory", "1M")
     assert code == 2 and "over the memory limit of 1.0 MiB" in err and "Traceback" not in err
 
 
-@pytest.mark.slow  # a search on a cluster
-def test_a_local_cluster_counts_the_classes_the_bitset_search_counts(cluster_client):
+@pytest.mark.slow  # searches on a cluster
+def test_a_local_cluster_counts_the_classes_the_bitset_search_counts(cluster_client, tmp_path):
     puzzle = load(DATA / "2x2x2-UR.tws")
     spec = "rotations, mirror (U R)"
-    result = vs.bfs(puzzle, symmetry=spec, client=cluster_client, segments=4)
-    assert layers(result) == layers(vs.bfs(puzzle, symmetry=spec))
+    bitset = vs.bfs(puzzle, symmetry=spec)
+    shared = vs.bfs(puzzle, symmetry=spec, client=cluster_client, segments=4)
+    owned = vs.bfs(puzzle, symmetry=spec, client=cluster_client, segments=3, owner_local=True, keep_farthest=7,
+                   spill=str(tmp_path / "disk-{worker}"))
+    for result in (shared, owned):
+        assert layers(result) == layers(bitset)
+    assert [r.tolist() for r in owned.representatives] == [r[:7].tolist() for r in bitset.representatives]
 
 
 def test_layers_cut_into_many_blocks_count_the_same(monkeypatch):

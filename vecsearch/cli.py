@@ -104,11 +104,9 @@ def _run_classes(args) -> int:
     """``bfs --symmetry``: classes and positions per layer (with a bitset, or over two-bit tables:
     ``--mode twobit``, or partitioned)."""
     refused = [option for option, value in (("--checkpoint", args.checkpoint), ("--resume", args.resume),
-                                            ("--antipodes", args.antipodes), ("--owner-local", args.owner_local))
-               if value]
+                                            ("--antipodes", args.antipodes)) if value]
     if refused:
-        raise InputError(f"--symmetry enumerates classes without checkpoints, on shared tables: not with"
-                         f" {', '.join(refused)}")
+        raise InputError(f"--symmetry enumerates classes without checkpoints: not with {', '.join(refused)}")
     _, result = _enumerate(args, symmetry=args.symmetry)
     if args.csv:
         print("depth,classes,positions,seconds")

@@ -86,7 +86,8 @@ def build_parser() -> argparse.ArgumentParser:
                      " classes and positions per layer; SPEC is 'rotations' (the definition's whole-puzzle"
                      " rotations), 'mirror (L R)' (the mirror that turns L into R', R into L' and every other move"
                      " into its inverse), or both: 'rotations, mirror (L R)'; with a bitset, or over two-bit"
-                     " tables with --mode twobit or partitioned (--segments, --workers, --scheduler, --spill)")
+                     " tables with --mode twobit or partitioned (--segments, --workers, --scheduler, --spill,"
+                     " --owner-local)")
     bfs.set_defaults(run="run_bfs")
 
     profile = commands.add_parser("profile", help="enumerate like bfs; print the profile, plot it, save it as CSV",

@@ -57,7 +57,7 @@ def enumerate_classes(puzzle, symmetry, start=None, *, max_depth=None, threads=N
     (``"rotations"``). ``mode="twobit"``: over a two-bit table of classes
     (``engine.twobit.classes``, under ``max_memory``), keeping the least ``keep`` representatives
     of each layer; ``partition``: the same partitioned (``engine.twobit.segments``; what
-    ``partitioned_classes`` takes: ``segments``, ``client``, ``directory``)."""
+    ``partitioned_classes`` takes: ``segments``, ``client``, ``directory``, ``owner_local``...)."""
     puzzle = as_puzzle(puzzle)
     if isinstance(symmetry, str):
         if not hasattr(puzzle, "symmetry"):

@@ -93,8 +93,8 @@ def bfs(puzzle, start=None, goal=None, *, max_depth=None, keep_layers=None, back
         quotient by the rotations when they allow it, else by least conjugates). With
         ``mode="twobit"``, or partitioned (``segments``, ``client``, ``spill``): over two-bit
         tables marking the classes' least conjugates, keeping the least ``keep_farthest``
-        representatives of each layer. With a goal, a checkpoint, owner-local tables or a backward
-        search, it is refused.
+        representatives of each layer (owner-local tables too). With a goal, a checkpoint or a
+        backward search, it is refused.
 
     Returns
     -------
@@ -134,10 +134,12 @@ def bfs(puzzle, start=None, goal=None, *, max_depth=None, keep_layers=None, back
     if symmetry is not None:
         from vecsearch.engine.layered.classes import enumerate_classes
 
-        if goal is not None or backward or checkpoint is not None or resume is not None or owner_local:
-            raise ValueError("enumeration modulo symmetry runs forwards, without a goal, a checkpoint or owner-local"
-                             " tables")
-        partition = dict(segments=segments, client=client, directory=spill) if partitioned else None
+        if goal is not None or backward or checkpoint is not None or resume is not None:
+            raise ValueError("enumeration modulo symmetry runs forwards, without a goal or a checkpoint")
+        partition = dict(segments=segments, client=client, owner_local=owner_local,
+                         directory=None if owner_local else spill,
+                         owners_directory=str(spill) if owner_local and spill is not None else None) \
+            if partitioned else None
         with layer_progress(progress, on_layer, f"bfs {puzzle.name}") as on_layer:
             # a ClassEnumeration: per layer classes and positions (the docstring's Returns says so)
             return enumerate_classes(puzzle, symmetry, start, max_depth=max_depth, threads=threads,  # type: ignore[return-value]

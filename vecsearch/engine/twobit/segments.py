@@ -18,8 +18,8 @@ seconds per state each method last took, ``MethodCosts``): each segment looks fo
 each of its unreached ranks in the frontier (reading the shared table of the previous depth)
 and nothing is routed.
 
-Modulo symmetry (``symmetry=``, shared tables only), the tables mark classes' canonical
-representatives (``segment_tasks``, ``class_cells``); every layer is pushed (the two-bit search
+Modulo symmetry (``partitioned_classes``), the tables mark classes' canonical representatives
+(``segment_tasks``, ``owned_tables``, ``class_cells``); every layer is pushed (the two-bit search
 modulo symmetry, ``classes``, says why), and the search returns a ``ClassEnumeration``. It is not
 resumed: ``search.json`` says it enumerated classes, and a resume is refused.
 """
@@ -151,13 +151,15 @@ def partitioned_bfs(puzzle, start=None, *, max_depth=None, backward=False, segme
 
 
 def partitioned_classes(puzzle, symmetry, starts, *, max_depth=None, segments=None, client=None, threads=None,
-                        directory=None, keep=0, max_memory=None, on_layer=None) -> ClassEnumeration:
+                        directory=None, keep=0, max_memory=None, on_layer=None, owner_local=False,
+                        owners_directory=None) -> ClassEnumeration:
     """The classes modulo ``symmetry`` of everything reachable from ``starts`` (whole classes, of
     one component), as ``engine.layered.classes`` counts them, with the least ``keep``
-    representatives of each layer, on shared tables in ``directory`` (a temporary one if None)."""
+    representatives of each layer; ``directory`` and ``owner_local`` as ``partitioned_bfs``
+    takes them."""
     run = _partitioned(puzzle, starts, max_depth=max_depth, segments=segments, client=client, threads=threads,
                        directory=directory, keep_farthest=keep, max_memory=max_memory, on_layer=on_layer,
-                       symmetry=symmetry)
+                       owner_local=owner_local, owners_directory=owners_directory, symmetry=symmetry)
     assert run.classes is not None
     return run.classes
 
