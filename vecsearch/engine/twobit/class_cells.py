@@ -26,7 +26,7 @@ import numpy as np
 
 from vecsearch.engine.twobit.segment_cells import FRONTIER_PATTERN, frontier_blocks, frontier_cells
 
-BLOCK_CELLS = 1 << 16  # frontier cells a block of the table holds at most
+BLOCK_CELLS = 1 << 14  # frontier cells a block holds at most (conjugated without lookups: order x 8 bytes a child)
 CANONICAL = threading.Lock()
 
 
