@@ -84,8 +84,8 @@ def test_two_bit_searches_keep_the_least_representatives_of_each_layer(tmp_path)
 
 def test_what_two_bit_class_searches_do_not_do_is_refused_by_name(tmp_path):
     puzzle = load(DATA / "2x2x2-UR.tws")
-    with pytest.raises(ValueError, match="without a goal or a checkpoint"):
-        vs.bfs(puzzle, symmetry="rotations", mode="twobit", checkpoint=tmp_path / "c")
+    with pytest.raises(ValueError, match="saves checkpoints in two-bit mode, in one process"):
+        vs.bfs(puzzle, symmetry="rotations", segments=2, checkpoint=tmp_path / "c")
     with pytest.raises(vs.VecsearchError, match="owner-local tables live on the workers of a dask cluster"):
         vs.bfs(puzzle, symmetry="rotations", owner_local=True)
     with pytest.raises(vs.VecsearchError, match="partitioned enumeration modulo symmetry is a two-bit search"):
@@ -102,7 +102,8 @@ def test_the_cli_enumerates_classes_over_two_bit_tables_and_refuses_what_it_cann
         code, out, err = run("bfs", cube, "--symmetry", spec, "--csv", *options)
         assert code == 0, err
         assert [tuple(int(x) for x in line.split(",")[:3]) for line in out.split()[1:]] == expected
-    for options, named in ((["--checkpoint", "DIR"], "--checkpoint"), (["--antipodes", "3"], "--antipodes")):
+    for options, named in ((["--checkpoint", "DIR", "--segments", "2"], "--segments"),
+                           (["--antipodes", "3"], "--antipodes")):
         code, _, err = run("bfs", cube, "--symmetry", spec, *options)
         assert code == 2 and f"not with {named}" in err and "Traceback" not in err
     code, _, err = run("bfs", cube, "--symmetry", spec, "--mode", "twobit", "--max-memory", "1M")
@@ -130,3 +131,37 @@ def test_layers_cut_into_many_blocks_count_the_same(monkeypatch):
     monkeypatch.setattr(class_cells, "BLOCK_CELLS", 64)  # layers of up to 3,185 classes: up to 50 blocks
     assert layers(vs.bfs(puzzle, symmetry="rotations", mode="twobit", threads=2)) == expected
     assert layers(vs.bfs(puzzle, symmetry="rotations", segments=2, threads=2)) == expected
+
+
+def test_a_stopped_two_bit_class_search_resumes_from_its_checkpoint(tmp_path):
+    puzzle = load(DATA / "2x2x2-UR.tws")
+    spec = "rotations, mirror (U R)"
+    whole = vs.bfs(puzzle, symmetry=spec)
+
+    def stop(record):
+        if record.depth == 6:
+            raise KeyboardInterrupt
+
+    with pytest.raises(vs.SearchInterrupted) as stopped:
+        vs.bfs(puzzle, symmetry=spec, checkpoint=tmp_path / "ck", on_layer=stop, keep_farthest=9)
+    assert stopped.value.result.depth == 6 and stopped.value.checkpoint == tmp_path / "ck"
+    resumed = vs.bfs(puzzle, symmetry=spec, resume=tmp_path / "ck", keep_farthest=9)
+    assert layers(resumed) == layers(whole)
+    assert [r.tolist() for r in resumed.representatives] == [r[:9].tolist() for r in whole.representatives]
+    for options, message in ((dict(symmetry="rotations", keep_farthest=9), "modulo 12 symmetries keeping 9"
+                              " representatives, not 'PuzzleGeometryPuzzle' \\(88,179,840\\) modulo 2 keeping 9"),
+                             (dict(symmetry=spec), "keeping 9 representatives, not .* keeping 65536"),
+                             (dict(), "enumerates classes modulo 12 symmetries: resume it with the same symmetry")):
+        with pytest.raises(vs.VecsearchError, match=message):
+            vs.bfs(puzzle, resume=tmp_path / "ck", **options)
+    vs.bfs(puzzle, symmetry="rotations", checkpoint=tmp_path / "two", max_depth=3)
+    for options, message in ((dict(symmetry="mirror (U R)"), "modulo another symmetry group of order 2"),
+                             (dict(symmetry="rotations", start=["U", "R"]), "from other start states")):
+        with pytest.raises(vs.VecsearchError, match=message):
+            vs.bfs(puzzle, resume=tmp_path / "two", **options)
+    cube = str(DATA / "2x2x2-UR.tws")
+    code, _, err = run("bfs", cube, "--symmetry", spec, "--checkpoint", str(tmp_path / "cli"), "--max-depth", "4")
+    assert code == 0, err
+    code, out, err = run("bfs", cube, "--symmetry", spec, "--resume", str(tmp_path / "cli"), "--csv")
+    assert code == 0, err
+    assert [tuple(int(x) for x in line.split(",")[:3]) for line in out.split()[1:]] == layers(whole)

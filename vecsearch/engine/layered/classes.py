@@ -50,13 +50,15 @@ QUOTIENT_BYTES = 8  # the orbit table's bytes per quotient state
 
 
 def enumerate_classes(puzzle, symmetry, start=None, *, max_depth=None, threads=None, on_layer=None, mode="auto",
-                      keep=KEEP_FARTHEST, max_memory=None, partition=None) -> ClassEnumeration:
+                      keep=KEEP_FARTHEST, max_memory=None, partition=None, checkpoint=None,
+                      resume=None) -> ClassEnumeration:
     """Enumerate what ``start`` reaches modulo ``symmetry`` (see the module's docstring).
 
     ``symmetry``: what the puzzle's ``symmetry`` method makes, or a name it takes
     (``"rotations"``). ``mode="twobit"``: over a two-bit table of classes
     (``engine.twobit.classes``, under ``max_memory``), keeping the least ``keep`` representatives
-    of each layer; ``partition``: the same partitioned (``engine.twobit.segments``; what
+    of each layer, saved after every layer in ``checkpoint``, continued from ``resume``;
+    ``partition``: the same partitioned (``engine.twobit.segments``; what
     ``partitioned_classes`` takes: ``segments``, ``client``, ``directory``, ``owner_local``...)."""
     puzzle = as_puzzle(puzzle)
     if isinstance(symmetry, str):
@@ -85,7 +87,7 @@ def enumerate_classes(puzzle, symmetry, start=None, *, max_depth=None, threads=N
     if mode == "twobit":
         return enumerate_twobit_classes(puzzle, symmetry, kernels.ranks(starts, tables), component, keep=keep,
                                         max_depth=max_depth, threads=threads, on_layer=on_layer,
-                                        max_memory=max_memory)
+                                        max_memory=max_memory, checkpoint=checkpoint, resume=resume)
     quotient, method = symmetry.quotient(component) if hasattr(symmetry, "quotient") else (None, "no quotient")
     if quotient is not None and quotient.size * QUOTIENT_BYTES > available_bytes() // 2:
         quotient, method = None, "the quotient's orbit table would take over half the available memory"

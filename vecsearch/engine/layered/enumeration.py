@@ -30,6 +30,7 @@ from vecsearch.engine.runtime.codegen import layer_kernels
 from vecsearch.engine.runtime.endpoints import endpoints
 from vecsearch.engine.runtime.guarded import kernel_tables
 from vecsearch.engine.runtime.layers import Layer
+from vecsearch.engine.twobit.classes import CELLS as CLASS_CELLS
 from vecsearch.engine.twobit.search import TwoBitSearch
 from vecsearch.errors import MemoryLimitError, SearchInterrupted, VecsearchError
 
@@ -232,6 +233,9 @@ class _TwoBit:
 
 def _load(directory, puzzle, start, mode):
     meta, arrays = checkpoints.load(directory, deferred=("table",))  # a two-bit table: read into place
+    if meta.get("cells") == CLASS_CELLS:
+        raise VecsearchError(f"the checkpoint in {directory} enumerates classes modulo {meta['order']} symmetries:"
+                             " resume it with the same symmetry")
     expected = (puzzle.name, puzzle.width, puzzle.rank_size)
     found = (meta.get("puzzle"), meta.get("width"), meta.get("rank_size"))
     if found != expected:

@@ -93,8 +93,8 @@ def bfs(puzzle, start=None, goal=None, *, max_depth=None, keep_layers=None, back
         quotient by the rotations when they allow it, else by least conjugates). With
         ``mode="twobit"``, or partitioned (``segments``, ``client``, ``spill``): over two-bit
         tables marking the classes' least conjugates, keeping the least ``keep_farthest``
-        representatives of each layer (owner-local tables too). With a goal, a checkpoint or a
-        backward search, it is refused.
+        representatives of each layer (owner-local tables too); in one process, ``checkpoint``
+        and ``resume`` make it a two-bit one. With a goal or backwards, it is refused.
 
     Returns
     -------
@@ -134,8 +134,16 @@ def bfs(puzzle, start=None, goal=None, *, max_depth=None, keep_layers=None, back
     if symmetry is not None:
         from vecsearch.engine.layered.classes import enumerate_classes
 
-        if goal is not None or backward or checkpoint is not None or resume is not None:
-            raise ValueError("enumeration modulo symmetry runs forwards, without a goal or a checkpoint")
+        if goal is not None or backward:
+            raise ValueError("enumeration modulo symmetry runs forwards, without a goal")
+        if checkpoint is not None or resume is not None:
+            if is_partitioned(resume):
+                raise VecsearchError(f"{resume} holds a partitioned search: an enumeration modulo symmetry resumes"
+                                     " only its own checkpoints (of a two-bit search in one process)")
+            if partitioned or mode == "layers":
+                raise ValueError("an enumeration modulo symmetry saves checkpoints in two-bit mode, in one process:"
+                                 " mode='twobit' (a partitioned one is not resumed)")
+            mode = "twobit"
         partition = dict(segments=segments, client=client, owner_local=owner_local,
                          directory=None if owner_local else spill,
                          owners_directory=str(spill) if owner_local and spill is not None else None) \
@@ -144,7 +152,8 @@ def bfs(puzzle, start=None, goal=None, *, max_depth=None, keep_layers=None, back
             # a ClassEnumeration: per layer classes and positions (the docstring's Returns says so)
             return enumerate_classes(puzzle, symmetry, start, max_depth=max_depth, threads=threads,  # type: ignore[return-value]
                                      on_layer=on_layer, mode=mode, max_memory=max_memory, partition=partition,
-                                     keep=KEEP_FARTHEST if keep_farthest is None else keep_farthest)
+                                     keep=KEEP_FARTHEST if keep_farthest is None else keep_farthest,
+                                     checkpoint=checkpoint, resume=resume)
     if goal is not None:
         if backward:
             raise ValueError("backward search towards a goal: swap start and goal instead")

@@ -12,14 +12,22 @@ is the frontier still being read); then the frontier is retired and the layer fo
 Push only: a pull looks at the unreached ranks for a neighbour in the frontier, and here every
 rank that is not a representative stays unreached (all but ``1 / order`` of the space, every
 layer), each of which would have to be brought to its canonical rank to be told apart.
+
+With ``checkpoint``, the table, the layers' counts and kept representatives are saved after
+every layer (``runtime.checkpoint``: the previous checkpoint stays whole until the new one is
+written); ``resume`` continues from one, given the same symmetry (its order is checked) and start
+states. A Ctrl-C raises ``SearchInterrupted`` with the layers found.
 """
 
 from __future__ import annotations
+
+import hashlib
 
 import numpy as np
 
 from vecsearch.engine.results.classes import ClassEnumeration, ClassLayer
 from vecsearch.engine.runtime import blocks, jit, planner
+from vecsearch.engine.runtime import checkpoint as checkpoints
 from vecsearch.engine.runtime.blocks import thread_limit
 from vecsearch.engine.runtime.codegen import layer_kernels
 from vecsearch.engine.runtime.guarded import kernel_tables
@@ -27,14 +35,15 @@ from vecsearch.engine.runtime.large_arrays import table_array
 from vecsearch.engine.twobit.class_cells import canonical_ranks, count_layer, frontier_bounds, frontier_children
 from vecsearch.engine.twobit.segment_cells import advance_cells, claim_next, claim_ranks
 from vecsearch.engine.twobit.segment_tasks import SegmentRanges
-from vecsearch.errors import MemoryLimitError
+from vecsearch.errors import MemoryLimitError, SearchInterrupted, VecsearchError
 
 CLAIM_BLOCK = 1 << 16  # children a thread claims at a time
 ADVANCE_WORDS = 1 << 20  # words a thread advances at a time
 
 
 def enumerate_twobit_classes(puzzle, symmetry, ranks: np.ndarray, component: int, *, keep: int, max_depth=None,
-                             threads=None, on_layer=None, max_memory=None) -> ClassEnumeration:
+                             threads=None, on_layer=None, max_memory=None, checkpoint=None,
+                             resume=None) -> ClassEnumeration:
     """Enumerate the classes of the positions ``ranks`` reach (whole classes) over a two-bit
     table (see the module's docstring); ``representatives`` holds the least ``keep`` of each
     layer."""
@@ -47,24 +56,80 @@ def enumerate_twobit_classes(puzzle, symmetry, ranks: np.ndarray, component: int
                               method="two-bit, by least conjugates", keep=keep)
     compiled = jit.compile_seconds()
     search = _Search(puzzle, symmetry, component, keep)
+    directory = checkpoint if checkpoint is not None else resume
+    starts = np.unique(canonical_ranks(symmetry, ranks, component)[0])
+
+    def found(count, seconds) -> None:
+        record = ClassLayer(len(result.records), count.classes, count.positions, seconds)
+        result.records.append(record)
+        result.found.append(count.representatives())
+        if directory is not None:
+            _save(directory, search, result, starts)
+        if on_layer is not None:
+            on_layer(record)
+
     try:
         with thread_limit(threads):
             search.warm()
             clock = jit.Stopwatch()
-            count = search.seed(ranks)
-            while count.classes:
-                record = ClassLayer(len(result.records), count.classes, count.positions, clock.search_seconds)
-                result.records.append(record)
-                result.found.append(count.representatives())
-                if on_layer is not None:
-                    on_layer(record)
-                if max_depth is not None and record.depth >= max_depth:
-                    break
+            if resume is not None:
+                _restore(resume, search, result, starts)
+                count = search.count()
+            else:
+                count = search.seed(starts)
+                found(count, clock.search_seconds)
+            while count.classes and (max_depth is None or result.depth < max_depth):
                 clock = jit.Stopwatch()
                 count = search.step(count.bounds)
-    finally:
+                if count.classes:
+                    found(count, clock.search_seconds)
+    except KeyboardInterrupt:
         result.compile_seconds = jit.compile_seconds() - compiled
+        if not result.records:
+            raise
+        raise SearchInterrupted(result, directory) from None
+    result.compile_seconds = jit.compile_seconds() - compiled
     return result
+
+
+CELLS = "classes"  # what a checkpoint's two-bit cells mean: refused by a search that reads them otherwise
+PROBE = 4096  # ranks whose canonical ranks identify the symmetry a checkpoint was made with
+
+
+def _save(directory, search, result: ClassEnumeration, starts: np.ndarray) -> None:
+    meta = {"puzzle": search.puzzle.name, "rank_size": search.puzzle.rank_size, "cells": CELLS,
+            "order": result.order, "symmetry": _fingerprint(search), "component": result.component, "keep": result.keep,
+            "records": [[r.depth, r.classes, r.positions, r.seconds] for r in result.records]}
+    kept = [len(f) for f in result.found]
+    checkpoints.save(directory, meta, {"table": search.table, "starts": starts, "kept": np.array(kept, np.int64),
+                                       "representatives": np.concatenate(result.found)})
+
+
+def _fingerprint(search) -> str:
+    """A digest of the canonical ranks of the first ``PROBE`` ranks: tells symmetry groups apart."""
+    probe = np.arange(min(PROBE, search.puzzle.rank_size), dtype=np.int64)
+    canonical, fixing = canonical_ranks(search.symmetry, probe, search.component)
+    return hashlib.sha256(canonical.tobytes() + fixing.astype(np.int64).tobytes()).hexdigest()
+
+
+def _restore(directory, search, result: ClassEnumeration, starts: np.ndarray) -> None:
+    meta, arrays = checkpoints.load(directory, deferred=("table",))
+    if meta.get("cells") != CELLS:
+        raise VecsearchError(f"the checkpoint in {directory} is not of an enumeration modulo symmetry")
+    found = (meta["puzzle"], meta["rank_size"], meta["order"], meta["keep"])
+    expected = (search.puzzle.name, search.puzzle.rank_size, result.order, result.keep)
+    if found != expected:
+        raise VecsearchError(f"the checkpoint in {directory} enumerates {found[0]!r} ({found[1]:,} ranks) modulo"
+                             f" {found[2]} symmetries keeping {found[3]} representatives, not {expected[0]!r}"
+                             f" ({expected[1]:,}) modulo {expected[2]} keeping {expected[3]}")
+    if meta["symmetry"] != _fingerprint(search):
+        raise VecsearchError(f"the checkpoint in {directory} enumerates classes modulo another symmetry group of"
+                             f" order {result.order}")
+    if not np.array_equal(arrays["starts"], starts):
+        raise VecsearchError(f"the checkpoint in {directory} continues a search from other start states")
+    arrays["table"].read_into(search.table)
+    result.records = [ClassLayer(*r) for r in meta["records"]]
+    result.found = np.split(arrays["representatives"], np.cumsum(arrays["kept"])[:-1])
 
 
 class _Search:
@@ -92,9 +157,13 @@ class _Search:
                              (claim_ranks, (self.table, none)), (frontier_bounds, (self.table, 0, 0))):
             jit.warm(kernel, *args)
 
-    def seed(self, ranks: np.ndarray):
-        """Mark the canonical ranks of positions ``ranks``; the start layer's counts."""
-        claim_ranks(self.table, np.unique(canonical_ranks(self.symmetry, ranks, self.component)[0]))
+    def seed(self, starts: np.ndarray):
+        """Mark the canonical ranks ``starts``; the start layer's counts."""
+        claim_ranks(self.table, starts)
+        return self.count()
+
+    def count(self):
+        """The frontier's counts (``class_cells.LayerCount``)."""
         return count_layer(self.table, 0, self.layout.words, self.symmetry, self.component, self.keep)
 
     def step(self, bounds: np.ndarray):
@@ -104,7 +173,7 @@ class _Search:
         for first in range(0, len(pairs), per_round):
             self._claim(pairs[first:first + per_round])
         blocks.map_blocks(lambda lo, hi: advance_cells(self.table, lo, hi), self.layout.words, ADVANCE_WORDS)
-        return count_layer(self.table, 0, self.layout.words, self.symmetry, self.component, self.keep)
+        return self.count()
 
     def _claim(self, pairs) -> None:
         """Expand the blocks ``pairs`` (a block a thread) and claim their children's canonical ranks."""
