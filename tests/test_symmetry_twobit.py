@@ -165,3 +165,25 @@ def test_a_stopped_two_bit_class_search_resumes_from_its_checkpoint(tmp_path):
     code, out, err = run("bfs", cube, "--symmetry", spec, "--resume", str(tmp_path / "cli"), "--csv")
     assert code == 0, err
     assert [tuple(int(x) for x in line.split(",")[:3]) for line in out.split()[1:]] == layers(whole)
+
+
+def test_paced_class_checkpoints_still_write_the_layer_a_stop_between_layers_leaves(tmp_path, monkeypatch):
+    from vecsearch.engine.runtime import checkpoint as checkpoints
+
+    monkeypatch.setattr(checkpoints, "SLOW_WRITE", 0.0)  # every write counts as slow
+    monkeypatch.setattr(checkpoints, "WRITE_SHARE", 1e-9)  # and the next one is due only after ages
+    puzzle = load(DATA / "2x2x2-UR.tws")
+    whole = vs.bfs(puzzle, symmetry="rotations")
+    manifest = tmp_path / "ck" / checkpoints.MANIFEST
+    written = []
+
+    def stop_at_6(record):
+        written.append(len(json.loads(manifest.read_text())["records"]))
+        if record.depth == 6:
+            raise KeyboardInterrupt
+
+    with pytest.raises(vs.SearchInterrupted):
+        vs.bfs(puzzle, symmetry="rotations", checkpoint=tmp_path / "ck", on_layer=stop_at_6)
+    assert written == [1] * 7  # only the start layer was due
+    assert len(json.loads(manifest.read_text())["records"]) == 7  # the stop wrote layer 6
+    assert layers(vs.bfs(puzzle, symmetry="rotations", resume=tmp_path / "ck")) == layers(whole)

@@ -14,9 +14,11 @@ rank that is not a representative stays unreached (all but ``1 / order`` of the 
 layer), each of which would have to be brought to its canonical rank to be told apart.
 
 With ``checkpoint``, the table, the layers' counts and kept representatives are saved after
-every layer (``runtime.checkpoint``: the previous checkpoint stays whole until the new one is
-written); ``resume`` continues from one, given the same symmetry (its order is checked) and start
-states. A Ctrl-C raises ``SearchInterrupted`` with the layers found.
+every layer, or less often when the table is slow to write (``runtime.checkpoint``, ``Pacing``:
+the previous checkpoint stays whole until the new one is written), and always after the last
+layer found, unless a Ctrl-C stopped a layer half-way; ``resume`` continues from one, given the
+same symmetry (its order and a digest of its canonical ranks are checked), start states and
+``keep``. A Ctrl-C raises ``SearchInterrupted`` with the layers found.
 """
 
 from __future__ import annotations
@@ -58,13 +60,19 @@ def enumerate_twobit_classes(puzzle, symmetry, ranks: np.ndarray, component: int
     search = _Search(puzzle, symmetry, component, keep)
     directory = checkpoint if checkpoint is not None else resume
     starts = np.unique(canonical_ranks(symmetry, ranks, component)[0])
+    pacing = checkpoints.Pacing()
+    written = [-1]  # the depth of the newest checkpoint
+
+    def save(due: bool = True) -> None:
+        if directory is not None and search.settled and written[0] != result.depth and due:
+            written[0] = result.depth
+            pacing.write(lambda: _save(directory, search, result, starts))
 
     def found(count, seconds) -> None:
         record = ClassLayer(len(result.records), count.classes, count.positions, seconds)
         result.records.append(record)
         result.found.append(count.representatives())
-        if directory is not None:
-            _save(directory, search, result, starts)
+        save(pacing.due())
         if on_layer is not None:
             on_layer(record)
 
@@ -74,6 +82,7 @@ def enumerate_twobit_classes(puzzle, symmetry, ranks: np.ndarray, component: int
             clock = jit.Stopwatch()
             if resume is not None:
                 _restore(resume, search, result, starts)
+                written[0] = result.depth
                 count = search.count()
             else:
                 count = search.seed(starts)
@@ -83,10 +92,12 @@ def enumerate_twobit_classes(puzzle, symmetry, ranks: np.ndarray, component: int
                 count = search.step(count.bounds)
                 if count.classes:
                     found(count, clock.search_seconds)
+            save()
     except KeyboardInterrupt:
         result.compile_seconds = jit.compile_seconds() - compiled
         if not result.records:
             raise
+        save()
         raise SearchInterrupted(result, directory) from None
     result.compile_seconds = jit.compile_seconds() - compiled
     return result
@@ -146,6 +157,7 @@ class _Search:
         self.reading.setflags(write=False)  # the partitioned search's kernels are compiled for
         self.expand = layer_kernels(puzzle).frontier_children_range
         self.tables = kernel_tables(puzzle)
+        self.settled = True  # False while a layer is being found: the table is half-updated
 
     def warm(self) -> None:
         """Compile (or load) the kernels outside the layers' timings."""
@@ -168,12 +180,15 @@ class _Search:
 
     def step(self, bounds: np.ndarray):
         """Find the next layer from the frontier's blocks ``bounds``; its counts."""
+        self.settled = False
         pairs = list(zip(bounds[:-1].tolist(), bounds[1:].tolist(), strict=True))
         per_round = blocks.workers()
         for first in range(0, len(pairs), per_round):
             self._claim(pairs[first:first + per_round])
         blocks.map_blocks(lambda lo, hi: advance_cells(self.table, lo, hi), self.layout.words, ADVANCE_WORDS)
-        return self.count()
+        count = self.count()
+        self.settled = True
+        return count
 
     def _claim(self, pairs) -> None:
         """Expand the blocks ``pairs`` (a block a thread) and claim their children's canonical ranks."""
