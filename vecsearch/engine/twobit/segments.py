@@ -205,8 +205,9 @@ def _partitioned(puzzle, start=None, *, max_depth=None, backward=False, segments
         except KeyboardInterrupt:
             if temporary:
                 runner.finish(run.depth, remove_files=True)
-            raise SearchInterrupted(run.result() if run.classes is None else run.classes,
-                                    None if temporary else str(root)) from None
+            if run.classes is not None:  # not resumed: no checkpoint to name
+                raise SearchInterrupted(run.classes) from None
+            raise SearchInterrupted(run.result(), None if temporary else str(root)) from None
         runner.finish(run.depth, remove_files=temporary)
         if run.classes is not None:
             run.classes.compile_seconds = run.compile_seconds
