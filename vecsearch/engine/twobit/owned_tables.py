@@ -156,7 +156,7 @@ def expand_round(job: Job, segment: int, depth: int, word: int, first: bool) -> 
                                kernel_tables(puzzle), job.backward, *((0, 0) if classes else own), out, look, False)
         children = out[:written]
         if classes:
-            children = np.unique(canonical_ranks(job.symmetry, children, job.component)[0])
+            children = canonical_ranks(job.symmetry, children, job.component)[0]  # duplicates too: a sort costs more
             mine = (children >= own[0]) & (children < own[1])
             claim_ranks(new, children[mine])
             children = children[~mine]

@@ -160,7 +160,7 @@ def _expand_classes(job: Job, segment: int, depth: int, kernel, old, new, watch)
             children = frontier_children(kernel, old, new, a, b, layout.last_mask(), job.component,
                                          kernel_tables(puzzle), puzzle.max_children)
             generated += len(children)
-            canonical = np.unique(canonical_ranks(job.symmetry, children, job.component)[0])
+            canonical = canonical_ranks(job.symmetry, children, job.component)[0]  # duplicates too: a sort costs more
             canonical = canonical[(old[canonical >> 5] >> ((canonical & 31) << 1)) & 3 == 3]
             for owner, ranks in enumerate(bucket_by_owner(canonical, 32 * layout.segment_words, layout.segments)):
                 if owner == segment:
