@@ -70,7 +70,8 @@ def bfs(puzzle, start=None, goal=None, *, max_depth=None, keep_layers=None, back
     resume : path, optional
         A checkpoint directory to continue from.
     keep_farthest : int, optional
-        Two-bit mode: how many states of the last layer to keep in ``result.layers``.
+        Two-bit mode: how many states of the last layer to keep in ``result.layers`` (modulo
+        symmetry: how many representatives of each layer, the least).
     progress : bool, default False
         Draw a tqdm progress bar (``pip install 'vecsearch[progress]'``).
     client : dask.distributed.Client, optional
