@@ -130,10 +130,8 @@ def test_paced_two_bit_checkpoints_lag_then_resume_to_equal_counts(tmp_path, mon
     """A two-bit table slow to write is written less often: a run killed between writes leaves an
     older layer, and resuming from it repeats the layers since and gives the straight counts; an
     interruption between layers and the end of a search write the last layer still."""
-    from vecsearch.engine.layered import enumeration
-
-    monkeypatch.setattr(enumeration, "SLOW_WRITE", 0.0)  # every write counts as slow
-    monkeypatch.setattr(enumeration, "WRITE_SHARE", 1e-9)  # and the next one is due only after ages
+    monkeypatch.setattr(checkpoints, "SLOW_WRITE", 0.0)  # every write counts as slow
+    monkeypatch.setattr(checkpoints, "WRITE_SHARE", 1e-9)  # and the next one is due only after ages
     straight = vs.bfs("pancake-8", mode="twobit")
     directory, killed = tmp_path / "ck", tmp_path / "killed"
     manifest = directory / checkpoints.MANIFEST

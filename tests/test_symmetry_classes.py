@@ -100,8 +100,8 @@ def test_the_cli_prints_classes_and_refuses_bad_input():
     assert [int(r[1]) for r in rows] == [r.classes for r in api.records]
     code, _, err = run("bfs", cube, "--symmetry", "mirror (U Q)")
     assert code == 2 and "'Q' is not a move" in err and "Traceback" not in err
-    code, _, err = run("bfs", cube, "--symmetry", "rotations", "--mode", "twobit")
-    assert code == 2 and "not with --mode" in err
+    code, _, err = run("bfs", cube, "--symmetry", "rotations", "--antipodes", "3")
+    assert code == 2 and "not with --antipodes" in err
 
 
 @pytest.mark.parametrize("lookups", [True, False], ids=["lookups", "decoded"])

@@ -101,16 +101,25 @@ def _cluster(args):
 
 
 def _run_classes(args) -> int:
-    """``bfs --symmetry``: classes and positions per layer."""
-    refused = [option for option, value in (("--checkpoint", args.checkpoint), ("--resume", args.resume),
-                                            ("--antipodes", args.antipodes), ("--workers", args.workers),
-                                            ("--scheduler", args.scheduler), ("--segments", args.segments),
-                                            ("--spill", args.spill), ("--owner-local", args.owner_local),
-                                            ("--mode", args.mode != "auto"), ("--max-memory", args.max_memory))
-               if value]
-    if refused:
-        raise InputError(f"--symmetry enumerates classes with a bitset, in one process: not with {', '.join(refused)}")
-    _, result = _enumerate(args, symmetry=args.symmetry)
+    """``bfs --symmetry``: classes and positions per layer (with a bitset, or over two-bit tables:
+    ``--mode twobit``, or partitioned)."""
+    from vecsearch.errors import SearchInterrupted
+
+    if args.antipodes:
+        raise InputError("--symmetry prints classes, not the farthest states: not with --antipodes")
+    partitioned = [option for option, value in (("--segments", args.segments), ("--workers", args.workers),
+                                                ("--scheduler", args.scheduler), ("--spill", args.spill),
+                                                ("--owner-local", args.owner_local), ("--mode layers",
+                                                                                      args.mode == "layers"))
+                   if value]
+    if (args.checkpoint or args.resume) and partitioned:
+        raise InputError(f"--symmetry saves checkpoints in two-bit mode, in one process: not with"
+                         f" {', '.join(partitioned)}")
+    try:
+        _, result = _enumerate(args, symmetry=args.symmetry, checkpoint=args.checkpoint, resume=args.resume)
+    except SearchInterrupted as stop:
+        print(stop.result)
+        return _interrupted(stop)
     if args.csv:
         print("depth,classes,positions,seconds")
         for r in result.records:
@@ -118,6 +127,14 @@ def _run_classes(args) -> int:
     else:
         print(result)
     return 0
+
+
+def _interrupted(stop) -> int:
+    """Say where an interrupted ``bfs`` stopped and how to continue it; the exit status."""
+    again = f"; continue with --resume {stop.checkpoint}" if stop.checkpoint else \
+        "; run it with --checkpoint DIR to be able to continue after an interruption"
+    print(f"vecsearch: interrupted after depth {stop.result.depth}{again}", file=sys.stderr)
+    return 130
 
 
 def _progress(args) -> bool:
@@ -145,10 +162,7 @@ def run_bfs(args) -> int:
         raise
     except SearchInterrupted as stop:
         _print_profile(stop.result.profile, args.csv)
-        again = f"; continue with --resume {stop.checkpoint}" if stop.checkpoint else \
-            "; run it with --checkpoint DIR to be able to continue after an interruption"
-        print(f"vecsearch: interrupted after depth {stop.result.depth}{again}", file=sys.stderr)
-        return 130
+        return _interrupted(stop)
     _print_profile(result.profile, args.csv)
     if args.antipodes:
         _print_farthest(puzzle, result, args.antipodes)

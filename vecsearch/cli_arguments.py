@@ -85,7 +85,9 @@ def build_parser() -> argparse.ArgumentParser:
     bfs.add_argument("--symmetry", metavar="SPEC", help="enumerate modulo symmetry (permutation puzzles): print"
                      " classes and positions per layer; SPEC is 'rotations' (the definition's whole-puzzle"
                      " rotations), 'mirror (L R)' (the mirror that turns L into R', R into L' and every other move"
-                     " into its inverse), or both: 'rotations, mirror (L R)'")
+                     " into its inverse), or both: 'rotations, mirror (L R)'; with a bitset, or over two-bit"
+                     " tables with --mode twobit or partitioned (--segments, --workers, --scheduler, --spill,"
+                     " --owner-local)")
     bfs.set_defaults(run="run_bfs")
 
     profile = commands.add_parser("profile", help="enumerate like bfs; print the profile, plot it, save it as CSV",

@@ -213,7 +213,8 @@ class SearchInterrupted(KeyboardInterrupt):
     Parameters
     ----------
     result : SearchResult
-        The search up to its last complete layer (profile included).
+        The search up to its last complete layer (profile included; a `ClassEnumeration` for an
+        enumeration modulo symmetry).
     checkpoint : path, optional
         The directory it can be resumed from (``bfs(..., resume=)``), if it was checkpointing.
 

@@ -31,6 +31,7 @@ from __future__ import annotations
 import numpy as np
 
 from vecsearch.engine.layered.class_kernels import claim_classes
+from vecsearch.engine.layered.enumeration import KEEP_FARTHEST
 from vecsearch.engine.layered.fibres import enumerate_fibres
 from vecsearch.engine.results.classes import ClassEnumeration, ClassLayer
 from vecsearch.engine.runtime import jit
@@ -41,17 +42,24 @@ from vecsearch.engine.runtime.guarded import kernel_tables
 from vecsearch.engine.runtime.layers import Layer
 from vecsearch.engine.runtime.planner import available_bytes
 from vecsearch.engine.runtime.visited import BitsetVisited
+from vecsearch.engine.twobit.classes import enumerate_twobit_classes
+from vecsearch.engine.twobit.segments import partitioned_classes
 from vecsearch.errors import VecsearchError
 
 QUOTIENT_BYTES = 8  # the orbit table's bytes per quotient state
 
 
-def enumerate_classes(puzzle, symmetry, start=None, *, max_depth=None, threads=None,
-                      on_layer=None) -> ClassEnumeration:
+def enumerate_classes(puzzle, symmetry, start=None, *, max_depth=None, threads=None, on_layer=None, mode="auto",
+                      keep=KEEP_FARTHEST, max_memory=None, partition=None, checkpoint=None,
+                      resume=None) -> ClassEnumeration:
     """Enumerate what ``start`` reaches modulo ``symmetry`` (see the module's docstring).
 
     ``symmetry``: what the puzzle's ``symmetry`` method makes, or a name it takes
-    (``"rotations"``)."""
+    (``"rotations"``). ``mode="twobit"``: over a two-bit table of classes
+    (``engine.twobit.classes``, under ``max_memory``), keeping the least ``keep`` representatives
+    of each layer, saved after every layer in ``checkpoint``, continued from ``resume``;
+    ``partition``: the same partitioned (``engine.twobit.segments``; what
+    ``partitioned_classes`` takes: ``segments``, ``client``, ``directory``, ``owner_local``...)."""
     puzzle = as_puzzle(puzzle)
     if isinstance(symmetry, str):
         if not hasattr(puzzle, "symmetry"):
@@ -71,6 +79,15 @@ def enumerate_classes(puzzle, symmetry, start=None, *, max_depth=None, threads=N
         raise VecsearchError(f"{puzzle.name}: the start states lie in {len(components)} components; give starts of one")
     component = int(components[0])
     _check_closed(puzzle, starts, kernels, tables, symmetry, component)
+    if partition is not None:
+        if mode == "layers":
+            raise VecsearchError("a partitioned enumeration modulo symmetry is a two-bit search: not mode='layers'")
+        return partitioned_classes(puzzle, symmetry, starts, max_depth=max_depth, threads=threads, keep=keep,
+                                   max_memory=max_memory, on_layer=on_layer, **partition)
+    if mode == "twobit":
+        return enumerate_twobit_classes(puzzle, symmetry, kernels.ranks(starts, tables), component, keep=keep,
+                                        max_depth=max_depth, threads=threads, on_layer=on_layer,
+                                        max_memory=max_memory, checkpoint=checkpoint, resume=resume)
     quotient, method = symmetry.quotient(component) if hasattr(symmetry, "quotient") else (None, "no quotient")
     if quotient is not None and quotient.size * QUOTIENT_BYTES > available_bytes() // 2:
         quotient, method = None, "the quotient's orbit table would take over half the available memory"

@@ -7,7 +7,7 @@ carries the search up to its last complete layer. A checkpoint records the puzzl
 the profile so far; resuming with another puzzle, mode or start is refused.
 
 A two-bit table too large to write in a moment (the 7x2's is 10.9 GB: tens of seconds per
-write) is written less often (``CheckpointPacing``), so that writing costs at most about a tenth
+write) is written less often (``checkpoint.Pacing``), so that writing costs at most about a tenth
 of the search; the last complete layer is written still when the search ends, stops at its depth
 limit, or is interrupted between layers (a Ctrl-C in the middle of a layer leaves the two-bit table
 half-updated: the checkpoint then keeps the layer written before, and resuming repeats the layers
@@ -15,8 +15,6 @@ since).
 """
 
 from __future__ import annotations
-
-import time
 
 import numpy as np
 
@@ -30,33 +28,9 @@ from vecsearch.engine.runtime.codegen import layer_kernels
 from vecsearch.engine.runtime.endpoints import endpoints
 from vecsearch.engine.runtime.guarded import kernel_tables
 from vecsearch.engine.runtime.layers import Layer
+from vecsearch.engine.twobit.classes import CELLS as CLASS_CELLS
 from vecsearch.engine.twobit.search import TwoBitSearch
 from vecsearch.errors import MemoryLimitError, SearchInterrupted, VecsearchError
-
-SLOW_WRITE = 1.0  # seconds: a checkpoint written faster than this is written after every layer
-WRITE_SHARE = 0.1  # a slower one waits until the search has run this many times longer than the write
-
-
-class CheckpointPacing:
-    """When to write the next checkpoint: after every layer while a write takes less than
-    ``SLOW_WRITE`` seconds; else once the search has run ``1 / WRITE_SHARE`` times as long as the
-    last write took since it was written."""
-
-    def __init__(self):
-        self.write_seconds = 0.0
-        self.written_at = None
-
-    def due(self) -> bool:
-        if self.written_at is None or self.write_seconds < SLOW_WRITE:
-            return True
-        return time.perf_counter() - self.written_at >= self.write_seconds / WRITE_SHARE
-
-    def write(self, save) -> None:
-        began = time.perf_counter()
-        save()
-        self.written_at = time.perf_counter()
-        self.write_seconds = self.written_at - began
-
 
 CELLS = "frontier"  # what a checkpoint's two-bit cells mean (``twobit``): refused when another meaning
 KEEP_FARTHEST = 1 << 16  # farthest states a two-bit search keeps (a layered one keeps its whole last layer)
@@ -86,7 +60,7 @@ def enumerate_space(puzzle, start=None, *, max_depth=None, keep_layers=None, bac
               "visited": plan.visited, "backward": bool(backward), "keep_layers": bool(keep_layers)}
     runner = None
     early = []  # the start layer, recorded while the runner is being made
-    pacing = CheckpointPacing()
+    pacing = checkpoints.Pacing()
     written = [-1]  # the depth of the newest checkpoint written, or begun (a Ctrl-C during a write ends it)
 
     def after_layer(record):
@@ -191,7 +165,7 @@ class _Layered:
 class _TwoBit:
     """The two-bit search of the starts' component."""
 
-    paced = True  # checkpoints paced (``CheckpointPacing``): its table may take long to write
+    paced = True  # checkpoints paced (``checkpoint.Pacing``): its table may take long to write
 
     def __init__(self, puzzle, starts, backward, keep, name, after_layer, saved):
         component = layer_kernels(puzzle).components(starts[:1], kernel_tables(puzzle))[0]
@@ -232,6 +206,9 @@ class _TwoBit:
 
 def _load(directory, puzzle, start, mode):
     meta, arrays = checkpoints.load(directory, deferred=("table",))  # a two-bit table: read into place
+    if meta.get("cells") == CLASS_CELLS:
+        raise VecsearchError(f"the checkpoint in {directory} enumerates classes modulo {meta['order']} symmetries:"
+                             " resume it with the same symmetry")
     expected = (puzzle.name, puzzle.width, puzzle.rank_size)
     found = (meta.get("puzzle"), meta.get("width"), meta.get("rank_size"))
     if found != expected:

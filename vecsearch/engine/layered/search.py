@@ -70,7 +70,8 @@ def bfs(puzzle, start=None, goal=None, *, max_depth=None, keep_layers=None, back
     resume : path, optional
         A checkpoint directory to continue from.
     keep_farthest : int, optional
-        Two-bit mode: how many states of the last layer to keep in ``result.layers``.
+        Two-bit mode: how many states of the last layer to keep in ``result.layers`` (modulo
+        symmetry: how many representatives of each layer, the least).
     progress : bool, default False
         Draw a tqdm progress bar (``pip install 'vecsearch[progress]'``).
     client : dask.distributed.Client, optional
@@ -90,8 +91,11 @@ def bfs(puzzle, start=None, goal=None, *, max_depth=None, keep_layers=None, back
         whole-puzzle rotations), ``"rotations, mirror (L R)"`` (and a mirror, as the cycles of
         moves it makes), or what ``puzzle.symmetry(...)`` returns. Returns a `ClassEnumeration`
         (classes and positions per layer, canonical representatives; ``method``: through a
-        quotient by the rotations when they allow it, else by least conjugates); with a goal, a
-        checkpoint, a partitioned or backward search, it is refused.
+        quotient by the rotations when they allow it, else by least conjugates). With
+        ``mode="twobit"``, or partitioned (``segments``, ``client``, ``spill``): over two-bit
+        tables marking the classes' least conjugates, keeping the least ``keep_farthest``
+        representatives of each layer (owner-local tables too); in one process, ``checkpoint``
+        and ``resume`` make it a two-bit one. With a goal or backwards, it is refused.
 
     Returns
     -------
@@ -131,12 +135,26 @@ def bfs(puzzle, start=None, goal=None, *, max_depth=None, keep_layers=None, back
     if symmetry is not None:
         from vecsearch.engine.layered.classes import enumerate_classes
 
-        if goal is not None or backward or partitioned or checkpoint is not None or resume is not None:
-            raise ValueError("enumeration modulo symmetry runs forwards, without a goal, a checkpoint or partitions")
+        if goal is not None or backward:
+            raise ValueError("enumeration modulo symmetry runs forwards, without a goal")
+        if checkpoint is not None or resume is not None:
+            if is_partitioned(resume):
+                raise VecsearchError(f"{resume} holds a partitioned search: an enumeration modulo symmetry resumes"
+                                     " only its own checkpoints (of a two-bit search in one process)")
+            if partitioned or mode == "layers":
+                raise ValueError("an enumeration modulo symmetry saves checkpoints in two-bit mode, in one process:"
+                                 " mode='twobit' (a partitioned one is not resumed)")
+            mode = "twobit"
+        partition = dict(segments=segments, client=client, owner_local=owner_local,
+                         directory=None if owner_local else spill,
+                         owners_directory=str(spill) if owner_local and spill is not None else None) \
+            if partitioned else None
         with layer_progress(progress, on_layer, f"bfs {puzzle.name}") as on_layer:
             # a ClassEnumeration: per layer classes and positions (the docstring's Returns says so)
             return enumerate_classes(puzzle, symmetry, start, max_depth=max_depth, threads=threads,  # type: ignore[return-value]
-                                     on_layer=on_layer)
+                                     on_layer=on_layer, mode=mode, max_memory=max_memory, partition=partition,
+                                     keep=KEEP_FARTHEST if keep_farthest is None else keep_farthest,
+                                     checkpoint=checkpoint, resume=resume)
     if goal is not None:
         if backward:
             raise ValueError("backward search towards a goal: swap start and goal instead")

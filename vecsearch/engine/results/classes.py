@@ -54,8 +54,9 @@ class ClassEnumeration:
     component : int
         The starts' component (the rank's invariants), for unranking representatives.
     method : str
-        How the classes were found: by the least conjugate of each state (``"conjugates"``), or
-        through a quotient by the rotations (``"quotient: ..."``, naming the piece it fixes).
+        How the classes were found: by the least conjugate of each state (``"conjugates"``; over a
+        two-bit table, ``"two-bit ..."``, partitioned or not), or through a quotient by the
+        rotations (``"quotient: ..."``, naming the piece it fixes).
     setup_seconds : float
         Search seconds spent before the first layer (the quotient's orbits), counted in
         ``seconds``.
@@ -63,6 +64,9 @@ class ClassEnumeration:
         Per layer, what the search kept of its classes; ``representatives`` reads it.
     represent : callable
         Turns one layer's ``found`` into its representatives (sorted ranks).
+    keep : int, optional
+        None: ``representatives`` holds every class's; else (the two-bit searches) at most this
+        many per layer, the least.
 
     Examples
     --------
@@ -85,6 +89,7 @@ class ClassEnumeration:
     setup_seconds: float = 0.0
     found: list = field(default_factory=list)
     represent: Callable = _as_found
+    keep: int | None = None
 
     @property
     def classes(self) -> int:
@@ -109,7 +114,7 @@ class ClassEnumeration:
     @cached_property
     def representatives(self) -> list[np.ndarray]:
         """Per layer, the canonical representative of each class: the least rank among its
-        conjugates (sorted)."""
+        conjugates (sorted); of a two-bit search, the least ``keep`` of them."""
         return [self.represent(layer) for layer in self.found]
 
     def representative_states(self, depth: int) -> np.ndarray:

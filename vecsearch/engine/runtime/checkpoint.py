@@ -11,11 +11,37 @@ from __future__ import annotations
 
 import json
 import os
+import time
 from pathlib import Path
 
 import numpy as np
 
 from vecsearch.errors import VecsearchError
+
+SLOW_WRITE = 1.0  # seconds: a checkpoint written faster than this is written after every layer
+WRITE_SHARE = 0.1  # a slower one waits until the search has run this many times longer than the write
+
+
+class Pacing:
+    """When to write the next checkpoint: after every layer while a write takes less than
+    ``SLOW_WRITE`` seconds; else once the search has run ``1 / WRITE_SHARE`` times as long as the
+    last write took since it was written."""
+
+    def __init__(self):
+        self.write_seconds = 0.0
+        self.written_at = None
+
+    def due(self) -> bool:
+        if self.written_at is None or self.write_seconds < SLOW_WRITE:
+            return True
+        return time.perf_counter() - self.written_at >= self.write_seconds / WRITE_SHARE
+
+    def write(self, save) -> None:
+        began = time.perf_counter()
+        save()
+        self.written_at = time.perf_counter()
+        self.write_seconds = self.written_at - began
+
 
 FORMAT = "vecsearch-checkpoint-2"  # 2: the ranks of the sliding and one-orbit permutation puzzles changed
 MANIFEST = "checkpoint.json"

@@ -19,6 +19,10 @@ A layer, on the workers that own the segments (``OwnerRunner``):
    rounds bound the children in flight (``ROUND_CHILDREN``);
 3. ``count``: the segment's new frontier cells, and the first few ranks of them.
 
+Modulo symmetry (``job.symmetry``; ``class_cells``), a round brings the children to their
+canonical ranks first: it claims those in its own range and routes the others; ``count`` counts
+classes and their positions.
+
 The routed children travel between workers as dask results, never through a shared file. A
 task only reads ``table-D`` and writes its own segment's ``table-(D+1)``, so a layer interrupted
 by a worker's death is made again from the start, once the worker is back (a nanny restarts it
@@ -39,6 +43,7 @@ from vecsearch.engine.runtime import jit
 from vecsearch.engine.runtime.codegen import layer_kernels
 from vecsearch.engine.runtime.endpoints import as_puzzle
 from vecsearch.engine.runtime.guarded import kernel_tables
+from vecsearch.engine.twobit.class_cells import canonical_ranks, count_layer, frontier_bounds
 from vecsearch.engine.twobit.segment_cells import (
     bucket_by_owner,
     claim_offsets,
@@ -144,14 +149,21 @@ def expand_round(job: Job, segment: int, depth: int, word: int, first: bool) -> 
     span = 32 * layout.segment_words
     expanded = generated = held = 0
     parts: list[list[np.ndarray]] = [[] for _ in range(layout.segments)]
+    classes = job.symmetry is not None  # the own children too are written out, to be made canonical first
     while word < hi and held < ROUND_CHILDREN:
         stop = min(hi, word + ROUND_WORDS)
         e, g, written = kernel(old, new, word, stop, FRONTIER_PATTERN, layout.last_mask(), job.component,
-                               kernel_tables(puzzle), job.backward, own[0], own[1], out, look, False)
+                               kernel_tables(puzzle), job.backward, *((0, 0) if classes else own), out, look, False)
+        children = out[:written]
+        if classes:
+            children = canonical_ranks(job.symmetry, children, job.component)[0]  # duplicates too: a sort costs more
+            mine = (children >= own[0]) & (children < own[1])
+            claim_ranks(new, children[mine])
+            children = children[~mine]
         expanded += e
         generated += g
-        held += written
-        for owner, ranks in enumerate(bucket_by_owner(out[:written], span, layout.segments)):
+        held += len(children)
+        for owner, ranks in enumerate(bucket_by_owner(children, span, layout.segments)):
             if len(ranks):
                 parts[owner].append((ranks - owner * span).astype(OFFSET))  # offsets in the owner's range
         word = stop
@@ -170,12 +182,17 @@ def claim_routed(job: Job, segment: int, depth: int, *routed: np.ndarray) -> int
     return sum(r.nbytes for r in routed)
 
 
-def count(job: Job, segment: int, depth: int) -> tuple[int, np.ndarray]:
-    """The frontier cells of ``segment`` at ``depth``, and the first ``job.keep`` of their ranks."""
+def count(job: Job, segment: int, depth: int) -> tuple[int, int, np.ndarray]:
+    """The frontier cells of ``segment`` at ``depth``, their positions (modulo symmetry; else 0),
+    and the first ``job.keep`` of their ranks."""
     lo, hi = job.layout.word_range(segment)
+    table = _table(job, segment, depth, "r")
+    if job.symmetry is not None:
+        layer = count_layer(table, lo, hi, job.symmetry, job.component, job.keep)
+        return layer.classes, layer.positions, layer.representatives()
     kept = np.empty(job.keep, np.int64)
-    found, filled = frontier_cells(_table(job, segment, depth, "r"), lo, hi, kept)
-    return int(found), kept[:filled]
+    found, filled = frontier_cells(table, lo, hi, kept)
+    return int(found), 0, kept[:filled]
 
 
 def remove(job: Job, segment: int) -> None:
@@ -202,7 +219,11 @@ def warm(job: Job) -> float:
     claim_ranks(new, none)
     claim_offsets(new, 0, none.astype(OFFSET))
     frontier_cells(new, 0, 0, none)
+    frontier_cells(old, 0, 0, none)
     bucket_by_owner(none, 32, 1)
+    if job.symmetry is not None:
+        frontier_bounds(old, 0, 0)
+        jit.compiling("canonical_ranks", lambda: canonical_ranks(job.symmetry, none, job.component))
     return watch.compile_seconds
 
 
@@ -308,7 +329,8 @@ class OwnerRunner:
                 received[u] += got
             first = False
         counted = self._gather([self._on_owner(where, t, count, depth + 1) for t in range(self.segments)], where)
-        settled = [SegmentReport(t, routed=received[t], new=n, kept=kept) for t, (n, kept) in enumerate(counted)]
+        settled = [SegmentReport(t, routed=received[t], new=n, positions=positions, kept=kept)
+                   for t, (n, positions, kept) in enumerate(counted)]
         return list(reports.values()), settled
 
     def committed(self, depth: int) -> None:

@@ -1,7 +1,9 @@
 """Cells of two-bit tables that do not depend on the puzzle: compiled once for all of them.
 
-``retire_cells`` serves the local search (``vecsearch.engine.twobit.search``); the rest, a partitioned
-one (``vecsearch.engine.twobit.segment_tasks``).
+``retire_cells`` serves the local search (``vecsearch.engine.twobit.search``); ``claim_next``,
+``advance_cells`` and ``frontier_blocks`` the enumeration modulo symmetry
+(``vecsearch.engine.twobit.classes``); the rest, a partitioned search
+(``vecsearch.engine.twobit.segment_tasks``).
 
 The table is an int64 array of 2-bit cells, rank ``32w + i`` in bits ``[2i, 2i + 2)`` of word
 ``w``. Cells are ``3`` not reached, ``1`` the frontier (the newest layer), ``0`` reached before
@@ -12,9 +14,11 @@ children then turn a ``3`` into ``1`` (``claim_ranks``).
 import numpy as np
 
 from vecsearch._numba import kernel
-from vecsearch.kernels.intrinsics import popcount
+from vecsearch.kernels.intrinsics import atomic_and, popcount
+from vecsearch.puzzle import signed64
 
 LOW_BITS = np.int64(0x5555555555555555)
+FRONTIER_PATTERN = signed64(2 * 0x5555555555555555)  # selects the cells equal to 1 (see ``rank_space_template``)
 
 
 @kernel
@@ -57,6 +61,47 @@ def claim_offsets(table, base, offsets):
         shift = (rank & 31) << 1
         if (table[word] >> shift) & 3 == 3:
             table[word] &= ~(np.int64(2) << shift)
+
+
+@kernel
+def claim_next(table, ranks, lo, hi):
+    """Set the unreached cells (``3``) among ``ranks[lo:hi]`` to ``2``, the layer being found
+    while ``1`` is the frontier; ranges may run in parallel (an atomic and per claim, after a
+    plain look: a cell changes only from ``3`` to ``2`` meanwhile)."""
+    for i in range(lo, hi):
+        word = ranks[i] >> 5
+        shift = (ranks[i] & 31) << 1
+        if (table[word] >> shift) & 3 == 3:
+            atomic_and(table, word, ~(np.int64(1) << shift))
+
+
+@kernel
+def advance_cells(table, lo, hi):
+    """Words ``[lo, hi)``: the frontier's cells (``1``) become ``0``, the layer found (``2``) the
+    frontier."""
+    for word in range(lo, hi):
+        x = table[word]
+        low = x & LOW_BITS
+        high = (x >> 1) & LOW_BITS
+        found = high & ~low
+        table[word] = (x & ~((low & ~high) * 3) & ~(found << 1)) | found
+
+
+@kernel
+def frontier_blocks(table, lo, hi, most):
+    """Word bounds cutting ``[lo, hi)`` into ranges of at most ``most`` (at least 32) frontier
+    cells each: ``bounds[0] == lo``, ``bounds[-1] == hi``."""
+    bounds = [lo]
+    count = 0
+    for word in range(lo, hi):
+        x = table[word]
+        cells = popcount(x & LOW_BITS & ~((x >> 1) & LOW_BITS))
+        if count + cells > most:
+            bounds.append(word)
+            count = 0
+        count += cells
+    bounds.append(hi)
+    return np.array(bounds, np.int64)
 
 
 @kernel

@@ -16,6 +16,11 @@ words. Making depth ``D + 1`` takes two phases, each one task per segment:
 ``table-D`` is never written once made, and each task writes only its own range and files, so
 a task may run again, on another worker, after a crash or a kill: its effect is the same, and
 so are the counts (the settle phase counts cells; it does not add up claims).
+
+Modulo symmetry (``job.symmetry``; ``class_cells``), the tables mark classes' canonical
+representatives only: a segment expands its frontier block by block, brings the children to
+their canonical ranks, claims those of its range and routes the others that ``table-D`` has not
+reached; the settle phase counts the classes and their positions from the range's cells.
 """
 
 from __future__ import annotations
@@ -30,11 +35,17 @@ from vecsearch.engine.runtime import jit, planner
 from vecsearch.engine.runtime.codegen import layer_kernels
 from vecsearch.engine.runtime.endpoints import as_puzzle
 from vecsearch.engine.runtime.guarded import kernel_tables
-from vecsearch.engine.twobit.segment_cells import bucket_by_owner, claim_ranks, frontier_cells, retire_frontier
+from vecsearch.engine.twobit.class_cells import canonical_ranks, count_layer, frontier_bounds, frontier_children
+from vecsearch.engine.twobit.segment_cells import (
+    FRONTIER_PATTERN,
+    bucket_by_owner,
+    claim_ranks,
+    frontier_cells,
+    retire_frontier,
+)
 from vecsearch.puzzle import signed64
 
 LOW_BITS = 0x5555555555555555
-FRONTIER_PATTERN = signed64(2 * LOW_BITS)  # selects the cells equal to 1 (see ``rank_space_template``)
 ROUND_WORDS = 1 << 11  # words of the range expanded per kernel call (65,536 ranks)
 COPY_WORDS = 1 << 20  # words retired per numpy call (8 MiB): bounded memory on out-of-core runs
 
@@ -72,7 +83,8 @@ class Job:
     layout: SegmentRanges
     component: int
     backward: bool
-    keep: int  # frontier ranks each segment keeps (the farthest states)
+    keep: int  # frontier ranks each segment keeps (the farthest states; modulo symmetry, the least classes)
+    symmetry: object = None  # enumerate modulo this symmetry (``class_cells``)
 
     def table_path(self, depth: int) -> Path:
         return Path(self.directory) / f"table-{depth}.bin"
@@ -92,6 +104,7 @@ class SegmentReport:
     generated: int = 0
     routed: int = 0  # bytes sent to other segments (expand) or received (settle)
     new: int = 0  # settle: frontier cells after the layer
+    positions: int = 0  # settle, modulo symmetry: the positions of the new frontier's classes
     kept: np.ndarray | None = None  # settle: the first ``keep`` of them
     seconds: float = 0.0
     compile_seconds: float = 0.0
@@ -112,6 +125,8 @@ def expand_segment(job: Job, segment: int, depth: int, pull: bool) -> SegmentRep
     if pull:
         new.flush()
         return SegmentReport(segment, seconds=watch.seconds)
+    if job.symmetry is not None:
+        return _expand_classes(job, segment, depth, kernel, old, new, watch)
     out = np.empty(ROUND_WORDS * 32 * puzzle.max_children, np.int64)  # a child per move of each rank, at most
     own = (32 * lo, min(layout.rank_size, 32 * hi))
     expanded = generated = 0
@@ -131,6 +146,32 @@ def expand_segment(job: Job, segment: int, depth: int, pull: bool) -> SegmentRep
                          compile_seconds=watch.compile_seconds)
 
 
+def _expand_classes(job: Job, segment: int, depth: int, kernel, old, new, watch) -> SegmentReport:
+    """``expand_segment`` modulo ``job.symmetry``: the frontier's children, brought to their
+    canonical ranks, claimed in the range or routed to their owners when ``old`` has not reached
+    them."""
+    puzzle = as_puzzle(job.puzzle)
+    layout = job.layout
+    lo, hi = layout.word_range(segment)
+    bounds = frontier_bounds(old, lo, hi)
+    generated = 0
+    with _RouteFiles(job.routes(depth), segment) as routes:
+        for a, b in zip(bounds[:-1].tolist(), bounds[1:].tolist(), strict=True):
+            children = frontier_children(kernel, old, new, a, b, layout.last_mask(), job.component,
+                                         kernel_tables(puzzle), puzzle.max_children)
+            generated += len(children)
+            canonical = canonical_ranks(job.symmetry, children, job.component)[0]  # duplicates too: a sort costs more
+            canonical = canonical[(old[canonical >> 5] >> ((canonical & 31) << 1)) & 3 == 3]
+            for owner, ranks in enumerate(bucket_by_owner(canonical, 32 * layout.segment_words, layout.segments)):
+                if owner == segment:
+                    claim_ranks(new, ranks)
+                else:
+                    routes.append(owner, ranks)
+    new.flush()
+    return SegmentReport(segment, generated=generated, routed=routes.sent, seconds=watch.seconds,
+                         compile_seconds=watch.compile_seconds)
+
+
 def settle_segment(job: Job, segment: int, depth: int, pull: bool) -> SegmentReport:
     """Phase 2 of making ``depth + 1`` for ``segment``: claim what was routed to it (``pull``:
     set each unreached rank of the range with a parent in the frontier), then count."""
@@ -147,6 +188,12 @@ def settle_segment(job: Job, segment: int, depth: int, pull: bool) -> SegmentRep
         ranks = np.fromfile(path, dtype=np.int64)
         claim_ranks(new, ranks)
         received += ranks.nbytes
+    if job.symmetry is not None:
+        classes = count_layer(new, lo, hi, job.symmetry, job.component, job.keep)
+        new.flush()
+        return SegmentReport(segment, routed=received, new=classes.classes, positions=classes.positions,
+                             kept=classes.representatives(), seconds=watch.seconds,
+                             compile_seconds=watch.compile_seconds)
     kept = np.empty(job.keep, np.int64)
     count, filled = frontier_cells(new, lo, hi, kept)
     new.flush()
@@ -169,6 +216,10 @@ def warm(job: Job) -> float:
     claim_ranks(new, none)
     frontier_cells(new, 0, 0, none)
     bucket_by_owner(none, 32, 1)
+    if job.symmetry is not None:
+        frontier_bounds(old, 0, 0)
+        frontier_bounds(new, 0, 0)
+        jit.compiling("canonical_ranks", lambda: canonical_ranks(job.symmetry, none, job.component))
     return watch.compile_seconds
 
 

@@ -17,6 +17,11 @@ A layer is pulled instead when that is cheaper, judged as in the local two-bit s
 seconds per state each method last took, ``MethodCosts``): each segment looks for a parent of
 each of its unreached ranks in the frontier (reading the shared table of the previous depth)
 and nothing is routed.
+
+Modulo symmetry (``partitioned_classes``), the tables mark classes' canonical representatives
+(``segment_tasks``, ``owned_tables``, ``class_cells``); every layer is pushed (the two-bit search
+modulo symmetry, ``classes``, says why), and the search returns a ``ClassEnumeration``. It is not
+resumed: ``search.json`` says it enumerated classes, and a resume is refused.
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ from pathlib import Path
 
 import numpy as np
 
+from vecsearch.engine.results.classes import ClassEnumeration, ClassLayer
 from vecsearch.engine.results.profile import PartitionedRecord, Profile
 from vecsearch.engine.results.result import SearchResult
 from vecsearch.engine.runtime import planner
@@ -39,6 +45,7 @@ from vecsearch.engine.runtime.codegen import layer_kernels
 from vecsearch.engine.runtime.endpoints import endpoints, portable
 from vecsearch.engine.runtime.guarded import kernel_tables
 from vecsearch.engine.runtime.layers import Layer
+from vecsearch.engine.twobit.class_cells import canonical_ranks
 from vecsearch.engine.twobit.owned_tables import OwnerRunner, again_if_a_worker_is_lost
 from vecsearch.engine.twobit.owned_tables import default_directory as default_owned_directory
 from vecsearch.engine.twobit.search import MethodCosts
@@ -137,6 +144,30 @@ def partitioned_bfs(puzzle, start=None, *, max_depth=None, backward=False, segme
     ``owner_local``: each segment's tables only on the worker that owns it, in
     ``owners_directory`` as that worker sees it (``vecsearch.engine.twobit.owned_tables``); the run
     directory then holds only the client's state."""
+    return _partitioned(puzzle, start, max_depth=max_depth, backward=backward, segments=segments, client=client,
+                        threads=threads, directory=directory, resume=resume, keep_farthest=keep_farthest,
+                        max_memory=max_memory, on_layer=on_layer, owner_local=owner_local,
+                        owners_directory=owners_directory).result()
+
+
+def partitioned_classes(puzzle, symmetry, starts, *, max_depth=None, segments=None, client=None, threads=None,
+                        directory=None, keep=0, max_memory=None, on_layer=None, owner_local=False,
+                        owners_directory=None) -> ClassEnumeration:
+    """The classes modulo ``symmetry`` of everything reachable from ``starts`` (whole classes, of
+    one component), as ``engine.layered.classes`` counts them, with the least ``keep``
+    representatives of each layer; ``directory`` and ``owner_local`` as ``partitioned_bfs``
+    takes them."""
+    run = _partitioned(puzzle, starts, max_depth=max_depth, segments=segments, client=client, threads=threads,
+                       directory=directory, keep_farthest=keep, max_memory=max_memory, on_layer=on_layer,
+                       owner_local=owner_local, owners_directory=owners_directory, symmetry=symmetry)
+    assert run.classes is not None
+    return run.classes
+
+
+def _partitioned(puzzle, start=None, *, max_depth=None, backward=False, segments=None, client=None, threads=None,
+                 directory=None, resume=None, keep_farthest=0, max_memory=None, on_layer=None, owner_local=False,
+                 owners_directory=None, symmetry=None) -> _Run:
+    """Run the search ``partitioned_bfs`` or ``partitioned_classes`` asks for."""
     if not puzzle.has_unrank:
         raise VecsearchError(f"{puzzle.name} cannot use the two-bit search: it needs rank, rank_size and unrank")
     if backward and not puzzle.searchable_backward:
@@ -163,18 +194,24 @@ def partitioned_bfs(puzzle, start=None, *, max_depth=None, backward=False, segme
             segments = (OwnerRunner.default_segments(runner.workers, puzzle.rank_size) if owner_local
                         else default_segments(runner.workers))
         run = _Run(puzzle, root, start, backward, segments, keep_farthest,
-                   saved, runner, owned)
+                   saved, runner, owned, symmetry)
+        if on_layer is not None and run.classes is not None:
+            on_layer(run.classes.records[-1])
         try:
             while not run.exhausted and (max_depth is None or run.depth < max_depth):
                 run.step()
                 if on_layer is not None:
-                    on_layer(run.profile.records[-1])
+                    on_layer(run.profile.records[-1] if run.classes is None else run.classes.records[-1])
         except KeyboardInterrupt:
             if temporary:
                 runner.finish(run.depth, remove_files=True)
+            if run.classes is not None:  # not resumed: no checkpoint to name
+                raise SearchInterrupted(run.classes) from None
             raise SearchInterrupted(run.result(), None if temporary else str(root)) from None
         runner.finish(run.depth, remove_files=temporary)
-        return run.result()
+        if run.classes is not None:
+            run.classes.compile_seconds = run.compile_seconds
+        return run
     finally:
         if temporary:
             shutil.rmtree(root, ignore_errors=True)
@@ -204,8 +241,9 @@ class _Run:
     """One partitioned search's state between layers: its run directory, counts and profile."""
 
     def __init__(self, puzzle, root: Path, start, backward: bool, segments: int, keep: int, saved: dict | None,
-                 runner, owned: str | None):
+                 runner, owned: str | None, symmetry=None):
         self.puzzle = puzzle
+        self.symmetry = symmetry
         self.root = root
         self.runner = runner
         self.profile = Profile(visited="twobit")
@@ -221,11 +259,17 @@ class _Run:
         else:
             start_ranks = self._ranks(starts)
             component = int(layer_kernels(puzzle).components(starts[:1], kernel_tables(puzzle))[0])
+        self.classes = None
+        if symmetry is not None:  # each segment keeps ``keep`` classes: the least ``keep`` of a layer are among them
+            start_ranks = np.unique(canonical_ranks(symmetry, start_ranks, component)[0])
+            self.classes = ClassEnumeration(puzzle, symmetry.order, component=component, keep=keep,
+                                            method=f"two-bit, partitioned in {segments} segments, by least conjugates")
         self.start_ranks = start_ranks
-        self.can_pull = (backward or puzzle.searchable_backward) and runner.pulls
+        self.can_pull = (backward or puzzle.searchable_backward) and runner.pulls and symmetry is None
         self.costs = MethodCosts()
+        per_segment = keep if symmetry is not None else max(1, -(-keep // segments)) if keep else 0
         self.job = Job(portable(puzzle), owned or str(root), SegmentRanges(puzzle.rank_size, segments), component,
-                       backward, max(1, -(-keep // segments)) if keep else 0)
+                       backward, per_segment, symmetry)
         self.keep = keep
         self.compile_seconds += runner.start(self.job)
         if saved is not None:
@@ -260,7 +304,15 @@ class _Run:
         self.kept = self.start_ranks[:self.keep]
         self.profile.add(PartitionedRecord(self.side, 0, seeded, seeded, 0, 0, time.perf_counter() - began,
                                            self._bytes(1)))
+        if self.classes is not None:
+            _, fixing = canonical_ranks(self.symmetry, self.start_ranks, self.job.component)
+            self._add_classes(int((self.symmetry.order // fixing).sum()), self.kept)
         self._commit()
+
+    def _add_classes(self, positions: int, representatives: np.ndarray) -> None:
+        record = self.profile.records[-1]
+        self.classes.records.append(ClassLayer(record.depth, record.states, positions, record.seconds))
+        self.classes.found.append(representatives)
 
     def _bytes(self, tables: int) -> int:
         return tables * 8 * self.job.layout.words
@@ -286,6 +338,8 @@ class _Run:
             self._bytes(2), "pull" if pull else "push", routed=sum(r.routed for r in expanded), slowest=slowest))
         if new:
             self.kept = np.concatenate([r.kept for r in settled])[:self.keep]
+            if self.classes is not None:
+                self._add_classes(sum(r.positions for r in settled), self.kept)
         self._commit()
         self.runner.committed(depth + 1)
 
@@ -296,6 +350,8 @@ class _Run:
                  "kept": self.kept.tolist(), "segments": self.job.layout.segments}
         if self.runner.owners_of_tables:
             state.update(owners=self.runner.owners, owners_directory=self.job.directory)
+        if self.classes is not None:
+            state.update(classes=True)
         part = self.root / (STATE + ".part")
         part.write_text(json.dumps(state))
         os.replace(part, self.root / STATE)
@@ -319,6 +375,8 @@ def _load_state(root: Path, puzzle) -> dict:
         raise VecsearchError(f"no partitioned search to resume in {root}: {error}") from None
     if state.get("format") != FORMAT:
         raise VecsearchError(f"{root / STATE} is not a partitioned search this version can resume")
+    if state.get("classes"):
+        raise VecsearchError(f"the search in {root} enumerated classes modulo a symmetry: it cannot be resumed")
     if (state["puzzle"], state["rank_size"]) != (puzzle.name, puzzle.rank_size):
         raise VecsearchError(f"the search in {root} is of puzzle {state['puzzle']!r}, not {puzzle.name!r}")
     depth = len(state["records"]) - 1
