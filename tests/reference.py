@@ -6,6 +6,8 @@ Nothing here imports vecsearch. Puzzles are given as ``neighbours(state) -> [(mo
 from __future__ import annotations
 
 import functools
+import math
+import random
 from collections import deque
 from types import MappingProxyType
 
@@ -171,3 +173,18 @@ def pancake_neighbours(n):
         return [(f"r{k}", stack[:k][::-1] + stack[k:]) for k in range(2, n + 1)]
 
     return neighbours
+
+
+def thread_ranks(rank_size, chunk, seed=7):
+    """Increasing ranks as a thread of a two-bit search meets them (to test rank-space moves that
+    remember the ranks before): runs of consecutive ranks and of small gaps, across the multiples
+    of ``chunk`` and of the factorials (where the high digits change), rank 0 and the last, and
+    jumps between."""
+    rng = random.Random(seed)
+    picked = {0, rank_size - 1}
+    for start in [rng.randrange(rank_size) for _ in range(6)]:
+        picked.update(range(start, min(rank_size, start + 40)))
+        picked.update(range(start, min(rank_size, start + 300), rng.randrange(2, 9)))
+    for edge in [*range(chunk, rank_size, chunk)][:5] + [math.factorial(k) for k in range(2, 12)]:
+        picked.update(range(max(0, edge - 3), min(rank_size, edge + 3)))
+    return sorted(picked)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from reference import bfs_layers, pancake_neighbours, permutation_neighbours, replay
+from reference import bfs_layers, pancake_neighbours, permutation_neighbours, replay, thread_ranks
 
 import vecsearch as vs
 from vecsearch.engine.runtime.codegen import layer_kernels
@@ -301,10 +301,10 @@ def test_rank_space_moves_of_one_orbit_puzzles(name, entries, monkeypatch):
     for half, backward in enumerate([False] if puzzle.reversible else [False, True]):  # children, predecessors
         tabled = int(tables.step_tabled[half])
         assert tabled == {1 << 22: puzzle.max_moves, 30: tabled, 0: 0}[entries]
-        for i, rank in enumerate(ranks.tolist()):
+        for i in range(len(ranks)):
             via = kernels.ranks(kernels.neighbours(states[i:i + 1], tables, backward)[0], tables).tolist()
-            assert kernels.neighbour_ranks(rank, component, tables, backward, False).tolist() == via
-            near = kernels.neighbour_ranks(rank, component, tables, backward, True).tolist()
+            assert kernels.neighbour_ranks(ranks[i:i + 1], component, tables, backward, False)[0].tolist() == via
+            near = kernels.neighbour_ranks(ranks[i:i + 1], component, tables, backward, True)[0].tolist()
             assert len(near) == tabled and set(near) <= set(via)
     if entries == 30:  # the smallest remainders tabled: pancakes' 2! + 3!, TopSpin's turnstile, the ring's X
         assert 0 < puzzle.tables.step_tabled[0] < puzzle.max_moves and len(puzzle.tables.step_values) <= 30
@@ -312,6 +312,47 @@ def test_rank_space_moves_of_one_orbit_puzzles(name, entries, monkeypatch):
     # have moves that do not (a turnstile, a twist), computed by ranking the moved pieces
     reversals = puzzle.tables.step_reversal.tolist()
     assert all(reversals) if name.startswith("pancake") else 0 in reversals
+
+
+SHARED = {  # one-orbit puzzles whose ranks have digits above the first chunk (rank_steps.remembered_digits)
+    "pancake-9": lambda: PermutationPuzzle(pancake_definition(9), "given", representation="pieces"),
+    "topspin-9": lambda: PermutationPuzzle(ring_definition("topspin-9", 9, 4), "qtm", representation="pieces"),  # even
+    "twisted-ring-given": ONE_ORBIT["twisted-ring-given"],  # orientations, and predecessors of their own
+}
+
+
+@pytest.mark.parametrize("memory", ["whole", "two-slots"])
+@pytest.mark.parametrize("entries", [1 << 22, 0], ids=["tabled", "computed"])
+@pytest.mark.parametrize("name", SHARED)
+def test_rank_steps_share_the_unranking_of_consecutive_ranks(name, entries, memory, monkeypatch):
+    """A thread's ranks stepped one after the other through one memory (each rank's unranking
+    redone only from the first digit that changed) give the children of unrank, expand, rank, in
+    both components and both directions, near or not; also when the memory holds fewer computed
+    reversals than the puzzle has (the others computed afresh)."""
+    from vecsearch.puzzles.permutation import rank_steps
+
+    monkeypatch.setattr(rank_steps, "TABLE_ENTRIES", entries)
+    if memory == "two-slots":
+        monkeypatch.setattr(rank_steps, "RANK_MEMORY", rank_steps.SLOTS + 2 * (9 + 2))
+    puzzle = SHARED[name]()
+    computed_reversals = (puzzle.tables.step_at < 0) & (puzzle.tables.step_reversal == 1)
+    assert (puzzle.tables.step_memory >= 0).sum() == min(computed_reversals.sum(), 2 if memory == "two-slots" else 9)
+    if name == "pancake-9":  # every flip computed, or none
+        assert computed_reversals.sum() == (0 if entries else 8)
+    kernels, tables = layer_kernels(puzzle), puzzle.tables
+    ranks = np.array(thread_ranks(puzzle.rank_size, int(tables.step_chunk_size[0])))
+    assert (len(tables.step_chunk_size) > 1 and len(ranks) > 500) or name.startswith("twisted")
+    components = sorted({int(c) for c in kernels.components(kernels.unrank_many(ranks[:50], 0, tables), tables)}
+                        | {int(c) for c in kernels.components(puzzle.start_states(), tables)})
+    for component in components:
+        states = kernels.unrank_many(ranks, component, tables)
+        for backward in [False] if puzzle.reversible else [False, True]:
+            children, starts = kernels.neighbour_ranks(ranks, component, tables, backward, False)
+            near, near_starts = kernels.neighbour_ranks(ranks, component, tables, backward, True)
+            for i in range(len(ranks)):
+                via = kernels.ranks(kernels.neighbours(states[i:i + 1], tables, backward)[0], tables).tolist()
+                assert children[starts[i]:starts[i + 1]].tolist() == via, (component, backward, int(ranks[i]))
+                assert set(near[near_starts[i]:near_starts[i + 1]].tolist()) <= set(via)
 
 
 def test_larger_rank_spaces_table_more_moves():

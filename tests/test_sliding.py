@@ -6,9 +6,10 @@ import random
 
 import numpy as np
 import pytest
-from reference import pack_sliding, sliding_goal, sliding_neighbours, sliding_solvable, unpack_sliding
+from reference import pack_sliding, sliding_goal, sliding_neighbours, sliding_solvable, thread_ranks, unpack_sliding
 
 import vecsearch as vs
+from vecsearch.contract import RANK_MEMORY
 from vecsearch.engine.runtime.codegen import layer_kernels
 from vecsearch.puzzles.sliding import sliding
 
@@ -97,6 +98,7 @@ def test_expand_ranked_and_expand_rank_give_the_rank_of_every_child(rows, cols):
     p = sliding(rows, cols)
     rng = random.Random(rows * cols)
     children, moves, ranks = np.empty(4, np.int64), np.empty(4, np.int64), np.empty(4, np.int64)
+    memory = np.full(RANK_MEMORY, -1, np.int64)  # one for all: each rank far from the one before
     for _ in range(300):
         cells = list(range(rows * cols))
         rng.shuffle(cells)
@@ -107,4 +109,22 @@ def test_expand_ranked_and_expand_rank_give_the_rank_of_every_child(rows, cols):
         assert ranks[:count].tolist() == expected
         component = int(layer_kernels(p).components(np.array([state]), p.tables)[0])
         parent = int(layer_kernels(p).ranks(np.array([state]), p.tables)[0])
-        assert expand_rank(parent, component, p.tables, ranks) == count and ranks[:count].tolist() == expected
+        assert expand_rank(parent, component, p.tables, ranks, memory) == count and ranks[:count].tolist() == expected
+
+
+@pytest.mark.parametrize("rows,cols", [(3, 3), (2, 5), (3, 4)])
+def test_expand_rank_shares_the_unranking_of_consecutive_ranks(rows, cols):
+    """A thread's ranks stepped one after the other through one memory (the tile sequence taken
+    again only from the first digit that changed) give the children of unrank, expand, rank, in
+    both components, across blank cells."""
+    p = sliding(rows, cols)
+    kernels, tables = layer_kernels(p), p.tables
+    block = p.rank_size // (rows * cols)
+    ranks = np.unique(np.concatenate([np.array(thread_ranks(p.rank_size, int(tables.chunk_size[0]))),
+                                      np.arange(block - 20, block + 20)]))  # from one blank cell to the next
+    for component in (0, 1):
+        states = kernels.unrank_many(ranks, component, tables)
+        children, starts = kernels.neighbour_ranks(ranks, component, tables, False, False)
+        for i in range(len(ranks)):
+            via = kernels.ranks(kernels.neighbours(states[i:i + 1], tables, False)[0], tables).tolist()
+            assert children[starts[i]:starts[i + 1]].tolist() == via, (component, int(ranks[i]))

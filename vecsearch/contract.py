@@ -56,6 +56,7 @@ class Role:
     summary: str
     fallback: str | None = None
     needs: tuple[str, ...] = ()
+    memory: bool = False  # the kernels call it with a ``memory`` too (``RANK_MEMORY``)
 
     @property
     def kernel_name(self) -> str:
@@ -81,6 +82,11 @@ class Trait:
     kind: str = "int"  # its type, as the documentation names it
 
 
+# The kernels pass the rank-space roles (``Role.memory``) one more argument than a user's function takes: ``memory``,
+# a thread's scratch of RANK_MEMORY int64 words, all -1 when it starts, which a family's function may fill with what
+# it unranked of a rank, to redo only what changes for the next (a thread steps ranks in increasing order, so
+# consecutive ranks share their first Lehmer digits). A user's function is called by its guard, without it.
+RANK_MEMORY = 512
 _CHILDREN = ("state", "tables", "children", "moves")
 _RANKS = ("rank", "component", "tables", "ranks")
 
@@ -106,14 +112,16 @@ ROLES = (
          "predecessors, then rank each", "`predecessors` that also writes each one's rank",
          fallback="expand_ranked"),
     Role("expand_rank", "rank", _RANKS, "count", "ranks", False, "unrank, then expand_ranked",
-         "the ranks of the children of the state of `rank` (a puzzle stepping in rank space)", needs=("unrank",)),
+         "the ranks of the children of the state of `rank` (a puzzle stepping in rank space)", needs=("unrank",),
+         memory=True),
     Role("predecessors_rank", "rank", _RANKS, "count", "ranks", False, "unrank, then predecessors and rank",
-         "the ranks of the predecessors of the state of `rank`", fallback="expand_rank", needs=("unrank",)),
+         "the ranks of the predecessors of the state of `rank`", fallback="expand_rank", needs=("unrank",),
+         memory=True),
     Role("near_rank", "rank", _RANKS, "count", "ranks", False, "none: a pull asks expand_rank",
          "the ranks of *some* children found without unranking (a pull looks there first)",
-         needs=("expand_rank",)),
+         needs=("expand_rank",), memory=True),
     Role("near_predecessors_rank", "rank", _RANKS, "count", "ranks", False, "none",
-         "`near_rank` for predecessors", fallback="near_rank", needs=("predecessors_rank",)),
+         "`near_rank` for predecessors", fallback="near_rank", needs=("predecessors_rank",), memory=True),
     Role("is_goal", "goal", ("state", "tables"), "bool", "condition", False, "the goal states given",
          "whether `state` is a goal: a goal as a condition (`Puzzle(goal=is_goal)`)"),
     Role("heuristic", "heuristic", ("state", "htables"), "bound", "bound", False, "no A* or IDA*",

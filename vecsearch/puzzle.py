@@ -40,6 +40,7 @@ process (a fraction of a second), and the kernels load from the cache either way
 
 from __future__ import annotations
 
+import functools
 import secrets
 from collections.abc import Iterable, Mapping, Sequence
 from types import MappingProxyType
@@ -48,7 +49,7 @@ import numba
 import numpy as np
 
 from vecsearch._numba import state_function
-from vecsearch.contract import ROLES, Guard, Moves, Rank, Rules, as_record
+from vecsearch.contract import RANK_MEMORY, ROLES, ROLES_BY_NAME, Guard, Moves, Rank, Rules, as_record
 from vecsearch.errors import InvalidPuzzleInput, PuzzleDefinitionError
 from vecsearch.fingerprint import puzzle_digest
 from vecsearch.heuristics import Heuristic
@@ -259,7 +260,11 @@ class Puzzle:
         """The function of a role (``expand_state``, ...) as plain Python over packed states, for
         ``validate`` (None: not given)."""
         function = self._functions.get(kernel_name)
-        return None if function is None else python_function(function)
+        if function is None:
+            return None
+        if self.trusted and ROLES_BY_NAME[kernel_name.removesuffix("_state")].memory:  # vecsearch's own take memory
+            return functools.partial(_with_memory, python_function(function))
+        return python_function(function)
 
     @property
     def max_children(self) -> int:
@@ -409,6 +414,11 @@ class Puzzle:
         return f"<{type(self).__name__} {self.name!r}>"
 
 
+
+
+def _with_memory(function, *arguments):
+    """``function`` (a rank-space role of vecsearch's) called as a user's is, with a fresh memory."""
+    return function(*arguments, np.full(RANK_MEMORY, -1, np.int64))
 
 
 def python_function(function):

@@ -10,7 +10,8 @@ and checks what comes back against the contract (``vecsearch.contract.CHECKS``):
 the room, moves in range, no first word -1, ranks in range, a heuristic >= 0.
 
 An exception in the user's function cannot be re-raised from inside ``except`` in compiled code,
-so each guard notes it and raises after the ``try``.
+so each guard notes it and raises after the ``try``. The guards of the rank-space roles take the
+kernels' ``memory`` (``vecsearch.contract.RANK_MEMORY``) and call the user's function without it.
 """
 
 from vecsearch.kernels.guards import (
@@ -190,27 +191,27 @@ def unrank_state(rank, component, tables):
 
 
 @state_function
-def expand_rank_state(rank, component, tables, ranks):
+def expand_rank_state(rank, component, tables, ranks, memory):
     guard = tables[GUARD]
     return called_ranks("expand_rank", guard[SLOT_EXPAND_RANK], guard[LIMITS][LIMIT_MOVES], rank, component, tables,
                         ranks)
 
 
 @state_function
-def predecessors_rank_state(rank, component, tables, ranks):
+def predecessors_rank_state(rank, component, tables, ranks, memory):
     guard = tables[GUARD]
     return called_ranks("predecessors_rank", guard[SLOT_PREDECESSORS_RANK], guard[LIMITS][LIMIT_PREDECESSORS], rank,
                         component, tables, ranks)
 
 
 @state_function
-def near_rank_state(rank, component, tables, ranks):
+def near_rank_state(rank, component, tables, ranks, memory):
     guard = tables[GUARD]
     return called_ranks("near_rank", guard[SLOT_NEAR_RANK], guard[LIMITS][LIMIT_MOVES], rank, component, tables, ranks)
 
 
 @state_function
-def near_predecessors_rank_state(rank, component, tables, ranks):
+def near_predecessors_rank_state(rank, component, tables, ranks, memory):
     guard = tables[GUARD]
     return called_ranks("near_predecessors_rank", guard[SLOT_NEAR_PREDECESSORS_RANK], guard[LIMITS][LIMIT_PREDECESSORS],
                         rank, component, tables, ranks)

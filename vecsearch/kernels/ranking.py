@@ -76,6 +76,8 @@ def even_half_rank(packed, n, bits, factorials):
 
 
 FIRST_SIXTEEN = np.int64(-81985529216486896)  # 0xFEDCBA9876543210: the values 0..15, 4 bits each
+NIBBLE_LOW_BITS = 0x1111111111111111
+REMEMBERED_TAKE = 3 + MAX_PACKED  # words of a memory ``remembered_take`` keeps
 
 
 @state_function
@@ -134,15 +136,28 @@ def digit_chunks(radices, limit: int = 1 << 16) -> tuple[np.ndarray, np.ndarray]
 
 
 @state_function
-def chunked_digits(number, size, digits):
-    """The digits of ``number`` packed 4 bits each (tables from ``digit_chunks``): one division
-    and one lookup per chunk, where digit by digit would chain a division per digit."""
+def chunked_digits(number, size, digits, first=0):
+    """The digits of ``number`` packed 4 bits each (tables from ``digit_chunks``; ``number``
+    counts from chunk ``first`` on): one division and one lookup per chunk, where digit by digit
+    would chain a division per digit."""
     packed = np.int64(0)
-    for c in range(size.shape[0]):
+    for c in range(first, size.shape[0]):
         q = quotient(number, size[c])
         packed |= digits[c, number - q * size[c]]
         number = q
     return packed
+
+
+@state_function
+def remembered_digits(number, size, digits, memory, at):
+    """``chunked_digits(number, size, digits)``, the chunks above the first divided only when
+    they differ from those of the number before (``memory[at:at + 2]``: their number, their
+    digits; -1: none)."""
+    high = quotient(number, size[0])
+    if high != memory[at]:
+        memory[at] = high
+        memory[at + 1] = chunked_digits(high, size, digits, 1)
+    return memory[at + 1] | digits[0, number - high * size[0]]
 
 
 @state_function
@@ -152,17 +167,43 @@ def half_unrank_digits(digits, parity, n, bits):
     which restores the parity: values from a list packed 4 bits each."""
     unused = FIRST_SIXTEEN
     packed = np.int64(0)
-    digit_sum = np.int64(0)
     for i in range(n - 2):
-        d = (digits >> (4 * i)) & 15
-        digit_sum += d
-        value, unused = take_unused(unused, d)
+        value, unused = take_unused(unused, (digits >> (4 * i)) & 15)
         packed |= value << (bits * i)
-    d = (parity - digit_sum) & 1
+    return parity_tail(packed, unused, digits, parity, n, bits)
+
+
+@state_function
+def parity_tail(packed, unused, digits, parity, n, bits):
+    """``half_unrank_digits`` given the values of the places before ``n - 2`` (``packed``) and
+    the list of those left (``unused``): the digit of place ``n - 2`` restores the parity."""
+    d = (parity - popcount(digits & NIBBLE_LOW_BITS)) & 1  # the digits' sum is odd as their low bits are
     digits |= d << (4 * (n - 2))
     value, unused = take_unused(unused, d)
     packed |= value << (bits * (n - 2))
     return packed | ((unused & 15) << (bits * (n - 1))), digits
+
+
+@state_function
+def remembered_take(digits, n, memory, at):
+    """The values of the places ``0 .. n-1`` whose Lehmer digits are ``digits`` (both 4 bits
+    each), and the list of the values left (``take_unused``), ``memory[at:at + REMEMBERED_TAKE]``
+    keeping those of the digits taken last: only the places from the first whose digit differs
+    from theirs are taken again (a thread's consecutive ranks differ in their last digits)."""
+    changed = digits ^ memory[at]
+    if changed == 0:
+        return memory[at + 1], memory[at + 2]
+    start = 0 if memory[at] < 0 else min(n, popcount((changed & -changed) - 1) >> 2)
+    unused = FIRST_SIXTEEN if start == 0 else memory[at + 3 + start]
+    packed = memory[at + 1] & ((np.int64(1) << (4 * start)) - 1)
+    for i in range(start, n):
+        memory[at + 3 + i] = unused
+        value, unused = take_unused(unused, (digits >> (4 * i)) & 15)
+        packed |= value << (4 * i)
+    memory[at] = digits
+    memory[at + 1] = packed
+    memory[at + 2] = unused
+    return packed, unused
 
 
 @state_function

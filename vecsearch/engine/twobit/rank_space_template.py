@@ -16,6 +16,7 @@ cells past ``rank_size`` are masked out by ``last_mask`` (a mask of low cell bit
 
 import numpy as np
 
+from vecsearch.contract import RANK_MEMORY
 from vecsearch.engine.runtime.layer_template import next_ranked
 from vecsearch.kernels.intrinsics import atomic_add, atomic_and, cycles, popcount, prefetch
 from vecsearch.kernels.phases import CLAIM, EXPAND, SCAN, UNRANK, add_cycles
@@ -89,22 +90,22 @@ def claim_cells(table, ranks, count, newv, stash, fill, candidates):
 
 
 @state_function
-def unrank_then_expand(rank, component, tables, backward, kids, moves, ranks, at):
+def unrank_then_expand(rank, component, tables, backward, kids, moves, ranks, at, memory):
     state = unrank_state(rank, component, tables)
     return next_ranked(state, tables, backward, kids[at:], moves[at:], ranks[at:])
 
 
 @state_function
-def rank_steps(rank, component, tables, backward, ranks):
+def rank_steps(rank, component, tables, backward, ranks, memory):
     """The ranks of the children (``backward``: predecessors) of the state of ``rank``, computed
-    in rank space; returns how many."""
+    in rank space (``memory``: a thread's, see ``contract.RANK_MEMORY``); returns how many."""
     if backward and HAS_PREDECESSORS:
-        return predecessors_rank_state(rank, component, tables, ranks)
-    return expand_rank_state(rank, component, tables, ranks)
+        return predecessors_rank_state(rank, component, tables, ranks, memory)
+    return expand_rank_state(rank, component, tables, ranks, memory)
 
 
 @state_function
-def no_near(rank, component, tables, ranks):
+def no_near(rank, component, tables, ranks, memory):
     return 0
 
 
@@ -116,16 +117,16 @@ if near_predecessors_rank_state is None:
 
 
 @state_function
-def near_steps(rank, component, tables, backward, ranks):
+def near_steps(rank, component, tables, backward, ranks, memory):
     """``rank_steps`` for the neighbours the family finds without unranking (maybe none)."""
     if backward and HAS_PREDECESSORS:
-        return near_predecessors_rank_state(rank, component, tables, ranks)
-    return near_rank_state(rank, component, tables, ranks)
+        return near_predecessors_rank_state(rank, component, tables, ranks, memory)
+    return near_rank_state(rank, component, tables, ranks, memory)
 
 
 @state_function
-def rank_space_neighbours(rank, component, tables, backward, kids, moves, ranks, at):
-    return rank_steps(rank, component, tables, backward, ranks[at:])
+def rank_space_neighbours(rank, component, tables, backward, kids, moves, ranks, at, memory):
+    return rank_steps(rank, component, tables, backward, ranks[at:], memory)
 
 
 @state_function
@@ -135,7 +136,7 @@ def unrank_all(pending, taken, component, tables, states):
 
 
 @state_function
-def expand_unranked(pending, states, i, component, tables, backward, kids, moves, ranks):
+def expand_unranked(pending, states, i, component, tables, backward, kids, moves, ranks, memory):
     return next_ranked(states[i], tables, backward, kids, moves, ranks)
 
 
@@ -145,8 +146,8 @@ def leave_ranked(pending, taken, component, tables, states):
 
 
 @state_function
-def expand_in_rank_space(pending, states, i, component, tables, backward, kids, moves, ranks):
-    return rank_steps(pending[i], component, tables, backward, ranks)
+def expand_in_rank_space(pending, states, i, component, tables, backward, kids, moves, ranks, memory):
+    return rank_steps(pending[i], component, tables, backward, ranks, memory)
 
 
 if expand_rank_state is None:
@@ -155,9 +156,9 @@ if expand_rank_state is None:
 else:
     rank_neighbours = rank_space_neighbours
     unrank_batch, expand_batch_member = leave_ranked, expand_in_rank_space
-"""``rank_neighbours(rank, component, tables, backward, kids, moves, ranks, at)`` writes the ranks
-of the children (``backward``: predecessors) of the state of ``rank`` to ``ranks[at:]`` (the
-states to ``kids[at:]`` only when the family has no rank-space moves) and returns how many."""
+"""``rank_neighbours(rank, component, tables, backward, kids, moves, ranks, at, memory)`` writes
+the ranks of the children (``backward``: predecessors) of the state of ``rank`` to ``ranks[at:]``
+(the states to ``kids[at:]`` only when the family has no rank-space moves) and returns how many."""
 
 
 @state_function
@@ -208,13 +209,13 @@ def pull_batch(read, write, pending, counts, starts, states, ranks, seek, newv, 
 
 @state_function
 def pull_near(read, write, pending, counts, starts, taken, component, tables, backward, ranks, seek, newv, stash,
-              fill, spent):
+              fill, spent, memory):
     """Settle the unreached ranks ``pending[:taken]`` that a near neighbour (``near_steps``)
     proves reached, as ``settle_pulled``; returns ``(new, looked, left)``."""
     began = cycles()
     at = 0
     for i in range(taken):
-        c = near_steps(pending[i], component, tables, backward, ranks[at:])
+        c = near_steps(pending[i], component, tables, backward, ranks[at:], memory)
         for j in range(at, at + c):
             prefetch(read, ranks[j] >> 5)
         counts[i] = c
@@ -276,13 +277,13 @@ def take_cells(table, word, hi, select, last_mask, retire, pending):
 
 @state_function
 def batch_neighbours(table, pending, taken, states, component, tables, backward, kids, moves, ranks, counts, starts,
-                     look):
+                     look, memory):
     """The neighbours' ranks of the batch ``pending[:taken]`` (unranked to ``states`` if the
     family needs states): those of rank ``i`` at ``ranks[starts[i]:][:counts[i]]``, the words of
     the first ``look`` of each prefetched from ``table``. Returns how many in all."""
     at = 0
     for i in range(taken):
-        c = expand_batch_member(pending, states, i, component, tables, backward, kids, moves, ranks[at:])
+        c = expand_batch_member(pending, states, i, component, tables, backward, kids, moves, ranks[at:], memory)
         for j in range(at, at + min(c, look)):
             prefetch(table, ranks[j] >> 5)
         counts[i] = c
@@ -313,9 +314,9 @@ def twobit_range(table, lo, hi, pull, last_mask, value, newv, retire, component,
     generated, new)``: ranks expanded (push) or unreached ranks looked at (pull), neighbours
     generated or looked at, ranks set."""
     spent = np.zeros(clock.shape[0], np.int64)
-    pending, counts, starts, states, kids, moves, ranks = batch_scratch()
+    pending, counts, starts, states, kids, moves, ranks, memory = batch_scratch()
     done = twobit_loop(table, lo, hi, pull, last_mask, value, newv, retire, component, tables, backward, stash, fill,
-                       listed, spent, pending, counts, starts, states, kids, moves, ranks,
+                       listed, spent, pending, counts, starts, states, kids, moves, ranks, memory,
                        np.empty(TWOBIT_ROOM * MAX_MOVES, np.int64))
     add_cycles(clock, spent)
     return done
@@ -324,15 +325,15 @@ def twobit_range(table, lo, hi, pull, last_mask, value, newv, retire, component,
 @state_function
 def batch_scratch():
     """The arrays a loop's batches fill: ``pending``, ``counts``, ``starts``, ``states``, ``kids``,
-    ``moves`` and ``ranks``."""
+    ``moves`` and ``ranks``, and the loop's ``memory`` for the rank-space roles (holding no rank)."""
     return (np.empty(TWOBIT_ROOM, np.int64), np.empty(TWOBIT_ROOM, np.int64), np.empty(TWOBIT_ROOM, np.int64),
             new_states(TWOBIT_ROOM, WIDTH), new_states(MAX_MOVES, WIDTH), np.empty(MAX_MOVES, np.int64),
-            np.empty(TWOBIT_ROOM * MAX_MOVES, np.int64))
+            np.empty(TWOBIT_ROOM * MAX_MOVES, np.int64), np.full(RANK_MEMORY, -1, np.int64))
 
 
 @loop
 def twobit_loop(table, lo, hi, pull, last_mask, value, newv, retire, component, tables, backward, stash, fill, listed,
-                spent, pending, counts, starts, states, kids, moves, ranks, candidates):
+                spent, pending, counts, starts, states, kids, moves, ranks, memory, candidates):
     """``twobit_range``'s loop, given its scratch arrays."""
     select = 0 if pull else value  # pattern 0 selects the unreached cells (value 3)
     direction = backward != pull
@@ -357,14 +358,14 @@ def twobit_loop(table, lo, hi, pull, last_mask, value, newv, retire, component, 
         spent[SCAN] += scanned - began
         if pull and HAS_NEAR:
             n, g, taken = pull_near(table, table, pending, counts, starts, taken, component, tables, direction, ranks,
-                                    value, newv, stash, fill, spent)
+                                    value, newv, stash, fill, spent, memory)
             new += n
             generated += g
             scanned = cycles()
         unrank_batch(pending, taken, component, tables, states)
         unranked = cycles()
         at = batch_neighbours(table, pending, taken, states, component, tables, direction, kids, moves, ranks, counts,
-                              starts, FIRST_LOOK if pull else MAX_MOVES)
+                              starts, FIRST_LOOK if pull else MAX_MOVES, memory)
         stepped = cycles()
         if pull:
             n, g, _ = pull_batch(table, table, pending, counts, starts, taken, ranks, value, newv, stash, fill)
@@ -400,16 +401,22 @@ def unrank_many(ranks, component, tables):
 
 
 @kernel
-def neighbour_ranks(rank, component, tables, backward, near):
-    """The ranks of the children (``backward``: predecessors) of the state of ``rank`` as the
-    search finds them (``rank_neighbours``), or with ``near`` only those it finds without
-    unranking (``near_steps``: maybe none): for the tests to hold the family's rank-space moves
-    against unrank, expand, rank, in its cached module."""
+def neighbour_ranks(ranks, component, tables, backward, near):
+    """The ranks of the children (``backward``: predecessors) of the states of ``ranks``, in turn,
+    as a search's thread finds them (``rank_neighbours``, with one memory), or with ``near``
+    only those it finds without unranking (``near_steps``: maybe none): for the tests to hold the
+    family's rank-space moves against unrank, expand, rank, in its cached module. Returns the
+    children's ranks, those of ``ranks[i]`` at ``[starts[i], starts[i + 1])``, and ``starts``."""
     kids = new_states(MAX_MOVES, WIDTH)
     moves = np.empty(MAX_MOVES, np.int64)
-    ranks = np.empty(MAX_MOVES, np.int64)
-    if near:
-        count = near_steps(rank, component, tables, backward, ranks)
-    else:
-        count = rank_neighbours(rank, component, tables, backward, kids, moves, ranks, 0)
-    return ranks[:count].copy()
+    out = np.empty(ranks.shape[0] * MAX_MOVES, np.int64)
+    starts = np.zeros(ranks.shape[0] + 1, np.int64)
+    memory = np.full(RANK_MEMORY, -1, np.int64)
+    for i in range(ranks.shape[0]):
+        at = starts[i]
+        if near:
+            count = near_steps(ranks[i], component, tables, backward, out[at:], memory)
+        else:
+            count = rank_neighbours(ranks[i], component, tables, backward, kids, moves, out[at:], 0, memory)
+        starts[i + 1] = at + count
+    return out[:starts[-1]].copy(), starts

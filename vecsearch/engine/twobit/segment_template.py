@@ -37,14 +37,14 @@ def frontier_children_range(old, new, lo, hi, pattern, last_mask, component, tab
     those ``old`` has not reached when ``filter_routed``, all of them otherwise (a table that
     holds only its own range). The children's words are prefetched from ``look`` (``old``, or
     ``new`` read-only). Returns ``(expanded, generated, written)``."""
-    pending, counts, starts, states, kids, moves, ranks = batch_scratch()
+    pending, counts, starts, states, kids, moves, ranks, memory = batch_scratch()
     return frontier_children_loop(old, new, lo, hi, pattern, last_mask, component, tables, backward, own_lo, own_hi,
-                                  out, look, filter_routed, pending, counts, starts, states, kids, moves, ranks)
+                                  out, look, filter_routed, pending, counts, starts, states, kids, moves, ranks, memory)
 
 
 @loop
 def frontier_children_loop(old, new, lo, hi, pattern, last_mask, component, tables, backward, own_lo, own_hi, out,
-                           look, filter_routed, pending, counts, starts, states, kids, moves, ranks):
+                           look, filter_routed, pending, counts, starts, states, kids, moves, ranks, memory):
     expanded = 0
     generated = 0
     written = 0
@@ -53,7 +53,7 @@ def frontier_children_loop(old, new, lo, hi, pattern, last_mask, component, tabl
         taken, word = take_cells(old, word, hi, pattern, last_mask, False, pending)
         unrank_batch(pending, taken, component, tables, states)
         c = batch_neighbours(look, pending, taken, states, component, tables, backward, kids, moves, ranks, counts,
-                             starts, MAX_MOVES)
+                             starts, MAX_MOVES, memory)
         for j in range(c):
             r = ranks[j]
             if own_lo <= r < own_hi:
@@ -74,14 +74,14 @@ def pull_segment_range(old, new, lo, hi, last_mask, component, tables, backward)
     ``(looked, neighbours looked at, set)``."""
     no_stash = np.empty(0, np.int64)  # a segment counts its cells afterwards; it keeps no ranks as it sets them
     spent = np.zeros(len(PHASES), np.int64)  # pull_near times its phases; a segment reports none
-    pending, counts, starts, states, kids, moves, ranks = batch_scratch()
+    pending, counts, starts, states, kids, moves, ranks, memory = batch_scratch()
     return pull_segment_loop(old, new, lo, hi, last_mask, component, tables, backward, no_stash, np.zeros(1, np.int64),
-                             spent, pending, counts, starts, states, kids, moves, ranks)
+                             spent, pending, counts, starts, states, kids, moves, ranks, memory)
 
 
 @loop
 def pull_segment_loop(old, new, lo, hi, last_mask, component, tables, backward, no_stash, fill, spent, pending, counts,
-                      starts, states, kids, moves, ranks):
+                      starts, states, kids, moves, ranks, memory):
     direction = not backward
     looked = 0
     generated = 0
@@ -92,12 +92,12 @@ def pull_segment_loop(old, new, lo, hi, last_mask, component, tables, backward, 
         looked += taken
         if HAS_NEAR:
             n, g, taken = pull_near(old, new, pending, counts, starts, taken, component, tables, direction, ranks, 1,
-                                    1, no_stash, fill, spent)
+                                    1, no_stash, fill, spent, memory)
             found += n
             generated += g
         unrank_batch(pending, taken, component, tables, states)
         batch_neighbours(old, pending, taken, states, component, tables, direction, kids, moves, ranks, counts, starts,
-                         FIRST_LOOK)
+                         FIRST_LOOK, memory)
         n, g, _ = pull_batch(old, new, pending, counts, starts, taken, ranks, 1, 1, no_stash, fill)
         found += n
         generated += g

@@ -302,22 +302,22 @@ def group_steps(rank, tables, ranks, first_row, count):
 
 
 @state_function
-def group_expand_rank(rank, component, tables, ranks):
+def group_expand_rank(rank, component, tables, ranks, memory):
     return group_steps(rank, tables, ranks, 0, tables.scalars[GROUP_MOVES])
 
 
 @state_function
-def group_predecessors_rank(rank, component, tables, ranks):
+def group_predecessors_rank(rank, component, tables, ranks, memory):
     return group_steps(rank, tables, ranks, tables.scalars[GROUP_MOVES], tables.scalars[GROUP_MOVES])
 
 
 @state_function
-def group_near_rank(rank, component, tables, ranks):
+def group_near_rank(rank, component, tables, ranks, memory):
     return group_steps(rank, tables, ranks, 0, tables.scalars[NEAR])
 
 
 @state_function
-def group_near_predecessors_rank(rank, component, tables, ranks):
+def group_near_predecessors_rank(rank, component, tables, ranks, memory):
     return group_steps(rank, tables, ranks, tables.scalars[GROUP_MOVES], tables.scalars[NEAR])
 
 

@@ -133,12 +133,12 @@ def coord_expand_ranked(state, tables, children, moves, ranks):
 
 
 @state_function
-def coord_expand_rank(rank, component, tables, ranks):
+def coord_expand_rank(rank, component, tables, ranks, memory):
     return coord_step(rank, component, tables, ranks, 0)
 
 
 @state_function
-def coord_predecessors_rank(rank, component, tables, ranks):
+def coord_predecessors_rank(rank, component, tables, ranks, memory):
     return coord_step(rank, component, tables, ranks, tables.scalars[COORDINATE_MOVES])
 
 

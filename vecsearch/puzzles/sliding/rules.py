@@ -23,7 +23,16 @@ import numpy as np
 
 from vecsearch._numba import state_function
 from vecsearch.kernels.intrinsics import popcount
-from vecsearch.kernels.ranking import MAX_PACKED, chunked_digits, digit_chunks, factorial_table, half_unrank_digits
+from vecsearch.kernels.ranking import (
+    MAX_PACKED,
+    chunked_digits,
+    digit_chunks,
+    factorial_table,
+    half_unrank_digits,
+    parity_tail,
+    remembered_digits,
+    remembered_take,
+)
 from vecsearch.puzzle import signed64
 from vecsearch.puzzles.sliding.board import move_tables
 
@@ -183,15 +192,21 @@ def expand_ranked(state, tables, children, moves, ranks):
 
 
 @state_function
-def expand_rank(r, component_id, tables, ranks):
+def expand_rank(r, component_id, tables, ranks, memory):
     """The children's ranks of the state of rank ``r``: the blank's cell and the sequence's
-    digits come out of unranking it, no state is built."""
-    b, sequence, full_rank, digits = unrank_sequence(r, component_id, tables)
-    return child_ranks(b, sequence, full_rank, digits, tables, ranks)
+    digits come out of unranking it (redone only from the first digit that differs from the rank
+    unranked before, in ``memory``: ``ranking.remembered_digits`` at word 0, then
+    ``ranking.remembered_take``), no state is built."""
+    b, parity, half = blank_and_parity(r, component_id, tables)
+    tiles = tables.size[CELLS] - 1
+    digits = remembered_digits(half, tables.chunk_size, tables.chunk_digits, memory, 0)
+    packed, unused = remembered_take(digits, tiles - 2, memory, 2)
+    sequence, digits = parity_tail(packed, unused, digits, parity, tiles, 4)
+    return child_ranks(b, sequence, 2 * half + ((digits >> (4 * (tiles - 2))) & 1), digits, tables, ranks)
 
 
 @state_function
-def near_rank(r, component_id, tables, ranks):
+def near_rank(r, component_id, tables, ranks, memory):
     """The ranks of the children by moves left and right: the blank's cell changes, the tile
     sequence does not, so nothing is unranked."""
     block = tables.factorials[tables.size[CELLS] - 1] >> 1
@@ -218,22 +233,19 @@ def component(state, tables):
 
 
 @state_function
-def unrank_sequence(r, component_id, tables):
-    """The blank's cell, the tile sequence, and its Lehmer rank and digits, of rank ``r`` in
-    ``component_id``."""
-    cells = tables.size[CELLS]
-    factorials = tables.factorials
-    block = factorials[cells - 1] >> 1
+def blank_and_parity(r, component_id, tables):
+    """The blank's cell of rank ``r`` in ``component_id``, the parity of its tile sequence, and
+    the sequence's half rank."""
+    block = tables.factorials[tables.size[CELLS] - 1] >> 1
     b = r // block
-    parity = (component_id + blank_colour(b, tables) + b) & 1  # the N-cell parity is the sequence's plus b
-    digits = chunked_digits(r - b * block, tables.chunk_size, tables.chunk_digits)
-    sequence, digits = half_unrank_digits(digits, parity, cells - 1, 4)
-    return b, sequence, 2 * (r - b * block) + ((digits >> (4 * (cells - 3))) & 1), digits
+    return b, (component_id + blank_colour(b, tables) + b) & 1, r - b * block  # the N-cell parity is the sequence's + b
 
 
 @state_function
 def unrank(r, component_id, tables):
-    b, sequence, _, _ = unrank_sequence(r, component_id, tables)
+    b, parity, half = blank_and_parity(r, component_id, tables)
+    digits = chunked_digits(half, tables.chunk_size, tables.chunk_digits)
+    sequence, _ = half_unrank_digits(digits, parity, tables.size[CELLS] - 1, 4)
     tiles = sequence + (_ONES & ((np.int64(1) << (4 * (tables.size[CELLS] - 1))) - 1))
     low = tiles & ((np.int64(1) << (4 * b)) - 1)
     return low | ((tiles >> (4 * b)) << (4 * b)) << 4
