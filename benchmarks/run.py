@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
+import os
 import resource
 import subprocess
 import sys
@@ -21,6 +22,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 HERE = Path(__file__).parent
+# Whole processes are timed as a user's installation runs them: Python writes its bytecode by
+# default. A shell that turns that off would charge every vecsearch process the compiling of the
+# package's own source, while numpy and numba load the bytecode pip wrote when it installed them.
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
 
 @dataclass

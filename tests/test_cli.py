@@ -3,9 +3,11 @@ and the entry point as a user types it (``run_process``: ``python -m vecsearch``
 
 import csv
 import io
+import subprocess
+import sys
 
 import pytest
-from command_line import run, run_process
+from command_line import HANG, run, run_process
 
 
 def test_solve_eight_sample_as_a_process():
@@ -22,6 +24,23 @@ def test_solve_eight_from_stdin_and_file(tmp_path):
     path = tmp_path / "in.txt"
     path.write_text(text)
     assert run("solve", "eight", str(path)) == (0, "\nunsolvable\n", "")
+
+
+def test_the_quick_exit_keeps_what_a_normal_exit_would(tmp_path):
+    """The command ends without tearing the interpreter down, but only after what a normal exit
+    waits for: a running thread, the exit handlers, the buffered output; the status is main's."""
+    late = tmp_path / "late.txt"
+    script = (f"import atexit, sys, threading, time\n"
+              f"threading.Thread(target=lambda: (time.sleep(0.5), open({str(late)!r}, 'w').write('done'))).start()\n"
+              f"atexit.register(print, 'handler ran')\n"
+              f"sys.argv = ['vecsearch', 'solve', 'eight']\n"
+              f"from vecsearch.cli import command_line\n"
+              f"command_line()\n")
+    done = subprocess.run([sys.executable, "-c", script], input="1 2 3 4 5 6 7 8 q\n" + "1 2 3 4 5 6 7 x 8\n" * 3000,
+                          capture_output=True, text=True, timeout=HANG)
+    assert done.returncode == 2 and done.stderr.startswith("vecsearch: standard input: case 1, line 1:")
+    assert done.stdout == "error\n" + "r\n" * 3000 + "handler ran\n"
+    assert late.read_text() == "done"
 
 
 def test_bad_input_exits_2_with_one_line_and_a_marker_in_its_place():

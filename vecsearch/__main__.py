@@ -1,7 +1,5 @@
 """``python -m vecsearch``: the command line."""
 
-import sys
+from vecsearch.cli import command_line
 
-from vecsearch.cli import main
-
-sys.exit(main())
+command_line()
