@@ -72,6 +72,15 @@ def random_walk(config, length, rng: random.Random) -> frozenset:
     return config
 
 
+def pair_at(rng: random.Random, distance: int) -> tuple[frozenset, frozenset]:
+    """A pair exactly ``distance`` apart (``distance_within``), found by random walks."""
+    while True:
+        first = random_config(rng)
+        second = random_walk(first, 2 * distance, rng)
+        if distance_within(first, second, distance) == distance:
+            return first, second
+
+
 def random_pairs(walks: int, strangers: int, seed: int = 1198) -> list[tuple[frozenset, frozenset]]:
     """``walks`` pairs a random walk of 0-30 moves apart, then ``strangers`` pairs of random
     configurations (almost always far apart)."""

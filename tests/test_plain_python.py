@@ -60,7 +60,7 @@ def plain(value):
 
 def test_every_intrinsic_has_a_python_binding_that_agrees_with_it():
     assert all(callable(getattr(python_intrinsics, name, None)) for name in intrinsics.__all__)
-    compiled = njit(exercise)
+    compiled = njit(cache=True)(exercise)  # cached beside this file: a warm run loads it
     as_python = types.FunctionType(exercise.__code__, {**exercise.__globals__, "intrinsics": python_intrinsics})
     for value in (0, 1, 0x5555, (1 << 62) + 12345):
         words = np.arange(8, dtype=np.uint64) * np.uint64(0x0F0F)

@@ -132,22 +132,16 @@ def test_random_pairs_against_the_reference(walks, strangers, far, edge, referen
             check_path(a, b, solution, d)
 
 
-def find_pair(rng, distance):
-    """A pair at exactly ``distance`` (per the reference), found by random walks."""
-    while True:
-        first = random_config(rng)
-        second = random_walk(first, 2 * distance, rng)
-        if distance_within(first, second, distance) == distance:
-            return first, second
-
-
-def test_exact_budget_eight_is_yes_and_nine_is_no():
-    rng = random.Random(8)
-    at_8 = [find_pair(rng, 8) for _ in range(3)]
-    at_9 = [find_pair(rng, 9) for _ in range(3)]
-    out, error = judge("".join(f"{text(a)}\n{text(b)}\n" for a, b in at_8 + at_9))
+def test_exact_budget_eight_is_yes_and_nine_is_no(reference_goldens):
+    """Pairs exactly 8 and 9 apart: finding them by random walks takes the reference seconds
+    (tests/data/make_goldens.py did), telling their distances a fraction of one."""
+    exact = {int(d): [tuple(parse(line) for line in pair) for pair in pairs]
+             for d, pairs in reference_goldens["solitaire_exact_pairs"]["pairs"].items()}
+    for d, pairs in exact.items():
+        assert [distance_within(a, b, 9) for a, b in pairs] == [d] * len(pairs)  # the reference's, now
+    out, error = judge("".join(f"{text(a)}\n{text(b)}\n" for a, b in exact[8] + exact[9]))
     assert error is None and out == ["YES"] * 3 + ["NO"] * 3
-    for a, b in at_9:
+    for a, b in exact[9]:
         assert reachable(text(a), text(b)) is None
         check_path(a, b, reachable(text(a), text(b), within=9), 9)
         check_path(a, b, vs.solve("solitaire", text(a), text(b)), 9)
