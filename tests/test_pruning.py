@@ -21,7 +21,7 @@ from vecsearch.engine.heuristic.evaluation import heuristic_values
 from vecsearch.engine.heuristic.idastar import idastar_many
 from vecsearch.engine.heuristic.sequences import sequence_counts
 from vecsearch.engine.runtime.codegen import layer_kernels
-from vecsearch.puzzles.permutation import exact, projections, pruning
+from vecsearch.puzzles.permutation import database_bounds, exact, projections, pruning
 from vecsearch.puzzles.permutation.patterns import Coarsening
 from vecsearch.puzzles.permutation.textformat import parse_definition
 
@@ -248,9 +248,9 @@ def test_windows_are_read_from_the_coordinates_or_ranked_in_one_pass(representat
                 projections.projection(puzzle, {0: ([2, 3], False), 2: ([4, 5], False)})]
     heuristic = puzzle.make_heuristic(puzzle.goal_states(), "pdb", patterns=patterns)
     if representation == "coordinates":
-        assert heuristic.function is pruning.coordinates_terms_bound
+        assert heuristic.function is database_bounds.coordinates_terms_bound
     else:
-        shared = heuristic.tables.segments[:, pruning.SEGMENT_SHARED]
+        shared = heuristic.tables.segments[:, database_bounds.SEGMENT_SHARED]
         assert {0, 2} <= set(shared.tolist())
     _, states = _scrambled(puzzle, 400, 14)
     assert heuristic_values(heuristic, states).tolist() == _largest_projection_distance(puzzle, patterns,

@@ -20,7 +20,7 @@ from vecsearch.engine.heuristic.evaluation import heuristic_values
 from vecsearch.engine.runtime.codegen import layer_kernels
 from vecsearch.errors import InvalidPuzzleInput, PuzzleDefinitionError
 from vecsearch.heuristics import Heuristic
-from vecsearch.puzzles.permutation import projections, pruning, symmetric_lookups
+from vecsearch.puzzles.permutation import database_bounds, projections, pruning, symmetric_lookups
 from vecsearch.puzzles.permutation.symmetric_lookups import Lookup
 
 DATA = Path(__file__).parent / "data"
@@ -47,7 +47,7 @@ def lookup_values(puzzle, pattern, group, element, states):
     entries, _, _ = pruning.projection_database(pattern, space, puzzle.goal_states())
     tables = pruning.projection_tables(puzzle, [Lookup(0, element, "")], [pattern], [space], [entries],
                                        pruning.pack_entries([entries]), group)
-    one = Heuristic(puzzle, "pdb", pruning.BOUNDS[puzzle.representation], tables, puzzle.goal_states())
+    one = Heuristic(puzzle, "pdb", database_bounds.BOUNDS[puzzle.representation], tables, puzzle.goal_states())
     return heuristic_values(one, states)
 
 
@@ -103,7 +103,7 @@ def test_conjugate_lookups_through_rotations_of_three_orbits():
     ranked = load(DATA / "symmetry" / "Jing_pyraminx.tws", "coordinates")
     same = projections.projection(ranked, {1: ([0, 1, 2], False), 2: ([0], False)})
     heuristic = ranked.make_heuristic(ranked.goal_states(), "pdb", patterns=[same], lookups=12)
-    assert heuristic.function is pruning.coordinates_terms_bound and len(heuristic.details["lookups"]) > 1
+    assert heuristic.function is database_bounds.coordinates_terms_bound and len(heuristic.details["lookups"]) > 1
     want = np.maximum.reduce([direct_values(puzzle, window, states), *images])
     assert heuristic_values(heuristic, ranked.states([ranked.encode(puzzle.pieces(s)) for s in states])).tolist() \
         == want.tolist()

@@ -38,16 +38,11 @@ from vecsearch.kernels.nibbles import nibble
 from vecsearch.kernels.state_words import word_of
 from vecsearch.puzzles.permutation import labels
 from vecsearch.puzzles.permutation.chain import GroupTooLarge
+from vecsearch.puzzles.permutation.database_bounds import RankTables, coordinate_value
 from vecsearch.puzzles.permutation.group import Group, point_offsets
 from vecsearch.puzzles.permutation.patterns import Coarsening
 from vecsearch.puzzles.permutation.projections import database_size
-from vecsearch.puzzles.permutation.pruning import (
-    RankTables,
-    coordinate_rows,
-    coordinate_value,
-    fine_fields,
-    pack_entries,
-)
+from vecsearch.puzzles.permutation.pruning import coordinate_rows, fine_fields, pack_entries
 
 UNREACHABLE = 1 << 20  # the bound of a state outside the group: above any f-bound IDA* tries
 FIELD_BITS, FINE_WIDTH, RANK_BITS, SLOTS, DEGREE, LEVELS = range(6)  # ExactTables.scalars
@@ -63,7 +58,7 @@ class ExactTables(NamedTuple):
     orbit ``position[l, point]`` (-1: not in it), the inverse of the coset representative of each
     orbit point ``inverse[l, point]`` and the place value ``weight[l]`` of its digit. In the
     coordinates form, coordinate ``c`` (``coordinates[c]``: ``pruning.coordinate_rows``) of value
-    ``v`` (``pruning.coordinate_value``) contributes the row ``coordinate_first[c] + v`` of
+    ``v`` (``database_bounds.coordinate_value``) contributes the row ``coordinate_first[c] + v`` of
     ``coordinate_words`` to the words (empty in the other forms). ``entries``: two a byte."""
 
     slot_word: np.ndarray
