@@ -2,6 +2,7 @@
 starts and goals, their coset spaces, and the distances between two of them ("God's number
 between phases"), against plain-Python searches over every state of the puzzle."""
 
+import functools
 from collections import Counter
 
 import pytest
@@ -23,9 +24,22 @@ def neighbours(puzzle):
     return labelled_neighbours(moves, [3], d.wild)
 
 
+@functools.cache
+def all_positions() -> list:
+    return [s for layer in bfs_layers([TWO_GEN.solved], neighbours(PUZZLE)) for s in layer]
+
+
 @pytest.fixture(scope="module")
 def positions():
-    return [s for layer in bfs_layers([TWO_GEN.solved], neighbours(PUZZLE)) for s in layer]
+    return all_positions()
+
+
+@functools.cache
+def away_from(goal: str | None) -> dict:
+    """Every position's distance to the positions ``goal`` matches (None: the solved one), by a
+    plain BFS over the group; once per goal, for the tests that share it."""
+    goals = matching(all_positions(), u_colours=goal == U_COLOURS, d_pair=goal == D_PAIR) if goal else [TWO_GEN.solved]
+    return distances(goals, neighbours(PUZZLE))
 
 
 def matching(positions, d_pair=False, u_colours=False):
@@ -53,7 +67,7 @@ def test_starts_and_goals_may_be_patterns(positions):
     result = vs.bfs(PUZZLE, PUZZLE.pattern(D_PAIR))
     assert result.layer_sizes == [len(layer) for layer in bfs_layers(starts, neighbours(PUZZLE))]
     scrambled = PUZZLE.parse_state("R U R' U R U2 R")
-    away = distances(matching(positions, u_colours=True), neighbours(PUZZLE))
+    away = away_from(U_COLOURS)
     solution = vs.solve(PUZZLE, scrambled, goal=U_COLOURS)
     assert len(solution) == away[PUZZLE.pieces(scrambled)]
     assert PUZZLE.pieces(solution.states[-1]) in set(matching(positions, u_colours=True))
@@ -67,9 +81,7 @@ def test_starts_and_goals_may_be_patterns(positions):
 @pytest.mark.parametrize("start,goal", [(D_PAIR, None), (D_PAIR, U_COLOURS), (U_COLOURS, D_PAIR)])
 def test_god_s_number_between_two_patterns(positions, puzzle, start, goal):
     solved_text = PUZZLE.format_state(PUZZLE.goal_states()[0])
-    goal_states = matching(positions, u_colours=goal == U_COLOURS, d_pair=goal == D_PAIR) if goal else \
-        [TWO_GEN.solved]
-    away = distances(goal_states, neighbours(PUZZLE))  # every position reaches the goal in this group
+    away = away_from(goal)  # every position reaches the goal in this group
     starts = matching(positions, d_pair=start == D_PAIR, u_colours=start == U_COLOURS)
     # counted as both patterns tell positions apart: with U_COLOURS and D_PAIR, the U corners are alike
     alike = goal is not None
