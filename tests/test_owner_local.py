@@ -1,7 +1,8 @@
 """Owner-local tables: each segment's tables only on its owner's directory (and memory), children
-routed between workers unfiltered. On a LocalCluster whose workers are given separate
-directories and no shared one: the counts of the plain search, after a worker is killed, and
-after the client is killed and resumed."""
+routed between workers unfiltered, late layers pulled by asking the owners of parents outside a
+segment. On a LocalCluster whose workers are given separate directories and no shared one: the
+counts of the plain search, after a worker is killed, and after the client is killed and
+resumed."""
 
 import json
 import os
@@ -40,7 +41,6 @@ def test_each_segment_lives_only_in_its_owners_directory(client, tmp_path):
         result = vs.bfs(puzzle, client=client, owner_local=True, segments=4, spill=str(run / "disk-{worker}"),
                         checkpoint=run / "client")
         assert result.layer_sizes == vs.bfs(puzzle, mode="twobit").layer_sizes, name
-        assert {r.method for r in result.profile.records[1:]} == {"push"}  # a pull would read others' frontier
         assert sum(r.routed for r in result.profile.records) > 0
         assert sorted(p.name for p in (run / "client").iterdir()) == ["search.json"]  # the client's state only
         depth = result.depth
@@ -52,6 +52,35 @@ def test_each_segment_lives_only_in_its_owners_directory(client, tmp_path):
             assert table.stat().st_size == 8 * words and table.stat().st_blocks * 512 <= 2 * words + 8192
     far = vs.bfs("pancake-8", client=client, owner_local=True, segments=2, keep_farthest=3).last_layer.states
     assert far.tolist() == vs.bfs("pancake-8", segments=2, keep_farthest=3).last_layer.states.tolist()
+
+
+@pytest.mark.slow  # a cluster's search, twice
+def test_late_layers_pull_by_asking_the_owners_of_parents(client, tmp_path):
+    for n, segments in ((8, 4), (7, 3)):  # 7! ranks: the last word is part full, and so is the last segment
+        expected = [len(layer) for layer in bfs_layers([tuple(range(1, n + 1))], pancake_neighbours(n))]
+        result = vs.bfs(f"pancake-{n}", client=client, owner_local=True, segments=segments,
+                        spill=str(tmp_path / f"{n}" / "disk-{worker}"))
+        methods = [r.method for r in result.profile.records[1:]]
+        assert "push" in methods and "pull" in methods
+        assert result.layer_sizes == expected, n
+
+
+def test_many_small_rounds_of_a_layer_count_the_same(tmp_path, monkeypatch):
+    """Rounds of a few children each, pushed and pulled (an in-process cluster, so that the
+    round sizes set here hold in its workers)."""
+    import distributed
+
+    from vecsearch.engine.twobit import owned_tables
+
+    monkeypatch.setattr(owned_tables, "ROUND_CHILDREN", 64)
+    monkeypatch.setattr(owned_tables, "ASK_WORDS", 2)
+    expected = [len(layer) for layer in bfs_layers([tuple(range(1, 8))], pancake_neighbours(7))]
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=":0") \
+            as cluster, distributed.Client(cluster) as client:
+        result = vs.bfs("pancake-7", client=client, owner_local=True, segments=4,
+                        spill=str(tmp_path / "disk-{worker}"))
+    assert {r.method for r in result.profile.records[1:]} == {"push", "pull"}
+    assert result.layer_sizes == expected
 
 
 def test_owner_local_needs_a_cluster():

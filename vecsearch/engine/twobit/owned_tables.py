@@ -16,8 +16,19 @@ A layer, on the workers that own the segments (``OwnerRunner``):
    segment has reached them), bucketed by owner; each owner claims what was routed to it
    (``claim_routed``: a claim sets only unreached cells, so a child sent twice, or already
    reached, changes nothing). A child travels as its offset in its owner's range (4 bytes), and
-   rounds bound the children in flight (``ROUND_CHILDREN``);
-3. ``count``: the segment's new frontier cells, and the first few ranks of them.
+   rounds bound the children in flight (``ROUND_CHILDREN``). A round is one task per segment
+   and one claim per owner, which takes the whole rounds (their parts for it) and hands the
+   client its own round's summary: two hops, no task per pair of segments;
+3. ``count``: the segment's new frontier cells, and the first few ranks of them; its table is
+   synced to disk first (the client commits the layer after).
+
+A layer is pulled instead when that is cheaper (``segments`` judges as for shared tables): in
+rounds of ``ask_round``, a segment sets each unreached cell of its range with a parent in its
+own frontier, and for the others asks the owners of their parents outside the range
+(``answer_asked``: whether each is in the owner's frontier; an owner reads only its own table),
+then claims the cells whose parent was found (``claim_answered``). The late layers of a search,
+where few ranks are left and a push would route the children of a huge frontier, take a
+fraction of the work.
 
 Modulo symmetry (``job.symmetry``; ``class_cells``), a round brings the children to their
 canonical ranks first: it claims those in its own range and routes the others; ``count`` counts
@@ -48,13 +59,15 @@ from vecsearch.engine.twobit.segment_cells import (
     bucket_by_owner,
     claim_offsets,
     claim_ranks,
+    frontier_at,
     frontier_cells,
     retire_frontier,
 )
-from vecsearch.engine.twobit.segment_tasks import COPY_WORDS, FRONTIER_PATTERN, ROUND_WORDS, Job, SegmentReport
+from vecsearch.engine.twobit.segment_tasks import FRONTIER_PATTERN, ROUND_WORDS, Job, SegmentReport
 from vecsearch.errors import VecsearchError
 
-ROUND_CHILDREN = 1 << 21  # children a segment routes per round, about, before the owners claim them
+ROUND_CHILDREN = 1 << 20  # children a segment routes per round, about, before the owners claim them
+ASK_WORDS = 1 << 10  # words of the range a pull looks at per kernel call (its scratch: 2 ranks per neighbour)
 OFFSET = np.uint32  # a routed child: its offset in its owner's range (segments of at most 2^32 ranks)
 WORKER_WAIT = 120.0  # seconds to wait for a lost worker to come back before giving up
 POLL_SECONDS = 1.0  # how often a wait for tasks checks that their workers are still there
@@ -91,8 +104,7 @@ def seed(job: Job, segment: int, starts: np.ndarray) -> int:
     lo, hi = job.layout.word_range(segment)
     _sparse(segment_table(job, segment, 0), job.layout.words)
     table = _table(job, segment, 0, "r+")
-    for start in range(lo, hi, COPY_WORDS):
-        table[start:min(hi, start + COPY_WORDS)] = -1
+    table[lo:hi] = -1
     own = starts[(starts >= 32 * lo) & (starts < 32 * hi)]
     claim_ranks(table, own)
     table.flush()
@@ -104,10 +116,7 @@ def retire(job: Job, segment: int, depth: int) -> None:
     lo, hi = job.layout.word_range(segment)
     _sparse(segment_table(job, segment, depth + 1), job.layout.words)
     old, new = _table(job, segment, depth, "r"), _table(job, segment, depth + 1, "r+")
-    for start in range(lo, hi, COPY_WORDS):
-        stop = min(hi, start + COPY_WORDS)
-        retire_frontier(old[start:stop], new[start:stop])
-    new.flush()
+    retire_frontier(old, new, lo, hi)
     if depth:
         forget(job, segment, depth - 1)
 
@@ -125,9 +134,15 @@ class Round:
     next_word: int
     expanded: int
     generated: int
-    routed: list
+    routed: list  # for each segment, the children routed to it: offsets in its range
     seconds: float
     compile_seconds: float
+    askers: list | None = None  # a pull: beside each routed offset, the own rank (an offset) that asked
+
+    def summary(self) -> tuple:
+        """What the client needs of the round: where the next starts, counts, bytes routed."""
+        return (self.next_word, self.expanded, self.generated, sum(r.nbytes for r in self.routed), self.seconds,
+                self.compile_seconds)
 
 
 def expand_round(job: Job, segment: int, depth: int, word: int, first: bool) -> Round:
@@ -167,25 +182,96 @@ def expand_round(job: Job, segment: int, depth: int, word: int, first: bool) -> 
             if len(ranks):
                 parts[owner].append((ranks - owner * span).astype(OFFSET))  # offsets in the owner's range
         word = stop
-    new.flush()
-    routed = [np.concatenate(p) if p else np.empty(0, OFFSET) for p in parts]
-    return Round(word, expanded, generated, routed, watch.seconds, watch.compile_seconds)
+    return Round(word, expanded, generated, [_joined(p) for p in parts], watch.seconds, watch.compile_seconds)
 
 
-def claim_routed(job: Job, segment: int, depth: int, *routed: np.ndarray) -> int:
-    """Claim the children routed to ``segment`` (offsets in its range) in its
-    ``table-(depth+1)``; the bytes received."""
+def claim_routed(job: Job, segment: int, depth: int, rounds: dict[int, Round]) -> tuple[int, tuple | None]:
+    """Claim the children that ``rounds`` (of the segments that expanded) route to ``segment``
+    (offsets in its range) in its ``table-(depth+1)``. Returns the bytes received, and the
+    summary of ``segment``'s own round if it had one (so that a round takes no tasks but the
+    expansions and these)."""
     new = _table(job, segment, depth + 1, "r+")
-    for offsets in routed:
+    received = 0
+    for round_ in rounds.values():
+        offsets = round_.routed[segment]
         claim_offsets(new, 32 * job.layout.segment_words * segment, offsets)
-    new.flush()
-    return sum(r.nbytes for r in routed)
+        received += offsets.nbytes
+    own = rounds.get(segment)
+    return received, None if own is None else own.summary()
+
+
+def ask_round(job: Job, segment: int, depth: int, word: int, first: bool) -> Round:
+    """The pull form of ``expand_round``: from ``word`` on, set the unreached cells of
+    ``segment``'s range that have a parent in its own frontier, and route the other parents of
+    the rest to their owners, to ask whether they are in theirs (``answer_asked``), until about
+    ``ROUND_CHILDREN / 2`` are routed (a rank asked about takes 8 bytes: its offset and the
+    asking rank's, kept beside it in ``Round.askers``)."""
+    watch = jit.Stopwatch()
+    if first:
+        retire(job, segment, depth)
+    puzzle = as_puzzle(job.puzzle)
+    layout = job.layout
+    lo, hi = layout.word_range(segment)
+    old, new = _table(job, segment, depth, "r"), _table(job, segment, depth + 1, "r+")
+    room = ASK_WORDS * 32 * puzzle.max_moves
+    asked, askers = np.empty(room, np.int64), np.empty(room, np.int64)
+    base, span = 32 * lo, 32 * layout.segment_words
+    looked = generated = held = 0
+    parts: list[list[np.ndarray]] = [[] for _ in range(layout.segments)]
+    mine: list[list[np.ndarray]] = [[] for _ in range(layout.segments)]
+    while word < hi and 2 * held < ROUND_CHILDREN:  # two offsets a rank asked about: as many bytes as a push's
+        stop = min(hi, word + ASK_WORDS)
+        n, g, _, written = layer_kernels(puzzle).ask_parents_range(
+            old, new, word, stop, layout.last_mask(), job.component, kernel_tables(puzzle), job.backward, base,
+            min(layout.rank_size, 32 * hi), asked, askers)
+        looked += n
+        generated += g
+        held += written
+        owners = asked[:written] // span
+        for owner in np.unique(owners).tolist():
+            chosen = owners == owner
+            parts[owner].append((asked[:written][chosen] - owner * span).astype(OFFSET))
+            mine[owner].append((askers[:written][chosen] - base).astype(OFFSET))
+        word = stop
+    return Round(word, looked, generated, [_joined(p) for p in parts], watch.seconds, watch.compile_seconds,
+                 [_joined(m) for m in mine])
+
+
+def _joined(parts: list[np.ndarray]) -> np.ndarray:
+    """One array of ``parts``: a large one is mapped, and returned to the system when freed (the
+    many small parts held across a round grew the heap for good)."""
+    return np.concatenate(parts) if parts else np.empty(0, OFFSET)
+
+
+def answer_asked(job: Job, segment: int, depth: int, rounds: dict[int, Round]) -> dict[int, np.ndarray]:
+    """For each segment's pull round in ``rounds``, whether each rank it asked ``segment`` about
+    is in ``segment``'s frontier at ``depth``."""
+    old = _table(job, segment, depth, "r")
+    base = 32 * job.layout.segment_words * segment
+    return {t: frontier_at(old, base, round_.routed[segment]) for t, round_ in rounds.items()}
+
+
+def claim_answered(job: Job, segment: int, depth: int, own: Round, answers: dict[int, dict[int, np.ndarray]]
+                   ) -> tuple[int, tuple]:
+    """Set ``segment``'s ranks that asked about a parent its owner found in the frontier
+    (``answers[owner][segment]``); the bytes of answers received and the round's summary."""
+    new = _table(job, segment, depth + 1, "r+")
+    base = 32 * job.layout.segment_words * segment
+    received = 0
+    assert own.askers is not None
+    for owner, answered in answers.items():
+        found = answered[segment]
+        claim_offsets(new, base, own.askers[owner][found])
+        received += found.nbytes
+    return received, own.summary()
 
 
 def count(job: Job, segment: int, depth: int) -> tuple[int, int, np.ndarray]:
     """The frontier cells of ``segment`` at ``depth``, their positions (modulo symmetry; else 0),
     and the first ``job.keep`` of their ranks."""
     lo, hi = job.layout.word_range(segment)
+    with open(segment_table(job, segment, depth), "rb+") as made:  # on disk before the client commits the layer
+        os.fsync(made.fileno())
     table = _table(job, segment, depth, "r")
     if job.symmetry is not None:
         layer = count_layer(table, lo, hi, job.symmetry, job.component, job.keep)
@@ -217,7 +303,11 @@ def warm(job: Job) -> float:
                                                   job.component, kernel_tables(puzzle), job.backward, 0, 0, none, old,
                                                   False)
     claim_ranks(new, none)
+    retire_frontier(old, new, 0, 0)
     claim_offsets(new, 0, none.astype(OFFSET))
+    frontier_at(old, 0, none.astype(OFFSET))
+    layer_kernels(puzzle).ask_parents_range(old, new, 0, 0, job.layout.last_mask(), job.component,
+                                            kernel_tables(puzzle), job.backward, 0, 0, none, none)
     frontier_cells(new, 0, 0, none)
     frontier_cells(old, 0, 0, none)
     bucket_by_owner(none, 32, 1)
@@ -231,7 +321,7 @@ class OwnerRunner:
     """Runs the owner-local layers on a ``dask.distributed`` cluster: segment ``t`` on the
     ``t``-th worker (by name, in turn), every task of a segment on its owner only."""
 
-    pulls = False  # a pull would read the other segments' frontier
+    pulls = True  # by asking the owners of the parents outside a segment (``ask_round``)
     owners_of_tables = True
 
     def __init__(self, client, owners: dict[int, str] | None = None):
@@ -300,9 +390,9 @@ class OwnerRunner:
 
     def layer(self, depth: int, pull: bool) -> tuple[list, list]:
         """Make ``depth + 1``; a layer cut short by a lost worker is made again, whole."""
-        return again_if_a_worker_is_lost(lambda: self._layer(depth))
+        return again_if_a_worker_is_lost(lambda: self._layer(depth, pull))
 
-    def _layer(self, depth: int) -> tuple[list, list]:
+    def _layer(self, depth: int, pull: bool) -> tuple[list, list]:
         where = self._where()
         layout = self.plain_job.layout
         words = {t: layout.word_range(t)[0] for t in range(self.segments)}
@@ -311,22 +401,25 @@ class OwnerRunner:
         received = dict.fromkeys(range(self.segments), 0)
         first = True
         while any(words[t] < ends[t] for t in words):
-            rounds = {t: self._on_owner(where, t, expand_round, depth, words[t], first)
+            rounds = {t: self._on_owner(where, t, ask_round if pull else expand_round, depth, words[t], first)
                       for t in words if words[t] < ends[t] or first}
-            claims = {u: self._on_owner(where, u, claim_routed, depth, *[  # after u's own round (its retire)
-                self.client.submit(_routed_to, rounds[t], u, workers=[where[t]], pure=False) for t in rounds])
-                for u in range(self.segments)}
-            summaries = {t: self.client.submit(_summary, f, workers=[where[t]], pure=False) for t, f in rounds.items()}
-            done = self._gather([*summaries.values(), *claims.values()], where)
-            for t, (next_word, expanded, generated, sent, seconds, compiled) in zip(summaries, done[:len(summaries)],
-                                                                                      strict=True):
-                words[t] = next_word
-                r = reports[t]
-                reports[t] = replace(r, expanded=r.expanded + expanded, generated=r.generated + generated,
+            # each owner claims in its table after its own round (which retires it); a round's
+            # routed ranks travel whole to the workers of the segments they are for
+            if pull:
+                answers = {u: self._on_owner(where, u, answer_asked, depth, rounds) for u in range(self.segments)}
+                claims = {t: self._on_owner(where, t, claim_answered, depth, rounds[t], answers) for t in rounds}
+            else:
+                claims = {u: self._on_owner(where, u, claim_routed, depth, rounds) for u in range(self.segments)}
+            for u, (got, summary) in self._gather(claims, where).items():
+                received[u] += got
+                if summary is None:
+                    continue
+                next_word, expanded, generated, sent, seconds, compiled = summary
+                words[u] = next_word
+                r = reports[u]
+                reports[u] = replace(r, expanded=r.expanded + expanded, generated=r.generated + generated,
                                      routed=r.routed + sent, seconds=r.seconds + seconds,
                                      compile_seconds=r.compile_seconds + compiled)
-            for u, got in zip(claims, done[len(summaries):], strict=True):
-                received[u] += got
             first = False
         counted = self._gather([self._on_owner(where, t, count, depth + 1) for t in range(self.segments)], where)
         settled = [SegmentReport(t, routed=received[t], new=n, positions=positions, kept=kept)
@@ -366,15 +459,6 @@ def again_if_a_worker_is_lost(make, tries: int = LAYER_TRIES):
         except (WorkerLost, KilledWorker, FutureCancelledError, CommClosedError, OSError):
             if attempt == tries - 1:
                 raise
-
-
-def _routed_to(round_: Round, owner: int) -> np.ndarray:
-    return round_.routed[owner]
-
-
-def _summary(round_: Round) -> tuple:
-    own = sum(r.nbytes for r in round_.routed)
-    return round_.next_word, round_.expanded, round_.generated, own, round_.seconds, round_.compile_seconds
 
 
 def default_directory() -> str:

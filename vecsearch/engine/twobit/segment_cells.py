@@ -35,10 +35,13 @@ def retire_cells(table, lo, hi, pattern):
     return count
 
 
-def retire_frontier(words: np.ndarray, out: np.ndarray) -> None:
-    """``out`` = ``words`` with every frontier cell (``01``) turned into ``00``."""
-    frontier = words & LOW_BITS & ~((words >> 1) & LOW_BITS)
-    np.bitwise_and(words, ~frontier, out=out)
+@kernel
+def retire_frontier(old, new, lo, hi):
+    """Words ``[lo, hi)`` of ``new`` = those of ``old`` with every frontier cell (``01``) turned
+    into ``00`` (a loop: no temporaries, so a range of any size takes no memory but the tables)."""
+    for word in range(lo, hi):
+        x = old[word]
+        new[word] = x & ~(x & LOW_BITS & ~((x >> 1) & LOW_BITS))
 
 
 @kernel
@@ -61,6 +64,16 @@ def claim_offsets(table, base, offsets):
         shift = (rank & 31) << 1
         if (table[word] >> shift) & 3 == 3:
             table[word] &= ~(np.int64(2) << shift)
+
+
+@kernel
+def frontier_at(table, base, offsets):
+    """Whether each of the ranks ``base + offsets`` is in the frontier (its cell is ``1``)."""
+    found = np.empty(offsets.shape[0], np.bool_)
+    for i in range(offsets.shape[0]):
+        rank = base + np.int64(offsets[i])
+        found[i] = (table[rank >> 5] >> ((rank & 31) << 1)) & 3 == 1
+    return found
 
 
 @kernel

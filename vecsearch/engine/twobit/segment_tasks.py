@@ -47,7 +47,6 @@ from vecsearch.puzzle import signed64
 
 LOW_BITS = 0x5555555555555555
 ROUND_WORDS = 1 << 11  # words of the range expanded per kernel call (65,536 ranks)
-COPY_WORDS = 1 << 20  # words retired per numpy call (8 MiB): bounded memory on out-of-core runs
 
 
 @dataclass(frozen=True)
@@ -119,9 +118,7 @@ def expand_segment(job: Job, segment: int, depth: int, pull: bool) -> SegmentRep
     layout = job.layout
     lo, hi = layout.word_range(segment)
     old, new = job.table(depth, "r"), job.table(depth + 1, "r+")
-    for start in range(lo, hi, COPY_WORDS):
-        stop = min(hi, start + COPY_WORDS)
-        retire_frontier(old[start:stop], new[start:stop])
+    retire_frontier(old, new, lo, hi)
     if pull:
         new.flush()
         return SegmentReport(segment, seconds=watch.seconds)
@@ -214,6 +211,7 @@ def warm(job: Job) -> float:
     kernels.pull_segment_range(old, new, 0, 0, job.layout.last_mask(), job.component, kernel_tables(puzzle),
                                job.backward)
     claim_ranks(new, none)
+    retire_frontier(old, new, 0, 0)
     frontier_cells(new, 0, 0, none)
     bucket_by_owner(none, 32, 1)
     if job.symmetry is not None:

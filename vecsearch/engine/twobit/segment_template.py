@@ -24,7 +24,7 @@ from vecsearch.kernels.phases import PHASES
 from vecsearch.kernels.roles import MAX_MOVES, kernel, loop
 
 # the kernels the engine calls (code generation exports them from the family module)
-__all__ = ("frontier_children_range", "pull_segment_range")
+__all__ = ("frontier_children_range", "pull_segment_range", "ask_parents_range")
 
 
 @kernel
@@ -103,3 +103,51 @@ def pull_segment_loop(old, new, lo, hi, last_mask, component, tables, backward, 
         generated += g
     return looked, generated, found
 
+
+
+@kernel
+def ask_parents_range(old, new, lo, hi, last_mask, component, tables, backward, own_lo, own_hi, asked, askers):
+    """The pull form of ``frontier_children_range`` for a table that holds only the ranks
+    ``[own_lo, own_hi)``: for every cell of words ``[lo, hi)`` that ``old`` has not reached, look
+    for a neighbour one move before it (a predecessor; a child when ``backward``) in ``old``'s
+    frontier among those in the range, and set the cell in ``new`` if there is one; else write
+    its neighbours outside the range to ``asked``, its own rank beside each in ``askers`` (their
+    owners are asked whether they are in the frontier). ``old`` is never read outside the range.
+    Returns ``(looked, neighbours generated, set, written)``."""
+    pending, counts, starts, states, kids, moves, ranks, memory = batch_scratch()
+    return ask_parents_loop(old, new, lo, hi, last_mask, component, tables, backward, own_lo, own_hi, asked, askers,
+                            pending, counts, starts, states, kids, moves, ranks, memory)
+
+
+@loop
+def ask_parents_loop(old, new, lo, hi, last_mask, component, tables, backward, own_lo, own_hi, asked, askers, pending,
+                     counts, starts, states, kids, moves, ranks, memory):
+    direction = not backward
+    looked = 0
+    generated = 0
+    found = 0
+    written = 0
+    word = lo
+    while word < hi:
+        taken, word = take_cells(old, word, hi, 0, last_mask, False, pending)  # pattern 0: the unreached
+        looked += taken
+        unrank_batch(pending, taken, component, tables, states)
+        generated += batch_neighbours(old, pending, taken, states, component, tables, direction, kids, moves, ranks,
+                                      counts, starts, MAX_MOVES, memory)  # a prefetch outside the range reads nothing
+        for i in range(taken):
+            r = pending[i]
+            first = starts[i]
+            last = first + counts[i]
+            j = first
+            while j < last and not (own_lo <= ranks[j] < own_hi and cell_value(old, ranks[j]) == 1):
+                j += 1
+            if j < last:
+                new[r >> 5] &= ~(2 << ((r & 31) << 1))  # 3 (not reached) becomes 1
+                found += 1
+                continue
+            for j in range(first, last):
+                if ranks[j] < own_lo or ranks[j] >= own_hi:
+                    asked[written] = ranks[j]
+                    askers[written] = r
+                    written += 1
+    return looked, generated, found, written

@@ -16,7 +16,8 @@ commit (``resume=DIR``), with the same counts.
 A layer is pulled instead when that is cheaper, judged as in the local two-bit search (from the
 seconds per state each method last took, ``MethodCosts``): each segment looks for a parent of
 each of its unreached ranks in the frontier (reading the shared table of the previous depth)
-and nothing is routed.
+and nothing is routed; with owner-local tables, a segment asks the owners of the parents
+outside its range instead (``owned_tables``).
 
 Modulo symmetry (``partitioned_classes``), the tables mark classes' canonical representatives
 (``segment_tasks``, ``owned_tables``, ``class_cells``); every layer is pushed (the two-bit search
