@@ -64,6 +64,12 @@ def generators(puzzle, spec):
 
 
 def reference_layers(puzzle):
+    """The states of each depth from the solved state, by a plain breadth-first search (once per
+    set of rules: ``_once``)."""
+    return [list(layer) for layer in _once(puzzle, "layers", lambda: _search(puzzle))]
+
+
+def _search(puzzle):
     definition = puzzle.definition
     seen = {definition.solved}
     layers = [[definition.solved]]
@@ -78,8 +84,28 @@ def reference_layers(puzzle):
     return layers[:-1]
 
 
+_COMPUTED: dict = {}
+
+
+def _once(puzzle, what, compute):
+    """``compute()`` once per process for the same rules: the tests load the same definitions
+    again and again, and these plain searches are the slow part of their files."""
+    d = puzzle.definition
+    rules = (what, repr(d.orbits), repr(d.solved), tuple(repr(move.changes) for move in puzzle.move_list),
+             repr(d.rotations))
+    if rules not in _COMPUTED:
+        _COMPUTED[rules] = compute()
+    return _COMPUTED[rules]
+
+
 def burnside(puzzle, spec):
-    """Classes per layer: the average over the group of the states of the layer each fixes."""
+    """Classes per layer: the average over the group of the states of the layer each fixes (once
+    per set of rules and symmetries: ``_once``)."""
+    counts, group = _once(puzzle, ("burnside", spec), lambda: _burnside(puzzle, spec))
+    return list(counts), set(group)
+
+
+def _burnside(puzzle, spec):
     definition = puzzle.definition
     group = reference_group(definition, generators(puzzle, spec))
     counts = []
