@@ -13,8 +13,9 @@ DATA = Path(__file__).parent / "data"
 MAX_WORKERS = 4  # -n auto (pyproject.toml): beyond a few, workers mostly compile the same kernels twice
 
 
-# The longest test files, first: workers take whole files in collection order (--dist loadfile), so
-# a long file started last would keep one worker busy while the others stand idle.
+# The longest test files, first: each worker starts on its share of the tests in collection order and
+# takes tests from the others' when it runs out (--dist worksteal), so a long test started last
+# would keep one worker busy while the others stand idle.
 LONGEST_FIRST = ("test_docs.py", "test_heuristic.py", "test_pruning.py", "test_guards.py", "test_cli.py")
 
 
