@@ -45,7 +45,7 @@ def test_moves_are_named_by_the_blank_and_match_the_reference(rows, cols):
         assert got == set(neighbours(state))
 
 
-@pytest.mark.parametrize("rows,cols", [(2, 2), (2, 3), (3, 3)])
+@pytest.mark.parametrize("rows,cols", [(2, 2), (2, 3), (3, 2), (3, 3), (2, 4)])
 def test_rank_is_perfect_within_each_component(rows, cols):
     p = sliding(rows, cols)
     cells = rows * cols
@@ -91,7 +91,7 @@ def test_bad_sizes_are_refused(name):
         vs.get_puzzle(name)
 
 
-@pytest.mark.parametrize("rows,cols", [(2, 2), (2, 3), (3, 3), (3, 4), (4, 4)])
+@pytest.mark.parametrize("rows,cols", [(2, 2), (2, 3), (3, 3), (3, 4), (4, 3), (4, 2), (2, 7), (4, 4)])
 def test_expand_ranked_and_expand_rank_give_the_rank_of_every_child(rows, cols):
     from vecsearch.puzzles.sliding.rules import expand_rank, expand_ranked
 
@@ -112,7 +112,7 @@ def test_expand_ranked_and_expand_rank_give_the_rank_of_every_child(rows, cols):
         assert expand_rank(parent, component, p.tables, ranks, memory) == count and ranks[:count].tolist() == expected
 
 
-@pytest.mark.parametrize("rows,cols", [(3, 3), (2, 5), (3, 4)])
+@pytest.mark.parametrize("rows,cols", [(3, 3), (2, 5), (5, 2), (3, 4), (4, 3), (2, 7)])
 def test_expand_rank_shares_the_unranking_of_consecutive_ranks(rows, cols):
     """A thread's ranks stepped one after the other through one memory (the tile sequence taken
     again only from the first digit that changed) give the children of unrank, expand, rank, in

@@ -51,7 +51,6 @@ from vecsearch.kernels.ranking import (
     NIBBLE_LOW_BITS,
     REMEMBERED_TAKE,
     digit_chunks,
-    quotient,
     remembered_digits,
     remembered_take,
 )
@@ -167,7 +166,7 @@ def single_orbit_step(rank, component, tables, ranks, first, near, memory):
     together = tables.step_together[2 * h + 1]
     if together:  # the smallest moves' changes, side by side
         block = factorials[tables.step_together[4]]
-        remainder = full - quotient(full, block) * block  # not from the digits: no chain of additions
+        remainder = full % block  # not from the digits: no chain of additions
         position = n - tables.step_together[4]
         deltas = tables.step_deltas[remainder]
         column = tables.step_together[2 * h]

@@ -31,7 +31,7 @@ from typing import NamedTuple
 import numpy as np
 
 from vecsearch._numba import kernel, state_function
-from vecsearch.kernels.ranking import FIRST_SIXTEEN, lehmer_digit, nth_unused, quotient, take_unused
+from vecsearch.kernels.ranking import FIRST_SIXTEEN, lehmer_digit, nth_unused, take_unused
 from vecsearch.puzzles.permutation.arrangement import arrangement_steps
 
 COORDINATE_COUNT, RANK_BITS, COORDINATE_MOVES, ROW_STRIDE, MASKED = 0, 1, 2, 3, 4  # CoordinateTables.scalars
@@ -272,7 +272,7 @@ def pieces_unrank(rank, component, tables):
         digit_sum = np.int64(0)
         for i in range(n):
             weight = factorials[n - 1 - i]
-            d = quotient(rest, weight)
+            d = rest // weight
             rest -= d * weight
             if half == 1 and i == n - 2:  # the dropped digit restores the orbit's parity
                 d = ((component >> orbits[j, 7]) - digit_sum) & 1
