@@ -43,7 +43,8 @@ class Pacing:
         self.write_seconds = self.written_at - began
 
 
-FORMAT = "vecsearch-checkpoint-2"  # 2: the ranks of the sliding and one-orbit permutation puzzles changed
+FORMAT = "vecsearch-checkpoint-3"  # 2: the ranks of the sliding and one-orbit permutation puzzles changed; 3:
+# those of the sliding puzzles of two rows (read column by column)
 MANIFEST = "checkpoint.json"
 
 

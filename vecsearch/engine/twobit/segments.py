@@ -55,7 +55,7 @@ from vecsearch.engine.twobit.segment_tasks import Job, SegmentRanges, expand_seg
 from vecsearch.errors import MemoryLimitError, SearchInterrupted, VecsearchError
 
 STATE = "search.json"
-FORMAT = "vecsearch-partitioned-2"  # 2: as checkpoint.FORMAT
+FORMAT = "vecsearch-partitioned-3"  # 2, 3: as checkpoint.FORMAT
 FILL_WORDS = 1 << 20  # words of a fresh table written per call
 
 
