@@ -10,9 +10,9 @@ def _cases(golden, slow):
             for key, entry in golden.items() if bool(entry.get("slow")) == slow]
 
 
-def _check(entry, key, visited="auto"):
+def _check(entry, key, visited="auto", mode="auto"):
     expected = entry["counts"][: entry["max_depth"] + 1] if "max_depth" in entry else entry["counts"]
-    result = vs.bfs(entry["puzzle"], entry["start"], max_depth=entry.get("max_depth"), visited=visited)
+    result = vs.bfs(entry["puzzle"], entry["start"], max_depth=entry.get("max_depth"), visited=visited, mode=mode)
     got = result.layer_sizes
     if got != expected:
         rows = [f"  depth {d:>3}: expected {e:>12,} got {g:>12,}{'   <--' if e != g else ''}"
@@ -38,3 +38,9 @@ def test_published_layer_counts(golden_key, sliding_golden):
 @pytest.mark.parametrize("key", ["A089473", "A090035"])
 def test_hash_set_mode_matches_published_counts(key, sliding_golden):
     _check(sliding_golden[key], key, visited="hash")
+
+
+@pytest.mark.parametrize("key", ["A089474", "A090034", "A090035", "A090036"])
+def test_two_bit_searches_match_published_counts(key, sliding_golden):
+    """Rank steps by rows (the 3x3 from its centre) and by columns (the boards of two rows)."""
+    _check(sliding_golden[key], key, mode="twobit")
