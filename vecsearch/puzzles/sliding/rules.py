@@ -54,17 +54,18 @@ ALONG, BACK, FORTH = 0, 1, 2  # a move along a line, or across it to the line be
 class SlidingTables(NamedTuple):
     """What the rules read: the blank's moves per cell (``board.move_tables``); the board's
     ``size`` (``[cells, rows, cols, line]``, indexed by ``CELLS``, ``ROWS``, ``COLS``, ``LINE``);
-    the cell at each place of the reading order (``reading``); the blank's moves per place
-    (``read_targets``, ``read_legal``, as places, in ``expand``'s order of moves) and what each
-    move is to the reading order (``jumps``: ``ALONG``, ``BACK``, ``FORTH``); the parity of the
-    tile sequence in component 0 per place of the blank (``cell_parity``); the factorials
-    ``0! .. N!``; and the ``ranking.digit_chunks`` of a half rank of the tile sequence (its
-    Lehmer digits but the last two)."""
+    the cell at each place of the reading order (``reading``) and the place of each cell
+    (``places``); the blank's moves per place (``read_targets``, ``read_legal``, as places, in
+    ``expand``'s order of moves) and what each move is to the reading order (``jumps``:
+    ``ALONG``, ``BACK``, ``FORTH``); the parity of the tile sequence in component 0 per place of
+    the blank (``cell_parity``); the factorials ``0! .. N!``; and the ``ranking.digit_chunks`` of
+    a half rank of the tile sequence (its Lehmer digits but the last two)."""
 
     targets: np.ndarray
     legal: np.ndarray
     size: np.ndarray
     reading: np.ndarray
+    places: np.ndarray
     read_targets: np.ndarray
     read_legal: np.ndarray
     jumps: np.ndarray
@@ -81,8 +82,8 @@ def rule_tables(rows: int, cols: int) -> SlidingTables:
     by_columns = rows == 2 < cols
     line = rows if by_columns else cols
     reading = np.array([(i % rows) * cols + i // rows if by_columns else i for i in range(cells)], np.int64)
-    place = np.argsort(reading)
-    read_targets = place[targets[reading]]
+    places = np.argsort(reading)
+    read_targets = places[targets[reading]]
     read_legal = legal[reading].copy()
     steps = {-1: ALONG, 1: ALONG, -line: BACK, line: FORTH}
     jumps = np.array([next(steps[int(read_targets[i, m] - i)] for i in range(cells) if read_legal[i, m])
@@ -90,7 +91,7 @@ def rule_tables(rows: int, cols: int) -> SlidingTables:
     inversions = sum(reading[i] > reading[j] for i in range(cells) for j in range(i + 1, cells))
     cell_parity = np.array([(inversions + reading[i] // cols + reading[i] % cols + i) & 1 for i in range(cells)],
                            np.int64)
-    return SlidingTables(targets, legal, np.array([cells, rows, cols, line], np.int64), reading, read_targets,
+    return SlidingTables(targets, legal, np.array([cells, rows, cols, line], np.int64), reading, places, read_targets,
                          read_legal, jumps, cell_parity, factorial_table(cells),
                          *digit_chunks([tiles - i for i in range(tiles - 2)]))
 
@@ -131,29 +132,29 @@ def expand(state, tables, children, moves):
 
 
 @state_function
-def in_reading_order(state, tables):
-    """The state's cells in reading order (the state itself when that is row by row)."""
+def gathered(state, source, tables):
+    """The state whose cell ``i`` holds what cell ``source[i]`` of ``state`` holds (the state
+    itself when the board is read row by row)."""
     if tables.size[LINE] == tables.size[COLS]:
         return state
-    read = np.int64(0)
+    out = np.int64(0)
     for i in range(MAX_PACKED):  # a constant trip count, so the loop unrolls
         if i >= tables.size[CELLS]:
             break
-        read |= ((state >> (4 * tables.reading[i])) & 15) << (4 * i)
-    return read
+        out |= ((state >> (4 * source[i])) & 15) << (4 * i)
+    return out
+
+
+@state_function
+def in_reading_order(state, tables):
+    """The state's cells in reading order."""
+    return gathered(state, tables.reading, tables)
 
 
 @state_function
 def from_reading_order(read, tables):
     """``in_reading_order`` undone."""
-    if tables.size[LINE] == tables.size[COLS]:
-        return read
-    state = np.int64(0)
-    for i in range(MAX_PACKED):
-        if i >= tables.size[CELLS]:
-            break
-        state |= ((read >> (4 * i)) & 15) << (4 * tables.reading[i])
-    return state
+    return gathered(read, tables.places, tables)
 
 
 @state_function
