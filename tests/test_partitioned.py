@@ -51,6 +51,27 @@ def test_a_local_cluster_counts_what_the_local_search_counts(client, tmp_path):
     assert len(far) == 3 and all(s in set(vs.bfs("pancake-8", mode="twobit").last_layer.states) for s in far)
 
 
+def test_workers_warm_up_one_per_host_first_then_the_rest():
+    """The first worker of each host compiles; the others load from their host's kernel cache."""
+    from vecsearch.engine.twobit.segment_tasks import warm_workers
+
+    class Client:
+        def __init__(self):
+            self.waves = []
+
+        def scheduler_info(self):
+            return {"workers": {"tcp://a:1": {"host": "a"}, "tcp://a:2": {"host": "a"}, "tcp://b:1": {"host": "b"},
+                                "tcp://a:3": {"host": "a"}}}
+
+        def run(self, function, job, workers):
+            self.waves.append(sorted(workers))
+            return {address: function(job) + len(self.waves) for address in workers}
+
+    client = Client()
+    assert warm_workers(client, lambda job: 10.0 * job, 1) == 12.0
+    assert client.waves == [["tcp://a:1", "tcp://b:1"], ["tcp://a:2", "tcp://a:3"]]
+
+
 def test_spilling_fits_a_table_over_the_memory_limit(tmp_path):
     puzzle = vs.get_puzzle("pancake-10")  # a table of 907,200 bytes
     with pytest.raises(vs.MemoryLimitError, match=r"over its memory limit of 512.0 KiB: give --spill DIR"):

@@ -63,7 +63,7 @@ from vecsearch.engine.twobit.segment_cells import (
     frontier_cells,
     retire_frontier,
 )
-from vecsearch.engine.twobit.segment_tasks import FRONTIER_PATTERN, ROUND_WORDS, Job, SegmentReport
+from vecsearch.engine.twobit.segment_tasks import FRONTIER_PATTERN, ROUND_WORDS, Job, SegmentReport, warm_workers
 from vecsearch.errors import VecsearchError
 
 ROUND_CHILDREN = 1 << 20  # children a segment routes per round, about, before the owners claim them
@@ -347,7 +347,7 @@ class OwnerRunner:
         self.job = self.client.scatter(job, broadcast=True, hash=False)
         self.segments = job.layout.segments
         self.plain_job = job
-        return max(self.client.run(warm, job).values(), default=0.0)
+        return warm_workers(self.client, warm, job)
 
     def _where(self) -> dict[int, str]:
         """Each segment's owner's address; waits for an owner that is away (restarting)."""

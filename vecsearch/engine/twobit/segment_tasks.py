@@ -198,6 +198,22 @@ def settle_segment(job: Job, segment: int, depth: int, pull: bool) -> SegmentRep
                          seconds=watch.seconds, compile_seconds=watch.compile_seconds)
 
 
+def warm_workers(client, warming, job: Job) -> float:
+    """``warming(job)`` (``warm``, or the owner-local tables' own) on every worker of ``client``'s
+    cluster, one worker per host first: the others of a host then load what it compiled from the
+    host's kernel cache instead of compiling the same kernels side by side (workers with cache
+    directories of their own compile all the same). Returns the longest a worker took."""
+    hosts: dict[str, list[str]] = {}
+    for address, info in client.scheduler_info()["workers"].items():
+        hosts.setdefault(info.get("host", address), []).append(address)
+    first = [addresses[0] for addresses in hosts.values()]
+    rest = [address for addresses in hosts.values() for address in addresses[1:]]
+    seconds = dict(client.run(warming, job, workers=first))
+    if rest:
+        seconds.update(client.run(warming, job, workers=rest))
+    return max(seconds.values(), default=0.0)
+
+
 def warm(job: Job) -> float:
     """Compile (or load) the kernels of ``job``'s puzzle in this process, for the argument types
     the tasks pass (the previous table is mapped read-only); the seconds it took."""

@@ -51,7 +51,14 @@ from vecsearch.engine.twobit.owned_tables import OwnerRunner, again_if_a_worker_
 from vecsearch.engine.twobit.owned_tables import default_directory as default_owned_directory
 from vecsearch.engine.twobit.search import MethodCosts
 from vecsearch.engine.twobit.segment_cells import claim_ranks
-from vecsearch.engine.twobit.segment_tasks import Job, SegmentRanges, expand_segment, settle_segment, warm
+from vecsearch.engine.twobit.segment_tasks import (
+    Job,
+    SegmentRanges,
+    expand_segment,
+    settle_segment,
+    warm,
+    warm_workers,
+)
 from vecsearch.errors import MemoryLimitError, SearchInterrupted, VecsearchError
 
 STATE = "search.json"
@@ -123,7 +130,7 @@ class DaskRunner(SharedTables):
         self.segments = job.layout.segments
         self.job_here = job
         self.job = self.client.scatter(job, broadcast=True, hash=False)
-        return max(self.client.run(warm, job).values(), default=0.0)
+        return warm_workers(self.client, warm, job)
 
     def map(self, task, depth: int, pull: bool) -> list:
         def run() -> list:
