@@ -120,7 +120,7 @@ class ThreadRunner(SharedTables):
 class DaskRunner(SharedTables):
     """Runs a phase's tasks on a ``dask.distributed`` cluster. The job (with the puzzle, when it
     is not a built-in) is sent to every worker once and stays there, unpickled: its kernels are
-    compiled or loaded once per worker, not once per task."""
+    loaded once per worker, not once per task, and compiled once per host (``warm_workers``)."""
 
     def __init__(self, client):
         self.client = client
