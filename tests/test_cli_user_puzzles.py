@@ -2,6 +2,7 @@
 wherever a puzzle goes, ``vecsearch solve PUZZLE --start``, and resumes bound to the puzzle."""
 
 import json
+import os
 from pathlib import Path
 
 from command_line import run, run_process
@@ -33,6 +34,37 @@ def test_a_file_or_a_module_names_a_puzzle_wherever_a_puzzle_goes(tmp_path):
     lines.write_text('{"id": 1, "start": "12 0 0", "goal": "6 6 0"}\n')
     code, out, err = run("batch", f"{maker}:make", str(lines))
     assert code == 0 and json.loads(out)["length"] == distances([(12, 0, 0)], jug_reference((12, 7, 5)))[(6, 6, 0)]
+
+
+CYCLE = """import vecsearch as vs
+
+STEP = {step}
+
+
+def expand(state, tables, children, moves):
+    children[0] = (state + STEP) % 1000
+    children[1] = (state + 1000 - STEP) % 1000
+    moves[0], moves[1] = 0, 1
+    return 2
+
+
+puzzle = vs.Puzzle("cycle", expand, 2, rank=vs.Rank(lambda s, t: s, 1000), start=0)
+"""
+
+
+def test_a_file_rewritten_within_a_second_runs_its_new_rules(tmp_path):
+    """Two versions of one size whose modification times share their whole second (which is all
+    Python's timestamp bytecode compares); each run a new process that writes bytecode."""
+    cycle = tmp_path / "cycle.py"
+    second = int(cycle.parent.stat().st_mtime) * 10**9
+    depths = []
+    for step, offset in ((7, 100_000_000), (5, 600_000_000)):  # 1000 states: a cycle of 1000, then of 200
+        cycle.write_text(CYCLE.format(step=step))
+        os.utime(cycle, ns=(second + offset, second + offset))
+        code, out, err = run_process("bfs", str(cycle), "--csv", env={"PYTHONDONTWRITEBYTECODE": ""})
+        assert code == 0, err
+        depths.append(max(int(row.split(",")[1]) for row in out.splitlines()[1:] if int(row.split(",")[2])))
+    assert depths == [500, 100]
 
 
 def test_a_name_that_is_no_puzzle_is_refused_saying_why(tmp_path):

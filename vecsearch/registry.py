@@ -21,8 +21,10 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import py_compile
 import sys
 from functools import cache
+from importlib.util import cache_from_source
 from pathlib import Path
 
 from vecsearch.errors import UnknownPuzzle
@@ -212,4 +214,20 @@ def _file_module(path: str, spec: str):
                             f" {file.name}")
     if str(file.parent) not in sys.path:
         sys.path.insert(0, str(file.parent))
+    _hash_checked_bytecode(file)
     return importlib.import_module(name)
+
+
+def _hash_checked_bytecode(file: Path) -> None:
+    """Write the bytecode of ``file`` checked against the hash of its source. Python otherwise
+    trusts bytecode while its source keeps its size and its modification time in whole seconds,
+    so a puzzle file rewritten twice within a second (a sweep changing one digit) would run its
+    old rules, here and in the worker processes that import it by name. Nothing is written where
+    Python is told not to write bytecode, or cannot."""
+    if sys.dont_write_bytecode:
+        return
+    try:
+        py_compile.compile(str(file), cfile=cache_from_source(str(file)), doraise=True,
+                           invalidation_mode=py_compile.PycInvalidationMode.CHECKED_HASH)
+    except (py_compile.PyCompileError, OSError):
+        pass  # the import reports a syntax error; an unwritable folder keeps Python's own bytecode
