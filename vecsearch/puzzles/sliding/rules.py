@@ -263,9 +263,9 @@ def swap_child_ranks(b, full_rank, digits, tables, ranks):
                 p = min(t, b)
                 d_a = (digits >> (4 * p)) & 15
                 d_b = (digits >> (4 * p + 4)) & 15
-                rising = np.int64(d_a <= d_b)
-                full += (d_b + rising - d_a) * factorials[tiles - 1 - p] + (d_a - (1 - rising) - d_b) * factorials[
-                    tiles - 2 - p]
+                rising = np.int64(d_a <= d_b)  # [a < b]; [b < a] is 1 - rising
+                full += (d_b + rising - d_a) * factorials[tiles - 1 - p]
+                full += (d_a - (1 - rising) - d_b) * factorials[tiles - 2 - p]
             ranks[k] = t * block + (full >> 1)
             k += 1
     return k
