@@ -52,6 +52,9 @@ class Heuristic:
         once it exceeds ``limit``. Compiled without reference counting: it must not allocate
         (vecsearch's own heuristics; left out for a user's puzzle, whose heuristic runs behind
         its guard, one child at a time).
+    allocates : bool, optional
+        Whether ``function`` allocates arrays (an exact table's lookup does). IDA*'s loop is
+        compiled without reference counting unless it does.
 
     Examples
     --------
@@ -73,6 +76,7 @@ class Heuristic:
     details: dict = field(default_factory=dict)
     update: object = None
     children: object = None
+    allocates: bool = False
 
     @property
     def nbytes(self) -> int:

@@ -33,11 +33,11 @@ def search_kernels(puzzle, heuristic: Heuristic):
     """The IDA* / A* kernel module of ``puzzle`` with ``heuristic``'s function (and update, if
     it has one) bound to the roles."""
     key = ("heuristic", puzzle.kernel_label, puzzle.width, puzzle.move_capacity, puzzle.functions["expand_state"],
-           heuristic.function, heuristic.update, heuristic.children, puzzle.guard)
+           heuristic.function, heuristic.update, heuristic.children, heuristic.allocates, puzzle.guard)
     functions = {"expand_state": puzzle.functions["expand_state"], "heuristic_state": heuristic.function,
                  "heuristic_update_state": heuristic.update, "heuristic_children_state": heuristic.children}
     return KERNELS.get(key, lambda: build_kernels(functions, puzzle.width, puzzle.move_capacity, puzzle.kernel_label,
-                                                  guard=puzzle.guard,
+                                                  guard=puzzle.guard, allocating=heuristic.allocates,
                                                   templates=("heuristic_template",), roles=ROLES,
                                                   optional_roles=OPTIONAL_ROLES))
 

@@ -19,8 +19,8 @@ is 0 on every goal).
 """
 
 import numpy as np
-from numba import prange
 
+from vecsearch.kernels.intrinsics import atomic_add
 from vecsearch.kernels.roles import (
     MAX_MOVES,
     WIDTH,
@@ -31,15 +31,15 @@ from vecsearch.kernels.roles import (
     heuristic_state,
     heuristic_update_state,
     kernel,
+    loop,
     new_states,
-    parallel_kernel,
     state_function,
     state_hash,
     states_equal,
 )
 
 # the kernels the engine calls (code generation exports them from the family module)
-__all__ = ("ida_iteration", "ida_split", "ida_many", "heuristic_values", "astar_insert", "astar_run", "astar_rehash",
+__all__ = ("ida_subtrees_worker", "ida_many_worker", "heuristic_values", "astar_insert", "astar_run", "astar_rehash",
            "astar_path")
 
 NO_BOUND = np.int64(1) << 40  # "no node exceeded the bound": the tree below is exhausted
@@ -119,16 +119,9 @@ def expand_level(state, info, sequence, level, limit, tables, htables, sequences
 
 
 @state_function
-def bounded_dfs(root, root_h, sequence, bound, tables, htables, sequences, goals, path, stop):
-    """One IDA* iteration: depth-first from ``root`` (in the sequence automaton's state
-    ``sequence``) through nodes with ``g + h <= bound``.
-
-    Returns ``(length, next_bound, expanded, generated)``: ``length`` >= 0 when a goal was found
-    (its moves in ``path[:length]``), else -1; ``next_bound`` is the least f above the bound
-    (``NO_BOUND``: nothing above it, the reachable tree is exhausted). Gives up (returning -1)
-    as soon as ``stop[0]`` is set: another task found a goal.
-    """
-    levels = bound + 1
+def dfs_stack(max_bound):
+    """The stack of ``bounded_dfs`` for bounds up to ``max_bound``."""
+    levels = max_bound + 1
     kids = new_states(levels * MAX_MOVES + 1, WIDTH)
     kid_moves = np.empty(levels * MAX_MOVES, np.int64)
     kid_h = np.empty(levels * MAX_MOVES, np.int64)
@@ -136,6 +129,21 @@ def bounded_dfs(root, root_h, sequence, bound, tables, htables, sequences, goals
     count = np.zeros(levels, np.int64)
     cursor = np.zeros(levels, np.int64)
     at = np.empty(levels + 1, np.int64)  # the automaton's state of the node expanded at each level
+    return kids, kid_moves, kid_h, kid_info, count, cursor, at
+
+
+@loop
+def bounded_dfs(root, root_h, sequence, bound, tables, htables, sequences, goals, path, stop, kids, kid_moves, kid_h,
+                kid_info, count, cursor, at):
+    """One IDA* iteration: depth-first from ``root`` (in the sequence automaton's state
+    ``sequence``) through nodes with ``g + h <= bound``, on a ``dfs_stack`` at least that deep.
+    A loop that counts no references (``vecsearch._numba.loop``): it allocates nothing.
+
+    Returns ``(length, next_bound, expanded, generated)``: ``length`` >= 0 when a goal was found
+    (its moves in ``path[:length]``), else -1; ``next_bound`` is the least f above the bound
+    (``NO_BOUND``: nothing above it, the reachable tree is exhausted). Gives up (returning -1)
+    as soon as ``stop[0]`` is set: another task found a goal.
+    """
     at[0] = sequence
     if root_h > bound:
         return -1, root_h, 0, 0
@@ -173,33 +181,35 @@ def bounded_dfs(root, root_h, sequence, bound, tables, htables, sequences, goals
 
 
 @kernel
-def ida_iteration(start, tables, htables, sequences, goals, bound, path):
-    """``bounded_dfs`` from ``start[0]``; ``path`` has room for ``bound`` moves."""
-    h = heuristic_state(start[0], htables)
-    return bounded_dfs(start[0], h, 0, bound, tables, htables, sequences, goals, path, np.zeros(1, np.int64))
-
-
-@parallel_kernel
-def ida_split(roots, roots_h, at, depths, tables, htables, sequences, goals, bound, stop, lengths, paths,
-              next_bounds, expanded, generated):
-    """One IDA* iteration of a single instance split into subtrees: ``roots`` are its nodes at
-    ``depths`` (in the sequence automaton's states ``at``), searched in parallel within ``bound``.
-    The first task to find a goal sets ``stop`` and the others give up."""
-    for i in prange(roots.shape[0]):
+def ida_subtrees_worker(claims, roots, roots_h, at, depths, tables, htables, sequences, goals, bound, stop, paths,
+                        outputs):
+    """One IDA* iteration within ``bound`` below each of ``roots`` (nodes of one instance at
+    ``depths``, in the sequence automaton's states ``at``; a single root: the whole iteration):
+    root ``i``'s path in ``paths[i]``, and in ``outputs[:, i]`` its ``bounded_dfs`` results (the
+    next bound counted from the instance's start). Every thread calling it claims roots one at a
+    time through ``claims[0]``; the first to reach a goal sets ``stop``, and the others give up
+    and claim no more (the outputs of a root never claimed are left as they were)."""
+    kids, kid_moves, kid_h, kid_info, count, cursor, levels_at = dfs_stack(bound)
+    while not stop[0]:
+        i = atomic_add(claims, 0, 1)
+        if i >= roots.shape[0]:
+            break
         length, next_bound, e, g = bounded_dfs(roots[i], roots_h[i], at[i], bound - depths[i], tables, htables,
-                                               sequences, goals, paths[i], stop)
-        lengths[i] = length
-        next_bounds[i] = next_bound + depths[i] if next_bound != NO_BOUND else NO_BOUND
-        expanded[i] = e
-        generated[i] = g
+                                               sequences, goals, paths[i], stop, kids, kid_moves, kid_h, kid_info,
+                                               count, cursor, levels_at)
+        outputs[0, i] = length
+        outputs[1, i] = next_bound + depths[i] if next_bound != NO_BOUND else NO_BOUND
+        outputs[2, i] = e
+        outputs[3, i] = g
         if length >= 0:
             stop[0] = 1
 
 
-@parallel_kernel
-def ida_many(starts, skip, tables, htables, sequences, goals, max_bound, defer_from, moves_out, lengths, resume,
-             expanded, generated):
-    """Complete IDA* for every start not marked in ``skip``, in parallel (one start per task).
+@kernel
+def ida_many_worker(claims, starts, skip, tables, htables, sequences, goals, max_bound, defer_from, moves_out, lengths,
+                    resume, expanded, generated):
+    """Complete IDA* for every start not marked in ``skip``; every thread calling it claims
+    starts one at a time through ``claims[0]``.
 
     ``lengths[i]``: the optimal length, -1 if none exists (tree exhausted), -2 if none within
     ``max_bound``, -3 if an iteration expanded ``defer_from`` nodes without reaching the goal: the
@@ -207,18 +217,22 @@ def ida_many(starts, skip, tables, htables, sequences, goals, max_bound, defer_f
     the bound ``resume[i]``. ``expanded[i, b]`` / ``generated[i, b]``: nodes of the iteration with
     bound ``b``.
     """
-    for i in prange(starts.shape[0]):
+    path = np.empty(max_bound + 1, np.int64)
+    never = np.zeros(1, np.int64)
+    kids, kid_moves, kid_h, kid_info, count, cursor, levels_at = dfs_stack(max_bound)
+    while True:
+        i = atomic_add(claims, 0, 1)
+        if i >= starts.shape[0]:
+            break
         lengths[i] = -1
         if skip[i]:
             continue
         lengths[i] = -2
-        path = np.empty(max_bound + 1, np.int64)
-        never = np.zeros(1, np.int64)
         h = heuristic_state(starts[i], htables)
         bound = h
         while bound <= max_bound:
             length, next_bound, e, g = bounded_dfs(starts[i], h, 0, bound, tables, htables, sequences, goals, path,
-                                                   never)
+                                                   never, kids, kid_moves, kid_h, kid_info, count, cursor, levels_at)
             expanded[i, bound] = e
             generated[i, bound] = g
             if length >= 0:

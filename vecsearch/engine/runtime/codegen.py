@@ -239,15 +239,17 @@ def _constants(width: int, capacity: int, has_predecessors: bool, guard, family:
 
 
 def _decorators(constants: dict, functions: dict, guarded: bool, in_memory: bool) -> str:
-    # A hot loop counts no references (``_numba.loop``): vecsearch's own rules never allocate, and
-    # a user's are compiled apart (``engine.runtime.guarded``), where they may; but the states a user's
-    # unrank returns for a wide puzzle are arrays it allocates, which only a counting loop frees.
+    # A hot loop counts no references (``_numba.loop``): vecsearch's own rules never allocate (but
+    # for an exact table's heuristic: ``allocating``), and a user's are compiled apart
+    # (``engine.runtime.guarded``), where they may; but the states a user's unrank returns for a
+    # wide puzzle are arrays it allocates, which only a counting loop frees.
     # A guard raises, which a prange loop cannot pass on: a guarded family's parallel kernels run
     # serially. Kept in memory, nothing is cached, and a user's rules may allocate.
     if in_memory:
         return (f"user_kernel as kernel, state_function as loop, {'user_kernel' if guarded else 'user_parallel_kernel'}"
                 f" as parallel_kernel, state_function")
-    loop = "state_function as loop" if guarded and constants["WIDTH"] > 1 and functions.get("unrank_state") else "loop"
+    counting = constants.get("ALLOCATING") or guarded and constants["WIDTH"] > 1 and functions.get("unrank_state")
+    loop = "state_function as loop" if counting else "loop"
     return f"kernel, {loop}, {'kernel as ' if guarded else ''}parallel_kernel, state_function"
 
 
@@ -338,7 +340,7 @@ def fallbacks(functions: dict, has_predecessors: bool, defined=()) -> dict[str, 
 
 
 def build_kernels(functions: dict, width: int, capacity: int, label: str, *, has_predecessors: bool = False,
-                  guard=None, templates=LAYER_TEMPLATES, roles=ROLES,
+                  guard=None, allocating: bool = False, templates=LAYER_TEMPLATES, roles=ROLES,
                   optional_roles=OPTIONAL_ROLES) -> types.ModuleType:
     """The family module of a family given its per-state functions by role (None: not given),
     its width, move capacity and whether its predecessors differ from its children, made of the
@@ -347,7 +349,8 @@ def build_kernels(functions: dict, width: int, capacity: int, label: str, *, has
     functions are a user's, each behind the guard of its role (``guard_template``, or the value
     adapters of ``value_template``); the modules then hold none of them (the kernels take them in
     their tables: ``engine.runtime.guarded``), so they serve every user's puzzle of the same shape
-    (``Guard.family`` names it) and are cached like a built-in family's."""
+    (``Guard.family`` names it) and are cached like a built-in family's. ``allocating``: a trusted
+    family's functions allocate arrays, so its loops are inlined into kernels that count references."""
     guarded = guard is not None
     defined = () if guard is None else tuple(r for r in guard.defines if r in set(roles) | set(optional_roles))
     stand_ins = fallbacks(functions, has_predecessors, defined)
@@ -360,6 +363,8 @@ def build_kernels(functions: dict, width: int, capacity: int, label: str, *, has
     elif guarded:
         label = guard.family
     constants = _constants(width, capacity, has_predecessors, guard, label)
+    if allocating:
+        constants["ALLOCATING"] = True
     modules = family_templates(tuple(templates) + ((guard.template,) if guarded else ()))
     if not guarded:
         functions = {**functions, **{role: PLACEHOLDERS.get(target) or functions[target]

@@ -272,5 +272,6 @@ def make_exact_heuristic(puzzle, goals: np.ndarray, group: Group, *, threads=Non
     order = group.chain.order
     return Heuristic(puzzle, "pdb", BOUNDS[puzzle.representation], tables, goals,
                      f"the exact distance table over the {order:,} elements of its group", seconds,
-                     {"patterns": ["exact (group)"], "entries": [order], "bytes": int(entries.nbytes)})
+                     {"patterns": ["exact (group)"], "entries": [order], "bytes": int(entries.nbytes)},
+                     allocates=True)  # chain_rank's element arrays
 
