@@ -72,6 +72,23 @@ def test_every_public_name_loads_on_first_use():
         _ = vs.no_such_name
 
 
+def test_kernels_loaded_from_the_cache_import_no_compiler_and_a_compile_after_them_works():
+    solving = ("import sys, vecsearch as vs\n"
+               "print(len(vs.solve(vs.get_puzzle('sliding-3x3'), '1 2 3 4 5 x 7 8 6')))\n")
+    python(solving)  # the kernels compiled, or already in the cache
+    loaded = python(solving + "print(*(m in sys.modules for m in ('numba.np.linalg', "
+                              "'numba.core.inline_closurecall')))")
+    assert loaded.split() == ["1", "False", "False"]  # numba's full refresh and its inliner: not imported
+    compiled = python(solving + textwrap.dedent("""\
+        import numpy as np
+        from numba import njit
+        from numba.core import inline_closurecall
+        import vecsearch._numba as options
+        print(njit(lambda a: np.sort(a)[-1] + np.cumsum(a)[-1])(np.full(4, 2.0)))  # needs what the load left out
+        print(isinstance(inline_closurecall.copy, options._ScopeSharingCopy))"""))
+    assert compiled.split() == ["1", "10.0", "True"]
+
+
 # --- a distance table only when it pays ------------------------------------------------------------
 def test_a_table_pays_only_for_enough_instances():
     puzzle = vs.get_puzzle("sliding-3x3")

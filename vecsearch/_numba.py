@@ -39,9 +39,14 @@ workers and another program busy on one core, every region waited for a deschedu
 (measured: full 3x3 BFS 184 ms instead of 13 ms; passive: 19.5 ms, no worse than one thread).
 It must be set before numba first starts its thread pool, hence here, at import.
 
-``faster_inlining()`` (applied by ``vecsearch.engine.runtime.codegen`` before it builds kernels) removes a
-quadratic cost from numba's inliner, which took most of the compile time of kernels built from
+``faster_inlining()`` (installed when numba first compiles in the process) removes a quadratic
+cost from numba's inliner, which took most of the compile time of kernels built from
 ``inline="always"`` functions; see there.
+
+``quicker_cache_loads()`` (installed at import) loads a cached kernel without numba's full
+context refresh, which imports and registers every implementation numba has (0.08-0.13 s at the
+first load of a process: most of what a judge problem's whole process spends past its imports)
+although a load compiles nothing; a compile still refreshes in full. See there.
 """
 
 import os
@@ -53,6 +58,7 @@ import functools  # noqa: E402
 
 import numpy as np  # noqa: E402
 from numba import config, njit  # noqa: E402
+from numba.core import event  # noqa: E402
 
 _COMMON = dict(error_model="numpy", nogil=True)
 
@@ -146,3 +152,55 @@ def faster_inlining() -> bool:
     inline_closurecall.copy = shim
     worker.inline_ir = inline_ir_sharing_scopes
     return True
+
+
+class _FirstCompile(event.Listener):
+    """Installs ``faster_inlining`` when numba starts its first compile in the process (a process
+    that only loads kernels from the cache never imports the inliner). It stays registered: numba
+    would skip the next listener of the event it is told of if it left the list then."""
+
+    installed = False
+
+    def on_start(self, ev) -> None:
+        if not self.installed:
+            self.installed = faster_inlining() or True
+
+    def on_end(self, ev) -> None:
+        pass
+
+
+def quicker_cache_loads() -> bool:
+    """Make numba's cache load a kernel after initialising only what a loaded kernel calls into.
+
+    Before each load, numba refreshes its target context in full: it imports every module of
+    implementations (arrays, linear algebra, random numbers, typed containers...) and registers
+    them for typing and lowering, which only a compile uses. A loaded kernel needs only the symbols
+    its machine code links to: the runtime's (``rtsys.initialize``, which the refresh also does),
+    numba's C helpers (registered with the context itself) and the hash secret, registered when
+    ``numba.cpython.hashing`` is imported. Those are set up here instead; the first compile
+    refreshes in full as before (``numba.core.compiler.compile_extra``). False, and nothing
+    changed, on a numba whose cache is not laid out as this expects."""
+    from numba.core import caching
+    from numba.core.runtime import rtsys
+
+    cache = caching.Cache
+    if getattr(cache.load_overload, "quick", False):
+        return True
+    if not all(hasattr(cache, name) for name in ("_load_overload", "_guard_against_spurious_io_errors")) \
+            or not hasattr(rtsys, "initialize"):
+        return False
+
+    def load_overload(self, sig, target_context):
+        import numba.cpython.hashing  # noqa: F401  (the hash secret's symbols)
+
+        rtsys.initialize(target_context)
+        with self._guard_against_spurious_io_errors():
+            return self._load_overload(sig, target_context)
+
+    load_overload.quick = True
+    cache.load_overload = load_overload
+    return True
+
+
+event.register("numba:compile", _FirstCompile())
+quicker_cache_loads()

@@ -53,7 +53,6 @@ from pathlib import Path
 
 import numba
 
-import vecsearch._numba as nb_options
 from vecsearch.contract import ROLES as CONTRACT_ROLES
 from vecsearch.contract import no_rank, single_component
 from vecsearch.engine.runtime.caches import KERNELS
@@ -61,7 +60,6 @@ from vecsearch.engine.runtime.generated import GENERATED, write
 from vecsearch.fingerprint import function_digest
 from vecsearch.kernels.roles import SHAPE_HELPERS
 
-nb_options.faster_inlining()
 PACKAGE_DIR = Path(__file__).resolve().parents[2]
 ROLES_MODULE = "vecsearch.kernels.roles"  # what the templates import their roles from
 # Every kernel template, by module name (each beside the engine module that drives its kernels; the
