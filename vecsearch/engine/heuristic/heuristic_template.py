@@ -43,6 +43,7 @@ __all__ = ("ida_subtrees_worker", "ida_many_worker", "heuristic_values", "astar_
            "astar_path")
 
 NO_BOUND = np.int64(1) << 40  # "no node exceeded the bound": the tree below is exhausted
+START = np.int64(0)  # the sequence automaton's state before any move (an int64: ``bounded_dfs``'s one signature)
 G_BITS = 20  # A* priority = f << G_BITS | (G_MASK - g): smallest f first, then deepest g
 G_MASK = (np.int64(1) << G_BITS) - 1
 
@@ -231,7 +232,7 @@ def ida_many_worker(claims, starts, skip, tables, htables, sequences, goals, max
         h = heuristic_state(starts[i], htables)
         bound = h
         while bound <= max_bound:
-            length, next_bound, e, g = bounded_dfs(starts[i], h, 0, bound, tables, htables, sequences, goals, path,
+            length, next_bound, e, g = bounded_dfs(starts[i], h, START, bound, tables, htables, sequences, goals, path,
                                                    never, kids, kid_moves, kid_h, kid_info, count, cursor, levels_at)
             expanded[i, bound] = e
             generated[i, bound] = g

@@ -36,6 +36,7 @@ __all__ = ("pair_searches_worker",)
 UNSEEN = 255
 MAX_SIDE_DEPTH = 254  # deeper sides answer TOO_DEEP; the caller searches those pairs otherwise
 FOUND_NONE, UNREACHABLE, TOO_DEEP = -2, -1, -3  # statuses besides a path length
+FORWARD, BACKWARD = np.bool_(False), np.bool_(True)  # grow_side's direction: numpy booleans, one signature for both
 
 
 @state_function
@@ -185,13 +186,13 @@ def pair_searches_worker(w, workers, starts, start_offsets, goals, goal_offsets,
             last = a + b + 1 == max_depth
             if grow_f and (not grow_b or size_f <= size_b):
                 forward, stored_f, end, meet = grow_side(forward, stored_f, offsets_f[a], offsets_f[a + 1], tables,
-                                                         False, dist_f, dist_b, a + 1, last, kids, moves, ranks)
+                                                         FORWARD, dist_f, dist_b, a + 1, last, kids, moves, ranks)
                 meet_forward = True
                 a += 1
                 offsets_f[a + 1] = end
             else:
                 backward, stored_b, end, meet = grow_side(backward, stored_b, offsets_b[b], offsets_b[b + 1],
-                                                          tables, True, dist_b, dist_f, b + 1, last, kids, moves,
+                                                          tables, BACKWARD, dist_b, dist_f, b + 1, last, kids, moves,
                                                           ranks)
                 meet_forward = False
                 b += 1
