@@ -206,7 +206,9 @@ class _Compiles(event.Listener):
 
     def on_start(self, ev) -> None:
         if not self.installed:
-            self.installed = (faster_inlining(), reused_callee_irs()) is not None
+            faster_inlining()
+            reused_callee_irs()
+            self.installed = True
         self.depth += 1
 
     def on_end(self, ev) -> None:
