@@ -110,8 +110,9 @@ def _iteration(puzzle, chosen, starts, start_h, fixed, bound, expanded, split_fr
         with thread_limit(threads):
             length, next_bound, expanded, generated = _split_iteration(puzzle, chosen, starts, fixed, bound, path)
     else:
-        lengths, paths, *outputs = _subtrees(puzzle, chosen, starts, start_h, fixed, 0, bound)
-        length, (next_bound, expanded, generated) = lengths[0], (output[0] for output in outputs)
+        lengths, paths, next_bounds, expanded_at, generated_at = _subtrees(puzzle, chosen, starts, start_h, fixed, 0,
+                                                                           bound)
+        length, next_bound, expanded, generated = lengths[0], next_bounds[0], expanded_at[0], generated_at[0]
         path[:] = paths[0]
     stack_bytes = (bound + 1) * puzzle.max_moves * (8 * puzzle.width + 16)
     record = BoundRecord("idastar", int(bound), int(expanded), int(generated), time.perf_counter() - began,

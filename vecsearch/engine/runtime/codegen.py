@@ -246,7 +246,7 @@ def _decorators(constants: dict, functions: dict, guarded: bool, in_memory: bool
     if in_memory:
         return (f"user_kernel as kernel, state_function as loop, {'user_kernel' if guarded else 'user_parallel_kernel'}"
                 f" as parallel_kernel, state_function")
-    counting = constants.get("ALLOCATING") or guarded and constants["WIDTH"] > 1 and functions.get("unrank_state")
+    counting = constants.get("ALLOCATING") or (guarded and constants["WIDTH"] > 1 and functions.get("unrank_state"))
     loop = "state_function as loop" if counting else "loop"
     return f"kernel, {loop}, {'kernel as ' if guarded else ''}parallel_kernel, state_function"
 
