@@ -355,26 +355,16 @@ def test_rank_steps_share_the_unranking_of_consecutive_ranks(name, entries, memo
                 assert set(near[near_starts[i]:near_starts[i + 1]].tolist()) <= set(via)
 
 
-def test_larger_rank_spaces_table_more_moves():
-    """The changes read together grow with the rank space, within their bound: pancake-11 reads
-    those of its flips of up to 8 together, pancake-12 and -13 those of up to 9; pancake-14's
-    two-bit table (22 GB) is beyond one machine: its tables stay small. The remainders tabled do
-    not grow (they are built with the puzzle): the flips of up to 10."""
-    from vecsearch.puzzles.permutation import rank_steps as rs
-
-    def flips(n, budget, entries):
-        return max(k for k in range(2, n + 1) if entries(k) <= budget)
-
-    def tabled(n):
-        return flips(n, rs.TABLE_ENTRIES, lambda k: sum(map(math.factorial, range(2, k + 1))))
-
-    def together(n):
-        budget = rs.table_budget(math.factorial(n), rs.DELTA_ENTRIES, rs.LARGE_DELTA_ENTRIES)
-        return flips(n, budget, lambda k: math.factorial(k) * (k - 1))
-
-    assert [tabled(n) for n in (11, 12, 13)] == [10, 10, 10]
-    assert [together(n) for n in (11, 12, 13)] == [8, 9, 9]
-    assert tabled(14) == 10 and together(14) == 8  # beyond LARGE_RANKS: no start-up for tables never searched
+def test_pancakes_table_the_same_flips_whatever_their_size():
+    """Every stack of 10 or more pancakes reads the changes of its flips of up to 8 together (a
+    row per remainder: 8! rows of 7 changes, within a core's cache) and tables the remainders of
+    its flips of up to 10; the flips of 11 and more are computed. The tables do not grow with the
+    stack: a larger table of changes read together ran slower."""
+    for n in (10, 12, 13):
+        tables = vs.get_puzzle(f"pancake-{n}").tables
+        assert tables.step_together[4] == 8 and tables.step_deltas.shape == (math.factorial(8), 7)
+        assert sorted((n - tables.step_first[tables.step_at >= 0]).tolist()) == list(range(2, min(n, 10) + 1))
+        assert sorted((n - tables.step_first[tables.step_at < 0]).tolist()) == list(range(11, n + 1))
 
 
 def test_pancake_flips_keep_children_near_their_parent():

@@ -141,7 +141,7 @@ class PermutationPuzzle(Puzzle):
             if ranked and len(orbits) == 1 and orbits[0].orientations <= 16:  # fast moves in rank space
                 parts = [changes[orbits[0].name] for changes in packed_rows]
                 made = rank_steps.step_tables(made, parts, len(self.move_list), orbits[0].size,
-                                              orbits[0].orientations, self.layout.rank_size)
+                                              orbits[0].orientations)
                 functions.update(expand_rank=rank_steps.single_orbit_expand_rank,
                                  predecessors_rank=None if reversible else rank_steps.single_orbit_predecessors_rank,
                                  near_rank=rank_steps.single_orbit_near_rank,

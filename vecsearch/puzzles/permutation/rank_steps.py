@@ -58,13 +58,10 @@ from vecsearch.puzzles.permutation.rules import PIECE_MOVES, PiecesTables
 
 TABLE_ENTRIES = 1 << 22  # remainders tabled (int32, 16 MiB): pancake-N, flips of up to 10. Built when a puzzle is
 # made, also for a one-line solve: pancake-13's flip of 11 (160 MiB, 1.5 s) stays computed
-# The changes read together (int32), in any case, then, in a larger rank space whose two-bit table one machine
-# holds (at most LARGE_RANKS ranks: pancake-13, not -14), up to one per TABLE_SHARE ranks (a quarter of the bytes
-# of its two-bit table) within a bound (``table_budget``):
-DELTA_ENTRIES = 1 << 19  # (2 MiB) pancake-N: flips of up to 8
-LARGE_DELTA_ENTRIES = 1 << 22  # (16 MiB) pancake-12 and -13: flips of up to 9 (11 MiB; expand 5% faster a state)
-TABLE_SHARE = 64
-LARGE_RANKS = 1 << 35  # (an 8 GiB two-bit table) beyond, building the tables would cost start-up for nothing
+# The changes read together (int32): pancake-N, flips of up to 8 (1.1 MiB, within a core's L2). Those of up to 9
+# (11 MiB) enumerated pancake-12 12% slower (14.9 s against 13.1 s), pancake-13 3-6% slower (210 s against
+# 203, 235 against 220: most in the pull of its layer 13); those of up to 7, 4% slower.
+DELTA_ENTRIES = 1 << 19
 # What a memory (see the module) holds, by word: the last rank's digits above the first chunk
 # (``ranking.remembered_digits``), the pieces last unranked (``ranking.remembered_take``), then the slots of the
 # computed reversals (a word of digits and the sums before each position and in all: n + 2 words each).
@@ -270,19 +267,9 @@ def swap_nibbles(packed, i, j):
     return packed ^ (x << (4 * i)) ^ (x << (4 * j))
 
 
-def table_budget(rank_size: int, least: int, most: int) -> int:
-    """The entries of the changes read together for a puzzle of ``rank_size``
-    ranks: ``least``, or up to ``LARGE_RANKS`` ranks one per ``TABLE_SHARE`` ranks within ``most``."""
-    if rank_size > LARGE_RANKS:
-        return least
-    return max(least, min(most, rank_size // TABLE_SHARE))
-
-
-def step_tables(pieces: PiecesTables, rows, nmoves: int, orbit_size: int, orientations: int,
-                rank_size: int) -> RankStepTables:
-    """The ``pieces`` tables of a one-orbit puzzle of ``rank_size`` ranks with its steps for
-    ``rows`` (``(permutation, twist)`` of the moves, then of the inverse moves if the puzzle needs
-    them, in rank order)."""
+def step_tables(pieces: PiecesTables, rows, nmoves: int, orbit_size: int, orientations: int) -> RankStepTables:
+    """The ``pieces`` tables of a one-orbit puzzle with its steps for ``rows`` (``(permutation,
+    twist)`` of the moves, then of the inverse moves if the puzzle needs them, in rank order)."""
     n = orbit_size
     first = [min(i for i, (p, t) in enumerate(zip(*row, strict=True)) if p != i or t) for row in rows]
     tabled, entries = set(), 0
@@ -302,8 +289,7 @@ def step_tables(pieces: PiecesTables, rows, nmoves: int, orbit_size: int, orient
             at[j], offset = offset, offset + len(out)
             values.append(out)
     halves = [sum(row in tabled for row in order[:nmoves]), sum(row in tabled for row in order[nmoves:])]
-    deltas, together = _together(values, [n - first[r] for r in order], halves, nmoves, orientations,
-                                  table_budget(rank_size, DELTA_ENTRIES, LARGE_DELTA_ENTRIES))
+    deltas, together = _together(values, [n - first[r] for r in order], halves, nmoves, orientations, DELTA_ENTRIES)
     reversal = [all(p == first[r] + n - 1 - i for i, p in enumerate(rows[r][0][first[r]:], first[r]))
                 and not any(rows[r][1]) for r in order]
     slots = np.full(len(rows), -1, np.int64)
