@@ -357,7 +357,7 @@ def test_rank_steps_share_the_unranking_of_consecutive_ranks(name, entries, memo
 
 def test_pancakes_table_the_same_flips_whatever_their_size():
     """Every stack of 10 or more pancakes reads the changes of its flips of up to 8 together (a
-    row per remainder: 8! rows of 7 changes, within a core's cache) and tables the remainders of
+    row per remainder: 8! rows of 7 changes, about a core's L2 cache) and tables the remainders of
     its flips of up to 10; the flips of 11 and more are computed. The tables do not grow with the
     stack: a larger table of changes read together ran slower."""
     for n in (10, 12, 13):

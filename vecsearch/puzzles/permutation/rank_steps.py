@@ -58,7 +58,7 @@ from vecsearch.puzzles.permutation.rules import PIECE_MOVES, PiecesTables
 
 TABLE_ENTRIES = 1 << 22  # remainders tabled (int32, 16 MiB): pancake-N, flips of up to 10. Built when a puzzle is
 # made, also for a one-line solve: pancake-13's flip of 11 (160 MiB, 1.5 s) stays computed
-# The changes read together (int32): pancake-N, flips of up to 8 (1.1 MiB, within a core's L2). Those of up to 9
+# The changes read together (int32): pancake-N, flips of up to 8 (1.1 MiB, about a core's L2). Those of up to 9
 # (11 MiB) enumerated pancake-12 12% slower (14.9 s against 13.1 s), pancake-13 3-6% slower (210 s against
 # 203, 235 against 220: most in the pull of its layer 13); those of up to 7, 4% slower.
 DELTA_ENTRIES = 1 << 19
