@@ -125,65 +125,6 @@ def test_a_puzzle_sent_to_another_process_binds_the_same_cached_module(tmp_path)
     assert there == layer_kernels(puzzle).__file__ and Path(there).is_file()
 
 
-def test_the_inliner_copies_each_scope_once_and_inlines_the_same_code():
-    from numba import njit
-    from numba.core import inline_closurecall
-
-    import vecsearch._numba as nb_options
-
-    assert nb_options.faster_inlining() and nb_options.faster_inlining()  # installed once, kept
-    assert isinstance(inline_closurecall.copy, nb_options._ScopeSharingCopy)
-
-    @njit(inline="always")
-    def digits(x):
-        total = 0
-        while x:
-            total += x % 10
-            x //= 10
-        return total
-
-    @njit
-    def twice(x):
-        return digits(x) + digits(x + 1)
-
-    assert twice(1999) == 28 + 2
-
-
-OFFSET = 1  # read by test_the_inliner_prepares_a_callee_once_per_compile's inlined function
-
-
-def test_the_inliner_prepares_a_callee_once_per_compile(monkeypatch):
-    from numba import njit
-    from numba.core import inline_closurecall
-
-    import vecsearch._numba as nb_options
-
-    assert nb_options.reused_callee_irs() and nb_options.reused_callee_irs()  # installed once, kept
-    prepared = []
-    run_untyped_passes = inline_closurecall.InlineWorker.run_untyped_passes
-    monkeypatch.setattr(inline_closurecall.InlineWorker, "run_untyped_passes",
-                        lambda self, function, *args: prepared.append(function.__name__)
-                        or run_untyped_passes(self, function, *args))
-
-    @njit(inline="always")
-    def shifted(x):
-        return x + OFFSET
-
-    @njit
-    def three_sites(x):
-        return shifted(x) + shifted(2 * x) + shifted(3 * x)
-
-    assert three_sites(1) == 6 + 3 and prepared == ["shifted"]
-    monkeypatch.setitem(globals(), "OFFSET", 10)  # numba reads a global when it prepares the IR
-
-    @njit
-    def one_site(x):
-        return shifted(x)
-
-    assert one_site(1) == 11 and prepared == ["shifted", "shifted"]  # a later compile reads it afresh
-    assert not nb_options._callee_irs
-
-
 def test_functions_no_other_process_can_import_bind_modules_kept_in_memory_with_their_lines():
     """A trusted puzzle whose functions are local (as a notebook's): its modules are compiled in
     memory, uncached, and their text is in linecache under their pseudo file names."""

@@ -1,0 +1,127 @@
+"""numba's compiler as vecsearch patches it (``vecsearch._numba_patches``): the same code, made faster."""
+
+import copy
+
+import numpy as np
+from numba import njit
+
+import vecsearch._numba_patches as patches
+
+
+def test_the_inliner_copies_each_scope_once_and_inlines_the_same_code():
+    from numba import njit
+    from numba.core import inline_closurecall
+
+    import vecsearch._numba_patches as patches
+
+    assert patches.faster_inlining() and patches.faster_inlining()  # installed once, kept
+    assert isinstance(inline_closurecall.copy, patches._ScopeSharingCopy)
+
+    @njit(inline="always")
+    def digits(x):
+        total = 0
+        while x:
+            total += x % 10
+            x //= 10
+        return total
+
+    @njit
+    def twice(x):
+        return digits(x) + digits(x + 1)
+
+    assert twice(1999) == 28 + 2
+
+
+OFFSET = 1  # read by test_the_inliner_prepares_a_callee_once_per_compile's inlined function
+
+
+def test_the_inliner_prepares_a_callee_once_per_compile(monkeypatch):
+    from numba import njit
+    from numba.core import inline_closurecall
+
+    import vecsearch._numba_patches as patches
+
+    assert patches.reused_callee_irs() and patches.reused_callee_irs()  # installed once, kept
+    prepared = []
+    run_untyped_passes = inline_closurecall.InlineWorker.run_untyped_passes
+    monkeypatch.setattr(inline_closurecall.InlineWorker, "run_untyped_passes",
+                        lambda self, function, *args: prepared.append(function.__name__)
+                        or run_untyped_passes(self, function, *args))
+
+    @njit(inline="always")
+    def shifted(x):
+        return x + OFFSET
+
+    @njit
+    def three_sites(x):
+        return shifted(x) + shifted(2 * x) + shifted(3 * x)
+
+    assert three_sites(1) == 6 + 3 and prepared == ["shifted"]
+    monkeypatch.setitem(globals(), "OFFSET", 10)  # numba reads a global when it prepares the IR
+
+    @njit
+    def one_site(x):
+        return shifted(x)
+
+    assert one_site(1) == 11 and prepared == ["shifted", "shifted"]  # a later compile reads it afresh
+    assert not patches._callee_irs
+
+
+
+
+@njit(inline="always")
+def _step(state, table, kids):
+    """A per-state function as the puzzles write them: loops, branches, variables assigned twice."""
+    count = 0
+    for i in range(table.shape[0]):
+        child = state ^ table[i]
+        if child > state:
+            child -= 1
+        else:
+            child += 1
+        kids[count] = child
+        count += 1
+    return count
+
+
+def test_ssa_and_liveness_are_numbas_on_inlined_loops(monkeypatch):
+    from numba.core import analysis, ir_utils, ssa
+
+    assert patches.ssa_by_mentions() and patches.bitset_liveness()
+    checked = {"ssa": 0, "live": 0}
+    ours_ssa, numbas_ssa = ssa._run_ssa, ssa._run_ssa.numba
+
+    def dump(blocks):
+        return [(label, [str(statement) for statement in block.body]) for label, block in blocks.items()]
+
+    def both_ssa(blocks):
+        expected = dump(numbas_ssa(copy.deepcopy(blocks)))
+        got = ours_ssa(blocks)
+        assert dump(got) == expected
+        checked["ssa"] += 1
+        return got
+
+    def both_live(cfg, blocks, uses, defs):
+        got = patches.live_map(cfg, blocks, uses, defs)
+        assert got == patches.live_map.numba(cfg, blocks, uses, defs)
+        checked["live"] += 1
+        return got
+
+    monkeypatch.setattr(ssa, "_run_ssa", both_ssa)
+    monkeypatch.setattr(analysis, "compute_live_map", both_live)
+    monkeypatch.setattr(ir_utils, "compute_live_map", both_live)
+
+    @njit
+    def walk(start, table, steps):
+        kids = np.empty(table.shape[0], np.int64)
+        state, total = start, 0
+        for _ in range(steps):
+            n = _step(state, table, kids)
+            m = _step(kids[0], table, kids)
+            state = kids[(state + n + m) % m]
+            total += state
+        return total
+
+    table = np.array([1, 2, 4, 8], np.int64)
+    assert walk(5, table, 20) == walk.py_func(5, table, 20)
+    assert checked["ssa"] > 0 and checked["live"] > 10

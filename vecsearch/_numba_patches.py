@@ -1,0 +1,330 @@
+"""Patches of numba's compiler and cache that make vecsearch's kernels compile faster and load lighter.
+
+Each is installed once, checks first that numba is laid out as it expects (returning False and
+changing nothing otherwise), and leaves the compiled code exactly as numba would make it:
+``tests/test_numba_patches.py`` compiles with and without each and compares.
+
+Kernels built from ``inline="always"`` per-state functions are large: a two-bit kernel inlines a
+puzzle's rules at several call sites into thousands of IR statements. Several of numba's passes
+cost more than linearly in that size:
+
+- ``faster_inlining()``: the inliner copies a callee's IR one block at a time, each copy also
+  copying the whole scope (blocks x variables), and then copies it all a second time for a
+  return value no caller reads;
+- ``reused_callee_irs()``: the inliner prepares a callee's IR again at every call site;
+- ``ssa_by_mentions()``: SSA reconstruction rewrites every block once per variable assigned
+  more than once (variables x statements);
+- ``bitset_liveness()``: the liveness that numba computes after every pass that changes the IR
+  is a fixed point over sets of variable names, one set per block (blocks x variables) with
+  every set operation in Python.
+
+Compiling pancake-6's two-bit search (its kernels, cold): 5.6-5.8 s before the last two and the
+second copy, 4.1-4.3 s with them.
+
+``quicker_cache_loads()`` loads a cached kernel without numba's full context refresh (see there).
+
+``install()`` (``vecsearch._numba`` calls it at import) installs ``quicker_cache_loads`` at once
+and the compiler's patches when numba starts its first compile in the process (``_Compiles``): a
+process that only loads kernels from the cache never imports the compiler's passes.
+"""
+
+import copy
+from collections import defaultdict
+
+import numpy as np
+from numba.core import event
+
+
+class _ScopeSharingCopy:
+    """Stands in for the ``copy`` module inside ``numba.core.inline_closurecall``.
+
+    To inline a function, numba deep-copies its IR one block at a time, each with a fresh memo.
+    Every variable refers to the function's scope, which holds every variable, so each block's
+    copy also copies the whole scope: blocks x variables, 44% of compiling a two-bit kernel.
+    Here the blocks of one scope share a memo while one ``inline_ir`` call runs, so the scope is
+    copied once (as one deep copy of the whole IR would); separate copies stay separate.
+
+    ``inline_ir`` then copies its copy again, "an unmutated copy of the callee IR to return",
+    which both of numba's callers drop: a block made by this call's first copy is returned as
+    it is (half the copying).
+    """
+
+    def __init__(self, block_type):
+        self.block_type = block_type
+        self.memos = None  # scope id -> memo, during one inline_ir call
+        self.made = {}  # id -> block, of the blocks copied during one inline_ir call (kept: ids stay theirs)
+
+    def deepcopy(self, value, memo=None):
+        if memo is None and self.memos is not None and isinstance(value, self.block_type):
+            if id(value) in self.made:
+                return value  # the "unmutated copy" of a copy that inline_ir returns, and every caller drops
+            copied = copy.deepcopy(value, self.memos.setdefault(id(value.scope), {}))
+            self.made[id(copied)] = copied
+            return copied
+        return copy.deepcopy(value, memo)
+
+    def __getattr__(self, name):
+        return getattr(copy, name)
+
+
+def faster_inlining() -> bool:
+    """Install ``_ScopeSharingCopy`` in numba's inliner (once; importing the inliner costs
+    0.1 s, so only code generation asks). False, and nothing changed, on a numba whose inliner
+    is not laid out as this expects. Compiled code is the same either way."""
+    from numba.core import inline_closurecall, ir
+
+    if isinstance(getattr(inline_closurecall, "copy", None), _ScopeSharingCopy):
+        return True
+    worker = getattr(inline_closurecall, "InlineWorker", None)
+    if worker is None or getattr(inline_closurecall, "copy", None) is not copy or not hasattr(worker, "inline_ir"):
+        return False
+    shim = _ScopeSharingCopy(ir.Block)
+    inline_ir = worker.inline_ir
+
+    def inline_ir_sharing_scopes(self, *args, **kwargs):
+        saved, shim.memos, made, shim.made = shim.memos, {}, shim.made, {}
+        try:
+            return inline_ir(self, *args, **kwargs)
+        finally:
+            shim.memos, shim.made = saved, made
+
+    inline_closurecall.copy = shim
+    worker.inline_ir = inline_ir_sharing_scopes
+    return True
+
+
+_callee_irs: dict = {}  # (function, what its IR depends on) -> its IR, during one outermost compile
+
+
+def reused_callee_irs() -> bool:
+    """Make numba's inliner prepare a function's IR once per compile, not once per call site.
+
+    To inline a call, numba runs the compiler's untyped passes over the callee (bytecode to IR,
+    rewrites, and the inlining of its own callees, recursively), then copies that IR into the
+    caller (``inline_ir`` copies it first: the IR itself is not changed). A kernel inlines the same
+    puzzle rules at several call sites, each time from the bytecode up: here the IR is kept in
+    ``_callee_irs`` by function and by what the untyped passes read (the pipeline, the parallel
+    and loop-lifting options), and dropped when the outermost compile ends, so a function
+    redefined between compiles is read afresh (13% less compiling for the pocket cube's two-bit,
+    pair and IDA* kernels). False, and nothing changed, on a numba whose inliner is not laid out
+    as this expects."""
+    from numba.core import inline_closurecall
+
+    worker = inline_closurecall.InlineWorker
+    if getattr(worker.inline_function, "reusing", False):
+        return True
+    if not all(hasattr(worker, name) for name in ("run_untyped_passes", "inline_ir", "inline_function")):
+        return False
+
+    def inline_function(self, caller_ir, block, i, function, arg_typs=None):
+        flags = self.flags
+        key = (function, getattr(self, "_compiler_pipeline", None), repr(getattr(flags, "auto_parallel", None)),
+               getattr(flags, "enable_looplift", None), getattr(flags, "no_rewrites", None))
+        callee_ir = _callee_irs.get(key)
+        if callee_ir is None:
+            callee_ir = _callee_irs[key] = self.run_untyped_passes(function)
+        else:
+            flags.enable_ssa = False  # as run_untyped_passes leaves it
+        return self.inline_ir(caller_ir, block, i, callee_ir, function.__code__.co_freevars, arg_typs=arg_typs)
+
+    inline_function.reusing = True
+    worker.inline_function = inline_function
+    return True
+
+
+
+def ssa_by_mentions() -> bool:
+    """Make numba's SSA reconstruction rewrite, for each variable, only the blocks that name it.
+
+    numba (``numba.core.ssa._run_ssa``) fixes one variable assigned more than once at a time, in
+    two passes over every statement of every block (fresh names for its assignments, then each
+    use pointed at its reaching definition, with phi nodes where needed): 0.26 s of compiling
+    pancake-6's two-bit kernels. A block that names the variable nowhere passes through both
+    unchanged, so here it is copied as it is; which blocks name which variable is read once, as
+    renaming one variable changes no other's. The statements, their order and the fresh names are
+    numba's."""
+    from numba.core import errors, ir, ssa
+
+    needed = ("_run_ssa", "compute_cfg_from_blocks", "_iterated_domfronts", "_find_defs_violators", "_CacheListVars",
+              "_get_scope", "_FreshVarHandler", "_FixSSAVars", "_compute_phi_locations", "_run_ssa_block_pass")
+    if getattr(ssa._run_ssa, "by_mentions", False):
+        return True
+    if not all(hasattr(ssa, name) for name in needed):
+        return False
+
+    def rewrite(blocks, states, handler, labels):
+        rewritten = {}
+        for label, block in blocks.items():
+            new = ir.Block(scope=block.scope, loc=block.loc)
+            if label in labels:
+                states["label"], states["block"] = label, block
+                new.body = list(ssa._run_ssa_block_pass(states, block, handler))
+            else:
+                new.body = list(block.body)
+            rewritten[label] = new
+        return rewritten
+
+    def run_ssa(blocks):
+        if not blocks:
+            return {}
+        cfg = ssa.compute_cfg_from_blocks(blocks)
+        df_plus = ssa._iterated_domfronts(cfg)
+        violators = ssa._find_defs_violators(blocks, cfg)
+        cache_list_vars = ssa._CacheListVars()
+        naming = defaultdict(set)  # variable -> labels of the blocks that name it
+        for label, block in blocks.items():
+            for statement in block.body:
+                for var in statement.list_vars():
+                    naming[var.name].add(label)
+        for name in violators:
+            defmap, phimap = defaultdict(list), defaultdict(list)
+            states = {"scope": ssa._get_scope(blocks), "varname": name, "defmap": defmap}
+            blocks = rewrite(blocks, states, ssa._FreshVarHandler(), naming[name])
+            states = {"scope": ssa._get_scope(blocks), "varname": name, "defmap": defmap, "phimap": phimap,
+                      "cfg": cfg, "phi_locations": ssa._compute_phi_locations(df_plus, defmap)}
+            blocks = rewrite(blocks, states, ssa._FixSSAVars(cache_list_vars), naming[name])
+            for label, phis in phimap.items():
+                blocks[label].body = phis + blocks[label].body
+        if ssa.compute_cfg_from_blocks(blocks) != cfg:
+            raise errors.CompilerError("CFG mutated in SSA pass")
+        return blocks
+
+    run_ssa.by_mentions, run_ssa.numba = True, ssa._run_ssa
+    ssa._run_ssa = run_ssa
+    return True
+
+
+def live_map(cfg, blocks, var_use_map, var_def_map) -> dict:
+    """``numba.core.analysis.compute_live_map`` (the variables live at the entry of each block),
+    its fixed points over bitsets: one Python int per block, a bit per variable."""
+    index: dict = {}
+
+    def bits(names) -> int:
+        word = 0
+        for name in names:
+            word |= 1 << index.setdefault(name, len(index))
+        return word
+
+    uses = {label: bits(var_use_map[label]) for label in blocks}
+    defs = {label: bits(var_def_map[label]) for label in blocks}
+    order = cfg.topo_order()
+    reach = defaultdict(int)  # the variables defined or used on some path to a block's entry
+    changed = True
+    while changed:
+        changed = False
+        for label in order:
+            here = reach[label] | defs[label] | uses[label]
+            changed |= here != reach[label]
+            reach[label] = here
+            for successor, _ in cfg.successors(label):
+                merged = reach[successor] | here
+                changed |= merged != reach[successor]
+                reach[successor] = merged
+    live = dict(uses)
+    changed = True
+    while changed:
+        changed = False
+        for label in reversed(order):
+            here = live[label]
+            for predecessor, _ in cfg.predecessors(label):
+                merged = live[predecessor] | (here & reach[predecessor] & ~defs[predecessor])
+                changed |= merged != live[predecessor]
+                live[predecessor] = merged
+    names = np.array(list(index), dtype=object)
+    size = max(1, (len(index) + 7) // 8)
+
+    def members(word: int) -> set:
+        found = np.unpackbits(np.frombuffer(word.to_bytes(size, "little"), np.uint8), bitorder="little")
+        return set(names[np.flatnonzero(found)].tolist())
+
+    return {label: members(live[label]) for label in blocks}
+
+
+def bitset_liveness() -> bool:
+    """Make numba compute liveness (``compute_live_map``) over bitsets (``live_map``).
+
+    numba's version unions and intersects sets of variable names, block by block, to a fixed
+    point, after every pass that changes the IR (``numba.core.postproc``) and in dead-code
+    elimination (``numba.core.ir_utils``): 0.65 s of compiling pancake-6's two-bit kernels, most
+    of it in its sets of the variables reaching each block. The result is the same sets."""
+    from numba.core import analysis, ir_utils
+
+    if analysis.compute_live_map is live_map:
+        return True
+    if not hasattr(analysis, "compute_live_map") or getattr(ir_utils, "compute_live_map", None) \
+            is not analysis.compute_live_map:
+        return False
+    live_map.numba = analysis.compute_live_map  # type: ignore[attr-defined]
+    analysis.compute_live_map = ir_utils.compute_live_map = live_map
+    return True
+
+
+class _Compiles(event.Listener):
+    """Installs the compiler's patches (``faster_inlining`` to ``bitset_liveness``) when numba
+    starts its first compile in the process (a process that only loads kernels from the cache
+    never imports the compiler's passes),
+    and empties ``_callee_irs`` when an outermost compile ends (numba's compiler lock holds
+    meanwhile: one compile at a time). It stays registered: numba would skip the next listener
+    of the event it is told of if it left the list then."""
+
+    registered = False
+    installed = False
+    depth = 0
+
+    def on_start(self, ev) -> None:
+        if not self.installed:
+            faster_inlining()
+            reused_callee_irs()
+            ssa_by_mentions()
+            bitset_liveness()
+            self.installed = True
+        self.depth += 1
+
+    def on_end(self, ev) -> None:
+        self.depth -= 1
+        if self.depth == 0:
+            _callee_irs.clear()
+
+
+def quicker_cache_loads() -> bool:
+    """Make numba's cache load a kernel after initialising only what a loaded kernel calls into.
+
+    Before each load, numba refreshes its target context in full: it imports every module of
+    implementations (arrays, linear algebra, random numbers, typed containers...) and registers
+    them for typing and lowering, which only a compile uses. A loaded kernel needs only the symbols
+    its machine code links to: the runtime's (``rtsys.initialize``, which the refresh also does),
+    numba's C helpers (registered with the context itself) and the hash secret, registered when
+    ``numba.cpython.hashing`` is imported. Those are set up here instead; the first compile
+    refreshes in full as before (``numba.core.compiler.compile_extra``). False, and nothing
+    changed, on a numba whose cache is not laid out as this expects."""
+    from numba.core import caching
+    from numba.core.runtime import rtsys
+
+    cache = caching.Cache
+    if getattr(cache.load_overload, "quick", False):
+        return True
+    if not all(hasattr(cache, name) for name in ("_load_overload", "_guard_against_spurious_io_errors")) \
+            or not hasattr(rtsys, "initialize"):
+        return False
+
+    def load_overload(self, sig, target_context):
+        import numba.cpython.hashing  # noqa: F401  (the hash secret's symbols)
+
+        rtsys.initialize(target_context)
+        with self._guard_against_spurious_io_errors():
+            return self._load_overload(sig, target_context)
+
+    load_overload.quick = True
+    cache.load_overload = load_overload
+    return True
+
+
+_COMPILES = _Compiles()
+
+
+def install() -> None:
+    """Install ``quicker_cache_loads`` now and the compiler's patches at the first compile (once)."""
+    if not _COMPILES.registered:
+        event.register("numba:compile", _COMPILES)
+        _COMPILES.registered = True
+    quicker_cache_loads()
