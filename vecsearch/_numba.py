@@ -58,7 +58,7 @@ import functools  # noqa: E402
 import numpy as np  # noqa: E402
 from numba import config, njit  # noqa: E402
 
-from vecsearch import _numba_patches  # noqa: E402
+from vecsearch._numba_patches import install as install_patches  # noqa: E402
 
 _COMMON = dict(error_model="numpy", nogil=True)
 _OURS = dict(_COMMON, no_cfunc_wrapper=True)  # C wrappers are for first-class functions: a user's only
@@ -106,4 +106,4 @@ def checked_function(function, argument_types: tuple, cache: bool):
     return njit(argument_types, boundscheck=True, cache=cache, **_COMMON)(getattr(function, "py_func", function))
 
 
-_numba_patches.install()
+install_patches()
