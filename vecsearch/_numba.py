@@ -10,9 +10,9 @@
   operation per array per state, on counters that every thread shares (pancake-12's rank steps:
   214 ns per state with them, 137 ns without, on one thread). A loop cannot allocate, so its
   kernel allocates the scratch arrays and calls it once per range. Only for vecsearch's own rules,
-  which never allocate: code generation binds ``loop`` to ``kernel`` for a user's. Only kernels
-  call a loop: it has no Python entry point (``no_cpython_wrapper``, 0.2 s less compiling for
-  pancake's two-bit kernels).
+  which never allocate: code generation binds ``loop`` to ``kernel`` for a user's. A loop keeps
+  its Python entry point, though only kernels call it in a search: without one (numba's
+  ``no_cpython_wrapper``), a call from Python (a test of a database bound) crashes the process.
 - ``state_function``: per-state puzzle rules (expand one state, rank one state). They are not
   cached on their own because they are compiled into the layer kernels that call them, where
   they are inlined.
@@ -95,7 +95,7 @@ kernel = as_compiled_returns(njit(cache=True, **_OURS))
 parallel_kernel = as_compiled_returns(njit(cache=True, parallel=True, **_OURS))
 state_function = njit(inline="always", **_OURS)
 called = njit(_nrt=True, **_OURS)
-loop = njit(cache=True, _nrt=False, no_cpython_wrapper=True, **_OURS)
+loop = njit(cache=True, _nrt=False, **_OURS)
 user_kernel = as_compiled_returns(njit(cache=False, **_OURS))
 user_parallel_kernel = as_compiled_returns(njit(cache=False, parallel=True, **_OURS))
 
