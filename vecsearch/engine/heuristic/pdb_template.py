@@ -31,7 +31,7 @@ def claim_goals(states, tables, bits, entries, group):
         if bits[word] & bit == 0:
             bits[word] |= bit
             entries[r // group] = 0
-            states[new] = states[i]
+            copy_at(states, new, states, i)
             new += 1
     return new
 

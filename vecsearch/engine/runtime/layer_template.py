@@ -270,7 +270,7 @@ def claim_ranks(states, tables, bits):
         bit = np.uint64(1) << np.uint64(r & 63)
         if bits[word] & bit == 0:
             bits[word] |= bit
-            states[new] = states[i]
+            copy_at(states, new, states, i)
             new += 1
     return new
 

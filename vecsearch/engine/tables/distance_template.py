@@ -14,6 +14,7 @@ from vecsearch.kernels.roles import (
     MAX_MOVES,
     WIDTH,
     component_state,
+    copy_at,
     expand_state,
     kernel,
     less_at,
@@ -86,7 +87,7 @@ def descend_range(distances, unknown, starts, lo, hi, tables, component, moves_o
             for j in range(c):
                 if distances[rank_state(kids[j], tables)] == d - 1 - step:
                     moves_out[i, step] = moves[j]
-                    state[0] = kids[j]
+                    copy_at(state, 0, kids, j)
                     break
 
 
@@ -130,7 +131,7 @@ def descend_mod3_range(table, goal_ranks, starts, lo, hi, tables, component, mov
             for j in range(c):
                 if cell_value(table, ranks[j]) == want:
                     moves_out[i, steps] = moves[j]
-                    state[0] = kids[j]
+                    copy_at(state, 0, kids, j)
                     r = ranks[j]
                     v = want
                     steps += 1

@@ -22,6 +22,7 @@ from vecsearch.kernels.roles import (
     MAX_MOVES,
     WIDTH,
     component_state,
+    copy_at,
     expand_state,
     kernel,
     new_states,
@@ -46,7 +47,7 @@ def grow_states(buffer, needed):
         return buffer
     bigger = new_states(max(needed, 2 * buffer.shape[0]), WIDTH)
     for i in range(buffer.shape[0]):  # a loop: parallel=True mis-checks the sizes of a slice copy
-        bigger[i] = buffer[i]
+        copy_at(bigger, i, buffer, i)
     return bigger
 
 
@@ -74,7 +75,7 @@ def seed_side(buffer, stored, states, lo, hi, tables, component, depth):
             depth[r] = 0
             buffer = grow_states(buffer, end + 1)
             stored = grow_ranks(stored, end + 1)
-            buffer[end] = states[i]
+            copy_at(buffer, end, states, i)
             stored[end] = r
             end += 1
     return buffer, stored, end
@@ -96,7 +97,7 @@ def grow_side(buffer, stored, lo, hi, tables, backward, depth, other, new_depth,
             r = ranks[j]
             if depth[r] == UNSEEN and (not last or other[r] != UNSEEN):
                 depth[r] = new_depth
-                buffer[end] = kids[j]
+                copy_at(buffer, end, kids, j)
                 stored[end] = r
                 end += 1
                 if other[r] != UNSEEN:
