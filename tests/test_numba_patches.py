@@ -125,3 +125,27 @@ def test_ssa_and_liveness_are_numbas_on_inlined_loops(monkeypatch):
     table = np.array([1, 2, 4, 8], np.int64)
     assert walk(5, table, 20) == walk.py_func(5, table, 20)
     assert checked["ssa"] > 0 and checked["live"] > 10
+
+
+def test_references_are_counted_in_the_members_that_hold_them():
+    from llvmlite import ir
+    from numba import types
+    from numba.core import cgutils
+    from numba.core.registry import cpu_target
+    from numba.core.runtime import context
+
+    assert patches.counted_members_only()
+    ours = context.NRTContext.get_meminfos
+    target = cpu_target.target_context
+    nrt = context.NRTContext(target, True)  # its own: the context's is cached, and copied by every compile
+    array = types.Array(types.int64, 2, "C")
+    tables = types.Tuple([array, types.int64, types.Tuple([types.float64, array, types.UniTuple(array, 2)])])
+    module = ir.Module()
+    function = cgutils.get_or_insert_function(module, ir.FunctionType(ir.VoidType(), []), "f")
+    builder = ir.IRBuilder(function.append_basic_block())
+    value = cgutils.get_null_value(target.get_value_type(tables))
+    found = ours(nrt, builder, tables, value)
+    extracted = len(builder.block.instructions)
+    expected = ours.numba(nrt, builder, tables, value)
+    assert [t for t, _ in found] == [t for t, _ in expected] == [types.MemInfoPointer(types.int64)] * 4
+    assert extracted < len(builder.block.instructions) - extracted  # numba's extracts every member

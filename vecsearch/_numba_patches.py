@@ -16,7 +16,9 @@ cost more than linearly in that size:
   more than once (variables x statements);
 - ``bitset_liveness()``: the liveness that numba computes after every pass that changes the IR
   is a fixed point over sets of variable names, one set per block (blocks x variables) with
-  every set operation in Python.
+  every set operation in Python;
+- ``counted_members_only()``: counting a reference to a tuple of arrays extracts every field of
+  every array, to find the one counted pointer in each.
 
 Compiling pancake-6's two-bit search (its kernels, cold): 5.6-5.8 s before the last two and the
 second copy, 4.1-4.3 s with them.
@@ -259,8 +261,57 @@ def bitset_liveness() -> bool:
     return True
 
 
+_HOLDS_MEMINFO: dict = {}  # numba type -> whether a value of it holds a reference-counted pointer
+
+
+def _holds_meminfo(models, numba_type) -> bool:
+    found = _HOLDS_MEMINFO.get(numba_type)
+    if found is None:
+        found = _HOLDS_MEMINFO[numba_type] = any(models[t].has_nrt_meminfo()
+                                                 for t in models[numba_type].traverse_types())
+    return found
+
+
+def counted_members_only() -> bool:
+    """Make numba look for the reference-counted pointers of a value only in the members that
+    can hold one.
+
+    To count a reference to a value (``NRTContext.get_meminfos``), numba extracts every member of
+    it, recursively, and keeps the pointers among them: for a kernel's ``tables``, a tuple of
+    arrays, that is every field of every array (data, sizes, shape and strides), to find one
+    pointer in each. A kernel counts references each time it binds ``tables`` to an inlined
+    function's argument, so its lowering emitted thousands of extractions that LLVM then parsed
+    and removed unused (12% of compiling a wide puzzle's kernels, 19% for ``tests/test_values.py``).
+    Here members whose type holds no pointer (read once per type from numba's data models) are
+    not extracted. The pointers found, and their order, are numba's."""
+    from numba.core.datamodel.models import DataModel
+    from numba.core.runtime import context
+
+    nrt = context.NRTContext
+    if getattr(nrt.get_meminfos, "counted_members_only", False):
+        return True
+    if not hasattr(nrt, "get_meminfos") or not all(hasattr(DataModel, name) for name in
+                                                    ("traverse", "traverse_types", "has_nrt_meminfo")):
+        return False
+
+    def get_meminfos(self, builder, numba_type, value):
+        models = self._context.data_model_manager
+        if not _holds_meminfo(models, numba_type):
+            return []
+        model = models[numba_type]
+        meminfos = [(numba_type, model.get_nrt_meminfo(builder, value))] if model.has_nrt_meminfo() else []
+        for member_type, getter in model.traverse(builder):
+            if _holds_meminfo(models, member_type):
+                meminfos.extend(self.get_meminfos(builder, member_type, getter(value)))
+        return meminfos
+
+    get_meminfos.counted_members_only, get_meminfos.numba = True, nrt.get_meminfos
+    nrt.get_meminfos = get_meminfos
+    return True
+
+
 class _Compiles(event.Listener):
-    """Installs the compiler's patches (``faster_inlining`` to ``bitset_liveness``) when numba
+    """Installs the compiler's patches (``faster_inlining`` to ``counted_members_only``) when numba
     starts its first compile in the process (a process that only loads kernels from the cache
     never imports the compiler's passes),
     and empties ``_callee_irs`` when an outermost compile ends (numba's compiler lock holds
@@ -277,6 +328,7 @@ class _Compiles(event.Listener):
             reused_callee_irs()
             ssa_by_mentions()
             bitset_liveness()
+            counted_members_only()
             self.installed = True
         self.depth += 1
 
