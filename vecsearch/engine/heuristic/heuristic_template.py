@@ -238,7 +238,8 @@ def ida_many_worker(claims, starts, skip, tables, htables, sequences, goals, max
             generated[i, bound] = g
             if length >= 0:
                 lengths[i] = length
-                moves_out[i, :length] = path[:length]
+                for k in range(length):  # a slice copy would compile numba's shape check and its formatted message
+                    moves_out[i, k] = path[k]
                 break
             if next_bound == NO_BOUND:
                 lengths[i] = -1
@@ -272,17 +273,20 @@ def table_slot(keys, state):
 
 
 @state_function
-def heap_push(prio, heap, size, key, state):
+def heap_push(prio, heap, size, key, states, j):
+    """Push ``states[j]`` with priority ``key`` on a heap of ``size`` entries. States are copied
+    with ``copy_at`` throughout: a row assignment of a wide state would compile numba's shape
+    check and its formatted message into the kernel."""
     i = size
     while i > 0:
         parent = (i - 1) >> 1
         if prio[parent] <= key:
             break
         prio[i] = prio[parent]
-        heap[i] = heap[parent]
+        copy_at(heap, i, heap, parent)
         i = parent
     prio[i] = key
-    heap[i] = state
+    copy_at(heap, i, states, j)
 
 
 @state_function
@@ -300,22 +304,22 @@ def heap_pop_root(prio, heap, size):
         if prio[child] >= key:
             break
         prio[i] = prio[child]
-        heap[i] = heap[child]
+        copy_at(heap, i, heap, child)
         i = child
     prio[i] = key
-    heap[i] = heap[last]
+    copy_at(heap, i, heap, last)
 
 
 @kernel
 def astar_insert(keys, parents, g, moves, closed, prio, heap, counters, state, htables):
     """Put the start ``state[0]`` in the table (g = 0) and on the heap."""
     slot = table_slot(keys, state[0])
-    keys[slot] = state[0]
-    parents[slot] = state[0]
+    copy_at(keys, slot, state, 0)
+    copy_at(parents, slot, state, 0)
     g[slot] = 0
     moves[slot] = -1
     closed[slot] = 0
-    heap_push(prio, heap, counters[0], heuristic_state(state[0], htables) << G_BITS | G_MASK, state[0])
+    heap_push(prio, heap, counters[0], heuristic_state(state[0], htables) << G_BITS | G_MASK, state, 0)
     counters[0] += 1
     counters[1] += 1
 
@@ -360,14 +364,14 @@ def astar_run(tables, htables, inverse, goals, keys, parents, g, moves, closed, 
             fresh = first_word(keys[child]) == -1
             if fresh or depth + 1 < g[child]:
                 if fresh:
-                    keys[child] = kids[j]
+                    copy_at(keys, child, kids, j)
                     counters[1] += 1
-                parents[child] = state[0]
+                copy_at(parents, child, state, 0)
                 g[child] = depth + 1
                 moves[child] = kid_moves[j]
                 closed[child] = 0
                 child_f = depth + 1 + heuristic_state(kids[j], htables)
-                heap_push(prio, heap, counters[0], child_f << G_BITS | (G_MASK - depth - 1), kids[j])
+                heap_push(prio, heap, counters[0], child_f << G_BITS | (G_MASK - depth - 1), kids, j)
                 counters[0] += 1
     return 0
 
@@ -378,8 +382,8 @@ def astar_rehash(keys, parents, g, moves, closed, new_keys, new_parents, new_g, 
     for i in range(keys.shape[0]):
         if first_word(keys[i]) != -1:
             slot = table_slot(new_keys, keys[i])
-            new_keys[slot] = keys[i]
-            new_parents[slot] = parents[i]
+            copy_at(new_keys, slot, keys, i)
+            copy_at(new_parents, slot, parents, i)
             new_g[slot] = g[i]
             new_moves[slot] = moves[i]
             new_closed[slot] = closed[i]
@@ -394,5 +398,6 @@ def astar_path(keys, parents, moves, goal_slot, out):
         out[n] = moves[slot]
         n += 1
         slot = table_slot(keys, parents[slot])
-    out[:n] = out[:n][::-1].copy()
+    for k in range(n // 2):  # reversed in place: a slice copy would compile numba's shape check
+        out[k], out[n - 1 - k] = out[n - 1 - k], out[k]
     return n
