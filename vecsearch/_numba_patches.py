@@ -261,14 +261,14 @@ def bitset_liveness() -> bool:
     return True
 
 
-_HOLDS_MEMINFO: dict = {}  # numba type -> whether a value of it holds a reference-counted pointer
+_HOLDS_MEMINFO: dict = {}  # (data models, numba type) -> whether its values hold a reference-counted pointer
 
 
 def _holds_meminfo(models, numba_type) -> bool:
-    found = _HOLDS_MEMINFO.get(numba_type)
+    key = (id(models), numba_type)
+    found = _HOLDS_MEMINFO.get(key)
     if found is None:
-        found = _HOLDS_MEMINFO[numba_type] = any(models[t].has_nrt_meminfo()
-                                                 for t in models[numba_type].traverse_types())
+        found = _HOLDS_MEMINFO[key] = any(models[t].has_nrt_meminfo() for t in models[numba_type].traverse_types())
     return found
 
 
