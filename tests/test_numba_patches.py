@@ -9,10 +9,7 @@ import vecsearch._numba_patches as patches
 
 
 def test_the_inliner_copies_each_scope_once_and_inlines_the_same_code():
-    from numba import njit
     from numba.core import inline_closurecall
-
-    import vecsearch._numba_patches as patches
 
     assert patches.faster_inlining() and patches.faster_inlining()  # installed once, kept
     assert isinstance(inline_closurecall.copy, patches._ScopeSharingCopy)
@@ -36,10 +33,7 @@ OFFSET = 1  # read by test_the_inliner_prepares_a_callee_once_per_compile's inli
 
 
 def test_the_inliner_prepares_a_callee_once_per_compile(monkeypatch):
-    from numba import njit
     from numba.core import inline_closurecall
-
-    import vecsearch._numba_patches as patches
 
     assert patches.reused_callee_irs() and patches.reused_callee_irs()  # installed once, kept
     prepared = []
