@@ -8,6 +8,10 @@ hot loops over layers and tables) and ``first_word``, ``state_hash`` and ``state
 forms, for code that holds one state: a scalar, or a row). The first word of every valid state
 is never -1: hash tables use -1 to mark an empty slot.
 
+A template copies a state with ``copy_at``, never by assigning a row (``states[i] = kids[j]``):
+for a wide state that is numba's slice assignment, whose shape check compiles a formatted error
+message (numba's unicode functions, 2 s once per process) into every kernel that holds one.
+
 ``word_of(state, w)``, ``put_word(states, i, w, value)`` and ``or_word(states, i, w, value)``
 serve rules written once for both
 shapes (the permutation puzzles' labels form): numba picks the narrow or the wide body from the

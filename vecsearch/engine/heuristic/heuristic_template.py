@@ -238,7 +238,7 @@ def ida_many_worker(claims, starts, skip, tables, htables, sequences, goals, max
             generated[i, bound] = g
             if length >= 0:
                 lengths[i] = length
-                for k in range(length):  # a slice copy would compile numba's shape check and its formatted message
+                for k in range(length):  # not a slice assignment (kernels/state_words: copying states)
                     moves_out[i, k] = path[k]
                 break
             if next_bound == NO_BOUND:
@@ -274,9 +274,7 @@ def table_slot(keys, state):
 
 @state_function
 def heap_push(prio, heap, size, key, states, j):
-    """Push ``states[j]`` with priority ``key`` on a heap of ``size`` entries. States are copied
-    with ``copy_at`` throughout: a row assignment of a wide state would compile numba's shape
-    check and its formatted message into the kernel."""
+    """Push ``states[j]`` with priority ``key`` on a heap of ``size`` entries."""
     i = size
     while i > 0:
         parent = (i - 1) >> 1
@@ -398,6 +396,6 @@ def astar_path(keys, parents, moves, goal_slot, out):
         out[n] = moves[slot]
         n += 1
         slot = table_slot(keys, parents[slot])
-    for k in range(n // 2):  # reversed in place: a slice copy would compile numba's shape check
+    for k in range(n // 2):  # reversed in place, not by a slice assignment (kernels/state_words)
         out[k], out[n - 1 - k] = out[n - 1 - k], out[k]
     return n
