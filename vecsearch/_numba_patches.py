@@ -313,10 +313,9 @@ def counted_members_only() -> bool:
 class _Compiles(event.Listener):
     """Installs the compiler's patches (``faster_inlining`` to ``counted_members_only``) when numba
     starts its first compile in the process (a process that only loads kernels from the cache
-    never imports the compiler's passes),
-    and empties ``_callee_irs`` when an outermost compile ends (numba's compiler lock holds
-    meanwhile: one compile at a time). It stays registered: numba would skip the next listener
-    of the event it is told of if it left the list then."""
+    never imports the compiler's passes), and empties ``_callee_irs`` when an outermost compile
+    ends (numba's compiler lock holds meanwhile: one compile at a time). It stays registered:
+    numba would skip the next listener of the event it is told of if it left the list then."""
 
     registered = False
     installed = False
