@@ -69,6 +69,20 @@ def test_every_intrinsic_has_a_python_binding_that_agrees_with_it():
         assert got == expected and np.array_equal(words, twin), (value, got, expected)
 
 
+def test_a_prefetch_is_for_writing_only_where_the_array_can_be_written():
+    """``intrinsics.prefetch`` asks for a line to write only in a writable array: into a file
+    mapped read-only (the partitioned search's previous table) such a prefetch costs more than
+    the read it was to hide."""
+    touch = njit(lambda words, index: intrinsics.prefetch(words, index))
+    writable = np.zeros(4, np.int64)
+    readonly = writable.copy()
+    readonly.setflags(write=False)
+    for array, write in ((writable, 1), (readonly, 0)):
+        touch(array, 1)
+        llvm = touch.inspect_llvm(touch.signatures[-1])
+        assert re.findall(r"call void @llvm\.prefetch\.p0\([^,]+, i32 (\d), i32 3, i32 1\)", llvm) == [str(write)]
+
+
 BROKEN = '''
 import vecsearch as vs
 

@@ -52,8 +52,12 @@ def _element_pointer(context, builder, array_type, array_value, index):
 
 @intrinsic
 def prefetch(typingctx, array, index):
-    """Prefetch ``array[index]`` for reading and writing (locality: keep in all caches)."""
+    """Prefetch ``array[index]`` (locality: keep in all caches): for writing too, unless ``array``
+    is read-only. A prefetch for writing into a read-only mapping (a table file mapped with
+    ``mode="r"``) is worse than none: random reads of a 120 MB file mapped read-only took 10.2 ns
+    each with one, 8.4 ns with no prefetch, 4.1 ns with a prefetch for reading (a 2-core VM)."""
     sig = types.void(array, index)
+    write = int(array.mutable)
 
     def codegen(context, builder, signature, args):
         pointer = _element_pointer(context, builder, signature.args[0], args[0], args[1])
@@ -61,8 +65,8 @@ def prefetch(typingctx, array, index):
         i32 = ir.IntType(32)
         fn_type = ir.FunctionType(ir.VoidType(), [byte_pointer, i32, i32, i32])
         fn = cgutils.get_or_insert_function(builder.module, fn_type, "llvm.prefetch.p0")
-        # (address, rw=1 write, locality=3 keep, cache type=1 data)
-        builder.call(fn, [builder.bitcast(pointer, byte_pointer), i32(1), i32(3), i32(1)])
+        # (address, rw: 1 write, 0 read, locality=3 keep, cache type=1 data)
+        builder.call(fn, [builder.bitcast(pointer, byte_pointer), i32(write), i32(3), i32(1)])
         return context.get_dummy_value()
 
     return sig, codegen
