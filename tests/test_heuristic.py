@@ -416,3 +416,31 @@ def test_iterations_split_across_threads_give_the_same_lengths(space):
                             threads=2)
         assert len(solution) == dist[start]
         assert replay(start, solution.move_names, neighbours) == goal
+
+
+def test_a_split_iteration_enters_its_subtrees_in_depth_first_order(space, monkeypatch):
+    """The subtrees of an iteration split across threads are taken in the order one depth-first
+    search within the bound enters them, the children of least heuristic value first, so the
+    threads look first where one thread would (the 3x3x3's hardest golden scramble: 274 k nodes in
+    its last iteration, not 2.9 M as the moves come)."""
+    from vecsearch.engine.heuristic import idastar
+
+    rows, cols, goal, neighbours, dist = space
+    puzzle = sliding(rows, cols)
+    monkeypatch.setattr(idastar, "SUBTREES_PER_THREAD", 1)  # two subtrees wanted: the start's children
+    entered = []
+    subtrees = idastar._subtrees
+
+    def noting(puzzle, chosen, roots, roots_h, fixed, depth, bound, automaton=None):
+        if depth == 1:
+            entered.append(roots_h.tolist())
+        return subtrees(puzzle, chosen, roots, roots_h, fixed, depth, bound, automaton)
+
+    monkeypatch.setattr(idastar, "_subtrees", noting)
+    starts = [s for s in random_arrangements(rows, cols, 200, seed=5) if dist.get(s, 0) > 6][:20]
+    for start in starts:
+        solution = vs.solve(puzzle, pack_sliding(start), method="idastar", heuristic="manhattan", split_from=0,
+                            threads=2)
+        assert len(solution) == dist[start]
+    assert len(entered) > 20 and sum(len(set(values)) > 1 for values in entered) > 10
+    assert all(values == sorted(values) for values in entered)

@@ -10,6 +10,10 @@ that undoes the previous one is never generated; permutation puzzles play canoni
 ``idastar`` solves one instance with one kernel call per bound (each a profile record, timed);
 once an iteration is long (``split_from`` nodes), the next ones are split: the tree's nodes a few
 moves deep are searched in parallel, and the first subtree to reach the goal stops the others.
+The subtrees are taken in the order one depth-first search would enter them (at each level, the
+children of least heuristic value first), so the threads look first where one thread would: in the
+order the moves came, the 3x3x3's hardest golden scramble (14 moves) took 2.9 M nodes in its last
+iteration on 2 threads, 1.8 M on one; in this order 274 k.
 ``idastar_many`` runs complete IDA* searches for many instances in parallel, one per task; an
 instance whose iteration grows long is set aside and finished alone, its iterations split.
 
@@ -126,11 +130,11 @@ def _split_iteration(puzzle, chosen, start, fixed, bound, path):
     ``path``."""
     tables, _, sequences, goals = fixed
     want = SUBTREES_PER_THREAD * numba.get_num_threads()
-    nodes = [(start, 0, [])]  # (state, the sequence automaton's state, moves)
+    nodes = [(start, 0, [], ())]  # (state, the sequence automaton's state, moves, heuristic values on the way)
     next_bound, expanded, generated, depth = NO_BOUND, 0, 0, 0
     while nodes and len(nodes) < want and depth < bound:
         deeper = []
-        for state, at, prefix in nodes:
+        for state, at, prefix, way in nodes:
             children, moves = layer_kernels(puzzle).neighbours(state, tables, False)
             keep = sequences[at, moves] >= 0
             children, moves = children[keep], moves[keep]
@@ -145,12 +149,15 @@ def _split_iteration(puzzle, chosen, start, fixed, bound, path):
                     path[:depth + 1] = prefix + [int(moves[j])]
                     return depth + 1, bound, expanded, generated
                 else:
-                    deeper.append((children[j:j + 1], int(sequences[at, moves[j]]), prefix + [int(moves[j])]))
-        nodes, depth = deeper, depth + 1
+                    deeper.append((children[j:j + 1], int(sequences[at, moves[j]]), prefix + [int(moves[j])],
+                                   (*way, int(values[j]))))
+        # in the order a depth-first search within the bound would reach them: at each level, the children of
+        # the least heuristic value first
+        nodes, depth = sorted(deeper, key=lambda node: node[3]), depth + 1
     if not nodes:
         return -1, next_bound, expanded, generated
-    roots = np.concatenate([state for state, _, _ in nodes])
-    automaton = np.array([at for _, at, _ in nodes], dtype=np.int64)
+    roots = np.concatenate([node[0] for node in nodes])
+    automaton = np.array([node[1] for node in nodes], dtype=np.int64)
     lengths, paths, bounds, sub_expanded, sub_generated = _subtrees(puzzle, chosen, roots, heuristic_values(
         chosen, roots), fixed, depth, bound, automaton)
     expanded += int(sub_expanded.sum())
