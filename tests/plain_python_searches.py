@@ -47,6 +47,7 @@ def results() -> dict:
         "jugs solved": str(vs.solve(jugs.puzzle)),
         "lights-out-2 (values)": vs.bfs(lights_out.lights_out(2)).layer_sizes,
         "steps (a script's own)": vs.bfs(own).layer_sizes,
+        "steps table (ranks, no unrank)": vs.DistanceTable(own, 1).distances_of([5, 36, 50]).tolist(),
         "hanoi-3 path": len(vs.solve(hanoi.puzzle(3))),
         "sliding-2x2 states": sum(vs.bfs("sliding-2x2").layer_sizes),
     }

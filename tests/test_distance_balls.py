@@ -5,7 +5,8 @@ import random
 
 import numpy as np
 import pytest
-from reference import goal_distances, pack_sliding, replay, sliding_goal, sliding_neighbours
+from numba import njit
+from reference import distances, goal_distances, pack_sliding, replay, sliding_goal, sliding_neighbours
 from test_engine import random_state
 
 import vecsearch as vs
@@ -23,6 +24,46 @@ def test_ball_records_exactly_the_states_within_its_radius(radius):
     lengths, _ = table.solve_many(np.array([pack_sliding(s) for s in states]))
     for state, length in zip(states, lengths, strict=True):
         assert length == (dist[state] if radius is None or dist[state] <= radius else -1)
+
+
+RING = 500  # positions on a ring, moves +1 -1 +7 -7 (their ranks: the positions)
+JUMPS = np.array([1, RING - 1, 7, RING - 7], np.int64)
+
+
+@njit
+def jump(state, tables, children, moves):
+    for m in range(4):
+        children[m] = (state + tables[0][m]) % RING
+        moves[m] = m
+    return 4
+
+
+@njit
+def position(state, tables):
+    return state
+
+
+@njit
+def at_position(rank, component, tables):
+    return rank
+
+
+@pytest.mark.parametrize("radius", [None, 20])
+@pytest.mark.parametrize("unrank", [at_position, None], ids=["two-bit", "layers"])
+def test_a_whole_table_is_found_by_the_two_bit_search_where_ranks_unrank(unrank, radius):
+    """With an unrank, a whole table's layers are found by the two-bit search, its late ones
+    pulled (each unreached rank looks for a parent); a ball, or without an unrank, by a search
+    of layers with a bitset."""
+    puzzle = vs.Puzzle("ring", jump, vs.Moves(4, ("+1", "-1", "+7", "-7"), (1, 0, 3, 2)),
+                       rank=vs.Rank(position, RING, unrank=unrank), tables=(JUMPS,), start=0, goal=0)
+    expected = distances([0], lambda s: [(m, (s + int(j)) % RING) for m, j in enumerate(JUMPS)])
+    table = vs.DistanceTable(puzzle, max_depth=radius)
+    assert table.distances_of(np.arange(RING)).tolist() == \
+        [expected[s] if radius is None or expected[s] <= radius else -1 for s in range(RING)]
+    assert table.complete == (radius is None) and table.max_distance == min(max(expected.values()), radius or RING)
+    methods = [record.method for record in table.profile.records]
+    two_bit = unrank is not None and radius is None
+    assert table.profile.visited == ("twobit" if two_bit else "bitset") and ("pull" in methods) == two_bit
 
 
 @pytest.mark.parametrize("radius", [0, 2, 5, 12, None])

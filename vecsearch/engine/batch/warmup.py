@@ -10,7 +10,8 @@ cache) before it:
 - ``solve``: a bidirectional search to a state two moves away, path included (``solve``, and
   ``vecsearch solve`` on a few instances);
 - ``table``: a distance table of radius 2 and descents in it (a batch large enough for a table),
-  when the puzzle can have a byte-per-rank table;
+  when the puzzle can have a byte-per-rank table; with an unrank, what a whole table adds to the
+  two-bit search (``distance.warm_whole_tables``);
 - ``twobit``: ``bfs(mode="twobit")`` two layers deep (push and pull are one kernel), when the
   puzzle has ``unrank`` and its table fits the memory.
 
@@ -31,8 +32,7 @@ from vecsearch.engine.layered.sides import choose_visited
 from vecsearch.engine.runtime import jit, planner
 from vecsearch.engine.runtime.layers import Layer
 from vecsearch.engine.runtime.visited import make_visited
-from vecsearch.engine.tables.distance import DistanceTable
-from vecsearch.errors import MemoryLimitError
+from vecsearch.engine.tables.distance import DistanceTable, warm_whole_tables
 
 STEPS = ("layers", "solve", "table", "twobit")
 
@@ -43,7 +43,7 @@ def steps(puzzle, batches: bool = True) -> list[str]:
     chosen = ["layers", "solve"]
     if batches and puzzle.has_rank and puzzle.searchable_backward and puzzle.rank_size <= TABLE_AUTO_RANKS:
         chosen.append("table")
-    if puzzle.has_unrank and _twobit_fits(puzzle):
+    if puzzle.has_unrank and planner.fits(puzzle, mode="twobit"):
         chosen.append("twobit")
     return chosen
 
@@ -135,18 +135,12 @@ def _solve(puzzle) -> None:
 
 def _table(puzzle) -> None:
     DistanceTable(puzzle, _start(puzzle), max_depth=2).solve_many(_near(puzzle))
+    if puzzle.has_unrank:
+        warm_whole_tables()
 
 
 def _twobit(puzzle) -> None:
     bfs(puzzle, _start(puzzle), max_depth=2, mode="twobit")
-
-
-def _twobit_fits(puzzle) -> bool:
-    try:
-        planner.plan(puzzle, mode="twobit")
-    except MemoryLimitError:
-        return False
-    return True
 
 
 _STEPS = {"layers": _layers, "solve": _solve, "table": _table, "twobit": _twobit}

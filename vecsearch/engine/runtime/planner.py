@@ -200,6 +200,15 @@ def plan(puzzle, *, mode="auto", visited="auto", max_memory=None, max_depth=None
     raise MemoryLimitError(_refusal(puzzle, candidates, every, limit, given))
 
 
+def fits(puzzle, **options) -> bool:
+    """Whether ``plan(puzzle, **options)`` finds a mode that fits its memory."""
+    try:
+        plan(puzzle, **options)
+    except MemoryLimitError:
+        return False
+    return True
+
+
 def _unavailable(puzzle, mode, visited, need_layers) -> str:
     if mode == "twobit" and need_layers:
         return "the two-bit search keeps no layers: it cannot give keep_layers or per-layer states"

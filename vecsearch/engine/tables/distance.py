@@ -8,6 +8,14 @@ lowers the distance by one; with two bits, a child whose value is one less mod 3
 closer, and the walk ends at a goal. Starts are solved in parallel, and a start in another
 component answers "unreachable" in the same pass.
 
+A whole table of bytes is built by the two-bit search too where the puzzle has an unrank, each
+layer's cells copied into it as it is found: the search pulls its late layers (an unreached
+rank looks for a parent, and most find one among their first children) where a search of
+layers pushes every state of the frontier. The 3x3x3's pattern database of six edges
+(42,577,920 ranks, labels form): 26.5 s of search pushed, 8.6 s so. A ball (``max_depth``, below)
+or a puzzle without an unrank: a search of layers with a bitset, which reads no more of the rank
+space than the ball holds.
+
 A table may stop at a ``max_depth`` (a *ball* of that radius around the goal). ``search`` then
 meets it in the middle: a BFS from the starts stops at its first layer that touches the ball,
 so one ball serves every instance with that goal and each instance pays only for its own side.
@@ -31,11 +39,21 @@ from vecsearch.engine.runtime.guarded import kernel_tables
 from vecsearch.engine.runtime.large_arrays import table_array
 from vecsearch.engine.runtime.progress import layer_progress
 from vecsearch.engine.runtime.visited import state_key
-from vecsearch.engine.twobit.search import TwoBitSearch
+from vecsearch.engine.twobit.search import PATTERNS, TwoBitSearch
+from vecsearch.engine.twobit.segment_cells import record_cells
 from vecsearch.errors import InvalidPuzzleInput, MemoryLimitError, VecsearchError
 
 STORAGES = ("bytes", "mod3")
 DESCEND_BLOCK = 4096  # starts per block a thread takes when many walk down the table
+
+
+LISTED = 1 << 16  # ranks of a layer that the two-bit search lists: a layer so small is pushed from them, not its table
+
+
+def warm_whole_tables() -> None:
+    """Load (or compile) the kernel a whole table of bytes adds to the two-bit search's: the
+    copy of a layer's cells (``vecsearch warm-up``)."""
+    jit.warm(record_cells, np.full(1, -1, np.int64), 0, 0, PATTERNS[1], np.zeros(1, np.uint8), 0)
 
 
 class DistanceTable:
@@ -116,6 +134,10 @@ class DistanceTable:
                                    f" {planner.format_size(puzzle.rank_size)}, over the limit of"
                                    f" {planner.format_size(limit)}; storage='mod3' needs a quarter of that")
         self.distances = table_array(puzzle.rank_size, np.uint8, np.iinfo(np.uint8).max)
+        if puzzle.has_unrank and max_depth is None and \
+                planner.fits(puzzle, mode="twobit", max_memory=max(limit - puzzle.rank_size, 1), keep=LISTED):
+            self._build_two_bit(goals, threads, on_layer)
+            return
         from vecsearch.engine.layered.enumeration import enumerate_space  # loaded on first use, as bfs loads it
 
         result = enumerate_space(puzzle, goals, backward=True, max_depth=max_depth, visited="bitset", threads=threads,
@@ -125,6 +147,41 @@ class DistanceTable:
         self.max_distance = result.depth
         self.complete = result.complete
         self.radius = None if result.complete else max_depth
+
+    def _build_two_bit(self, goals, threads, on_layer) -> None:
+        """The whole table of bytes, found by the two-bit search: each layer's cells (the newest,
+        ``TwoBitSearch.value``) recorded as it is found."""
+        search = TwoBitSearch(self.puzzle, self.component, True, LISTED, "backward")
+        self.profile = Profile(visited="twobit")
+        with thread_limit(threads):
+            record = search.seed(goals)
+            while True:
+                self._record_cells(search)
+                self.profile.add(record)
+                if on_layer is not None:
+                    on_layer(record)
+                if search.exhausted:
+                    break
+                record = search.step()
+        self.complete = True
+        self.max_distance = search.depth - (search.counts[-1] == 0)
+        self.radius = None
+
+    def _record_cells(self, search) -> None:
+        depth = search.depth
+        if search.counts[-1] == 0:
+            return
+        self._widen(depth)
+        pattern = PATTERNS[search.value(depth)]
+        warm_whole_tables()
+        blocks.map_blocks(lambda lo, hi: record_cells(search.table, lo, hi, pattern, self.distances, depth),
+                          len(search.table), 1 << 16)
+
+    def _widen(self, depth: int) -> None:
+        if depth >= self.unknown:  # deeper than one byte can tell: widen the table
+            widened = self.distances.astype(np.uint16)
+            widened[self.distances == self.unknown] = np.iinfo(np.uint16).max
+            self.distances = widened
 
     def _build_mod3(self, goals, threads, on_layer, max_memory) -> None:
         puzzle = self.puzzle
@@ -155,10 +212,7 @@ class DistanceTable:
         return int(np.iinfo(self.distances.dtype).max)
 
     def _record_layer(self, depth: int, layer) -> None:
-        if depth >= self.unknown:  # deeper than one byte can tell: widen the table
-            widened = self.distances.astype(np.uint16)
-            widened[self.distances == self.unknown] = np.iinfo(np.uint16).max
-            self.distances = widened
+        self._widen(depth)
         for chunk in layer.chunks:
             layer_kernels(self.puzzle).record_distances(chunk, kernel_tables(self.puzzle), self.distances, depth)
 

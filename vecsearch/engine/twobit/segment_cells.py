@@ -1,6 +1,7 @@
 """Cells of two-bit tables that do not depend on the puzzle: compiled once for all of them.
 
-``retire_cells`` serves the local search (``vecsearch.engine.twobit.search``); ``claim_next``,
+``retire_cells`` serves the local search (``vecsearch.engine.twobit.search``), ``record_cells``
+a distance table built by it (``vecsearch.engine.tables.distance``); ``claim_next``,
 ``advance_cells`` and ``frontier_blocks`` the enumeration modulo symmetry
 (``vecsearch.engine.twobit.classes``); the rest, a partitioned search
 (``vecsearch.engine.twobit.segment_tasks``).
@@ -33,6 +34,19 @@ def retire_cells(table, lo, hi, pattern):
             table[word] &= ~(cells * 3)
             count += popcount(cells)
     return count
+
+
+@kernel
+def record_cells(table, lo, hi, pattern, distances, depth):
+    """``distances[rank] = depth`` for each cell of words ``[lo, hi)`` that ``pattern`` selects
+    (see ``retire_cells``)."""
+    for word in range(lo, hi):
+        x = table[word] ^ pattern
+        cells = x & (x >> 1) & LOW_BITS
+        while cells != 0:
+            low = cells & -cells
+            distances[32 * word + (popcount(low - 1) >> 1)] = depth
+            cells ^= low
 
 
 @kernel
