@@ -1,6 +1,7 @@
 """The memory planner: estimates, the mode it picks under a limit, refusals, guarded runs."""
 
 import re
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -58,6 +59,40 @@ def test_auto_prefers_the_faster_mode_that_fits():
     assert vs.bfs("sliding-3x3", max_memory="1G").profile.visited == "bitset"  # cheaper from states: layers
     small = vs.bfs("sliding-3x3", max_memory="2M")  # the layers might need more than 2 MiB
     assert small.profile.visited == "twobit" and small.total_states == 181440
+
+
+def test_a_large_dense_rank_space_is_searched_in_two_bits_first():
+    """Children built as states, yet from 2^24 ranks on the two-bit search comes first where every
+    rank is a state (sliding puzzles, permutation puzzles in the labels form); not where the
+    ranks may be sparse (a user's puzzle) or few."""
+    sliding = [vs.get_puzzle(f"sliding-{shape}") for shape in ("2x5", "3x4", "4x4")]
+    assert [p.prefers_two_bit for p in sliding] == [False, True, True]
+    assert planner.plan(sliding[1]).mode == "twobit" and planner.plan(sliding[0]).mode == "layers"
+    assert planner.plan(sliding[2], max_depth=10).mode == "layers"  # the whole space fits nowhere: a ball
+    definitions = Path(__file__).parent / "data" / "definitions"
+    small, large = (vs.PermutationPuzzle(vs.load_definition(definitions / f"twsearch-main-{name}.tws"),
+                                         representation="labels") for name in ("puzzlerchallenger", "skewb"))
+    assert small.rank_size < 1 << 24 <= large.rank_size
+    assert (small.prefers_two_bit, large.prefers_two_bit) == (False, True)
+    sparse = vs.Puzzle("line", line_steps, 2, rank=vs.Rank(line_rank, 1 << 25, unrank=line_unrank), start=0)
+    assert not sparse.prefers_two_bit and planner.plan(sparse, max_memory="1G").mode == "layers"
+
+
+@njit
+def line_steps(state, tables, children, moves):
+    children[0], children[1] = state + 1, state - 1
+    moves[0], moves[1] = 0, 1
+    return 2
+
+
+@njit
+def line_rank(state, tables):
+    return state
+
+
+@njit
+def line_unrank(rank, component, tables):
+    return rank
 
 
 def test_a_layered_search_that_outgrows_its_limit_stops_before_allocating():

@@ -15,7 +15,8 @@ one whose certain part fits and whose bound is unknown or loose (or that was ask
 the search then stops with ``MemoryLimitError`` before it would outgrow the limit, see
 ``MemoryBudget``); failing that it refuses, naming each mode's needs and the limit. Preference:
 the two-bit search first for puzzles that step in rank space (``expand_rank``: table lookups,
-no states built; ``Puzzle.prefers_two_bit``), else the layers (cheap children from states).
+no states built) and for large dense rank spaces (``Puzzle.prefers_two_bit``), else the layers
+(cheap children from states).
 """
 
 from __future__ import annotations
@@ -188,7 +189,7 @@ def plan(puzzle, *, mode="auto", visited="auto", max_memory=None, max_depth=None
     if not candidates:
         raise VecsearchError(_unavailable(puzzle, mode, visited, need_layers))
     given = max_memory is not None
-    if not puzzle.prefers_two_bit:  # without cheap rank-space moves, layers are faster when they fit
+    if not puzzle.prefers_two_bit:  # layers are faster when they fit
         candidates.sort(key=lambda e: e.mode == "twobit")
     explicit = mode != "auto" or visited != "auto"
     tests = (lambda e: e.bound is not None and e.bound <= limit,  # surely fits

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from vecsearch.contract import Moves, Rank, Rules
 from vecsearch.errors import InvalidPuzzleInput, PuzzleDefinitionError
-from vecsearch.puzzle import Puzzle, signed64, unsigned64
+from vecsearch.puzzle import TWO_BIT_RANKS, Puzzle, signed64, unsigned64
 from vecsearch.puzzles.permutation import (
     canonical,
     exact,
@@ -195,6 +195,11 @@ class PermutationPuzzle(Puzzle):
         """The kernel family: one per representation."""
         # A family per representation (and for pieces, with or without one-orbit rank steps)
         return f"permutation-{self.representation}"
+
+    @property
+    def prefers_two_bit(self) -> bool:
+        """Its ranks are dense: also a labels form's large rank space (``TWO_BIT_RANKS``)."""
+        return super().prefers_two_bit or (self.rank_size or 0) >= TWO_BIT_RANKS
 
     @property
     def move_capacity(self) -> int:

@@ -13,7 +13,7 @@ from dataclasses import replace
 from vecsearch.contract import Moves, Rank, Rules
 from vecsearch.errors import InvalidPuzzleInput
 from vecsearch.kernels.ranking import factorial_table
-from vecsearch.puzzle import Puzzle
+from vecsearch.puzzle import TWO_BIT_RANKS, Puzzle
 from vecsearch.puzzles.sliding.board import (
     BLANK_TOKENS,
     INVERSE_MOVES,
@@ -57,7 +57,7 @@ class SlidingPuzzle(Puzzle):
 
     @property
     def prefers_two_bit(self) -> bool:
-        return False  # its expand_rank unranks first: layers are faster when they fit
+        return self.rank_size >= TWO_BIT_RANKS  # its expand_rank unranks first: below that, layers are faster
 
     @property
     def kernel_label(self) -> str:
