@@ -205,8 +205,9 @@ def _orbit_windows(puzzle, j: int, cap: int, symmetries=None) -> tuple[list[Coar
     databases fit ``cap`` entries together, and those entries: the largest windows that fit,
     orientations of the rest counted if that fits; with ``symmetries``, the first window and
     images of it that cover the orbit (one database) where they do. (Windows no larger than
-    without symmetry: the 3x3x3's 7 edges, 511 M entries, would fit the default budget once, but
-    the engine's breadth-first build of them needs about 17.5 GiB.)"""
+    without symmetry: the 3x3x3's 7 edges, 511 M entries, would fit the default budget once; the
+    engine builds them in 115 s at a peak of 0.76 GiB on a 2-core machine, which a default should
+    not spend unasked.)"""
     names = list(range(len(puzzle.definition.label_names[j])))
     for k in range(len(names), 0, -1):
         starts = sorted({min(s, len(names) - k) for s in range(0, len(names), k)})
