@@ -5,7 +5,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from numba import njit
-from reference import bfs_layers, replay
+from reference import bfs_layers, distances, replay
 
 import vecsearch as vs
 from vecsearch.engine.runtime import codegen
@@ -278,3 +278,43 @@ def _toggles(state, tables, children, moves):
         children[m] = state ^ tables[0][m]
         moves[m] = m
     return 9
+
+
+
+DIAL = 500  # a dial turned one way only: +1 or +7 notches
+
+
+@njit
+def turn(state, tables, children, moves):
+    children[0], children[1] = (state + 1) % DIAL, (state + 7) % DIAL
+    moves[0], moves[1] = 0, 1
+    return 2
+
+
+@njit
+def turned_from(state, tables, parents, moves):
+    parents[0], parents[1] = (state + DIAL - 1) % DIAL, (state + DIAL - 7) % DIAL
+    moves[0], moves[1] = 0, 1
+    return 2
+
+
+@njit
+def notch(state, tables):
+    return state
+
+
+@njit
+def at_notch(rank, component, tables):
+    return rank
+
+
+def test_a_directed_puzzles_table_holds_the_distances_to_its_goal():
+    """Built backwards by the two-bit search (ranks that unrank): a push steps to predecessors, a
+    pull (the late layers) looks among an unreached state's children; as the plain-Python search
+    of the reversed moves."""
+    puzzle = vs.Puzzle("dial", vs.Rules(turn, reversible=False, predecessors=turned_from),
+                       vs.Moves(2, ("+1", "+7")), rank=vs.Rank(notch, DIAL, unrank=at_notch), start=1, goal=0)
+    table = vs.DistanceTable(puzzle)
+    expected = distances([0], lambda s: [("+1", (s - 1) % DIAL), ("+7", (s - 7) % DIAL)])
+    assert table.profile.visited == "twobit" and "pull" in [r.method for r in table.profile.records]
+    assert table.distances_of(np.arange(DIAL)).tolist() == [expected[s] for s in range(DIAL)]
