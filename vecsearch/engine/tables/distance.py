@@ -151,21 +151,27 @@ class DistanceTable:
     def _build_two_bit(self, goals, threads, on_layer) -> None:
         """The whole table of bytes, found by the two-bit search: each layer's cells (the newest,
         ``TwoBitSearch.value``) recorded as it is found."""
-        search = TwoBitSearch(self.puzzle, self.component, True, LISTED, "backward")
+        self._search_two_bit(TwoBitSearch(self.puzzle, self.component, True, LISTED, "backward"), goals, threads,
+                             on_layer, self._record_cells)
+        self.complete = True
+        self.radius = None
+
+    def _search_two_bit(self, search, goals, threads, on_layer, each_layer=None) -> None:
+        """Run ``search`` (a backward ``TwoBitSearch``) from ``goals`` to its end, each layer handed
+        to ``each_layer`` (the search, the layer its newest) and recorded."""
         self.profile = Profile(visited="twobit")
         with thread_limit(threads):
             record = search.seed(goals)
             while True:
-                self._record_cells(search)
+                if each_layer is not None:
+                    each_layer(search)
                 self.profile.add(record)
                 if on_layer is not None:
                     on_layer(record)
                 if search.exhausted:
                     break
                 record = search.step()
-        self.complete = True
         self.max_distance = search.depth - (search.counts[-1] == 0)
-        self.radius = None
 
     def _record_cells(self, search) -> None:
         depth = search.depth
@@ -190,19 +196,9 @@ class DistanceTable:
                                  " only tells 'one closer' when moves can be undone); use storage='bytes'")
         planner.plan(puzzle, mode="twobit", max_memory=max_memory)  # refuses a table that cannot fit
         search = TwoBitSearch(puzzle, self.component, True, 0, "backward", mod3=True)
-        self.profile = Profile(visited="twobit")
-        with thread_limit(threads):
-            record = search.seed(goals)
-            while True:
-                self.profile.add(record)
-                if on_layer is not None:
-                    on_layer(record)
-                if search.exhausted:
-                    break
-                record = search.step()
+        self._search_two_bit(search, goals, threads, on_layer)
         self.mod3 = search.table
         self.goal_ranks = np.unique(layer_kernels(puzzle).ranks(goals, kernel_tables(puzzle)))
-        self.max_distance = search.depth - (search.counts[-1] == 0)
         self.complete = True
         self.radius = None
 
