@@ -163,16 +163,18 @@ def test_multiset_rank_is_a_bijection_in_python_and_in_the_kernels(counts):
         assert kernels.unrank_many(ranks, 0, puzzle.tables).tolist() == packed.tolist()
 
 
-def test_kernels_rank_identical_pieces_of_many_labels_as_the_layout_does():
-    """Orbits of at most 8 labels are ranked in one pass (a byte per label), the others label by
-    label: both equal the layout's rank, sampled (9 labels: 1.8 M arrangements, 10 slots)."""
-    counts = (2, 1, 1, 1, 1, 1, 1, 1, 1)
+@pytest.mark.parametrize("counts, orientations", [((2, 1, 1, 1, 1, 1, 1, 1, 1), 1), ((3, 2, 1, 1, 1, 1, 1), 1),
+                                                   ((3, 2, 1, 1, 1, 1, 1), 2)], ids=["9-labels", "7-labels", "twisted"])
+def test_kernels_rank_identical_pieces_of_many_labels_as_the_layout_does(counts, orientations):
+    """Orbits of at most 8 labels are ranked in one pass (a byte per label; in a narrow state,
+    their orientations in the same pass), the others label by label: both equal the layout's
+    rank, sampled (9 labels: 1.8 M arrangements, 10 slots)."""
     values = [v for v, c in enumerate(counts) for _ in range(c)]
     n = len(values)
-    definition = PermutationDefinition("m9", [Orbit("M", n, 1)], {
+    definition = PermutationDefinition("m9", [Orbit("M", n, orientations)], {
         "X": {"M": list(range(1, n)) + [0]}, "Y": {"M": [1, 0] + list(range(2, n))}}, {"M": values})
     puzzle = PermutationPuzzle(definition, representation="labels")
-    assert puzzle.rank_size == multinomial(counts)
+    assert puzzle.rank_size == multinomial(counts) * orientations ** (n - 1)  # the sum of orientations is kept
     ranks = np.random.default_rng(9).integers(0, puzzle.rank_size, 2000)
     packed = np.array([puzzle.encode(puzzle.layout.unrank(int(r), 0)) for r in ranks], np.int64)
     assert layer_kernels(puzzle).ranks(packed, puzzle.tables).tolist() == ranks.tolist()

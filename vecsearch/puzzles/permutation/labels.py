@@ -217,13 +217,52 @@ def labels_rank(state, tables):
     rank = np.int64(0)
     for j in range(tables.scalars[ORBITS]):
         info = tables.orbits[j]
-        rank += (arrangement_rank(state, tables, j) >> info[ORBIT_HALVED]) * info[ORBIT_ARRANGEMENT_WEIGHT]
+        if info[ORBIT_DISTINCT] or info[ORBIT_LABELS] > 8 or tables.scalars[WIDTH] > 1:
+            rank += (arrangement_rank(state, tables, j) >> info[ORBIT_HALVED]) * info[ORBIT_ARRANGEMENT_WEIGHT]
+            x = orientation_rank(state, tables, j) if info[ORBIT_ORIENTATION_SIZE] > 1 else 0
+        else:
+            arrangement, x = multiset_rank_once(state, tables, j)
+            rank += arrangement * info[ORBIT_ARRANGEMENT_WEIGHT]
         if info[ORBIT_ORIENTATION_SIZE] > 1:
-            x = orientation_rank(state, tables, j)
             if info[ORBIT_DROPPED]:
                 x //= info[ORBIT_K]
             rank += x * info[ORBIT_ORIENTATION_WEIGHT]
     return rank
+
+
+@state_function
+def multiset_rank_once(state, tables, j):
+    """``arrangement_rank`` and ``orientation_rank`` of orbit ``j`` of identical pieces (at most
+    eight labels) of a narrow state, in one pass over its slots."""
+    info = tables.orbits[j]
+    first = info[ORBIT_FIRST]
+    labels = info[ORBIT_LABELS]
+    k = info[ORBIT_K]
+    piece_bits = tables.scalars[PIECE_BITS]
+    field_bits = tables.scalars[FIELD_BITS]
+    piece_mask = (np.int64(1) << piece_bits) - 1
+    field_mask = (np.int64(1) << field_bits) - 1
+    binomials = tables.binomials
+    weights = tables.arrangement_weight[j]
+    wild = tables.wild[first]
+    rank = np.int64(0)
+    x = np.int64(0)
+    free = np.int64(0)
+    taken = np.int64(0)
+    fields = word_of(state, 0) >> tables.slot_shift[first]  # a narrow state: the orbit's fields one after another
+    for _ in range(info[ORBIT_SIZE]):
+        f = fields & field_mask
+        fields >>= field_bits
+        label = f & piece_mask
+        shift = 8 * label
+        count = ((taken >> shift) & 255) + 1
+        taken += np.int64(1) << shift
+        if label < labels - 1:
+            rank += binomials[(free >> shift) & 255, count] * weights[label]
+        free += BYTE_ONES & (((np.int64(1) << shift) << 8) - 1)
+        if not (wild >> label) & 1:
+            x = x * k + (f >> piece_bits)
+    return rank, x
 
 
 @state_function
