@@ -8,6 +8,7 @@ import pytest
 from numba import njit
 from reference import distances, goal_distances, pack_sliding, replay, sliding_goal, sliding_neighbours
 from test_engine import random_state
+from test_twobit import identity_rank, identity_unrank
 
 import vecsearch as vs
 from vecsearch.puzzles.sliding import sliding
@@ -38,24 +39,14 @@ def jump(state, tables, children, moves):
     return 4
 
 
-@njit
-def position(state, tables):
-    return state
-
-
-@njit
-def at_position(rank, component, tables):
-    return rank
-
-
 @pytest.mark.parametrize("radius", [None, 20])
-@pytest.mark.parametrize("unrank", [at_position, None], ids=["two-bit", "layers"])
+@pytest.mark.parametrize("unrank", [identity_unrank, None], ids=["two-bit", "layers"])
 def test_a_whole_table_is_found_by_the_two_bit_search_where_ranks_unrank(unrank, radius):
     """With an unrank, a whole table's layers are found by the two-bit search, its late ones
     pulled (each unreached rank looks for a parent); a ball, or without an unrank, by a search
     of layers with a bitset."""
     puzzle = vs.Puzzle("ring", jump, vs.Moves(4, ("+1", "-1", "+7", "-7"), (1, 0, 3, 2)),
-                       rank=vs.Rank(position, RING, unrank=unrank), tables=(JUMPS,), start=0, goal=0)
+                       rank=vs.Rank(identity_rank, RING, unrank=unrank), tables=(JUMPS,), start=0, goal=0)
     expected = distances([0], lambda s: [(m, (s + int(j)) % RING) for m, j in enumerate(JUMPS)])
     table = vs.DistanceTable(puzzle, max_depth=radius)
     assert table.distances_of(np.arange(RING)).tolist() == \

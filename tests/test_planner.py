@@ -6,6 +6,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from numba import njit
+from test_twobit import identity_rank, identity_unrank
 
 import vecsearch as vs
 from vecsearch.engine.layered.enumeration import KEEP_FARTHEST
@@ -74,7 +75,7 @@ def test_a_large_dense_rank_space_is_searched_in_two_bits_first():
                                          representation="labels") for name in ("puzzlerchallenger", "skewb"))
     assert small.rank_size < 1 << 24 <= large.rank_size
     assert (small.prefers_two_bit, large.prefers_two_bit) == (False, True)
-    sparse = vs.Puzzle("line", line_steps, 2, rank=vs.Rank(line_rank, 1 << 25, unrank=line_unrank), start=0)
+    sparse = vs.Puzzle("line", line_steps, 2, rank=vs.Rank(identity_rank, 1 << 25, unrank=identity_unrank), start=0)
     assert not sparse.prefers_two_bit and planner.plan(sparse, max_memory="1G").mode == "layers"
 
 
@@ -83,16 +84,6 @@ def line_steps(state, tables, children, moves):
     children[0], children[1] = state + 1, state - 1
     moves[0], moves[1] = 0, 1
     return 2
-
-
-@njit
-def line_rank(state, tables):
-    return state
-
-
-@njit
-def line_unrank(rank, component, tables):
-    return rank
 
 
 def test_a_layered_search_that_outgrows_its_limit_stops_before_allocating():

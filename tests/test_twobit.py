@@ -84,7 +84,7 @@ def test_farthest_states_are_kept_up_to_a_limit():
 
 
 def test_twobit_needs_unrank():
-    puzzle = vs.Puzzle("counter", vs.Rules(_counter_expand, reversible=False), 2, rank=vs.Rank(_identity_rank, SIZE),
+    puzzle = vs.Puzzle("counter", vs.Rules(_counter_expand, reversible=False), 2, rank=vs.Rank(identity_rank, SIZE),
                        start=0)
     with pytest.raises(vs.VecsearchError, match="needs rank, rank_size and unrank"):
         vs.bfs(puzzle, mode="twobit")
@@ -120,12 +120,13 @@ def _counter_predecessors(state, tables, parents, moves):
 
 
 @njit
-def _identity_rank(state, tables):
+def identity_rank(state, tables):
+    """The state itself as its rank (puzzles whose states are small integers; ``identity_unrank``)."""
     return state
 
 
 @njit
-def _identity_unrank(rank, component, tables):
+def identity_unrank(rank, component, tables):
     return rank
 
 
@@ -136,7 +137,7 @@ def counter_neighbours(state):
 @pytest.mark.parametrize("predecessors", [None, _counter_predecessors], ids=["push-only", "with-predecessors"])
 def test_directed_puzzles(predecessors):
     puzzle = vs.Puzzle("counter", vs.Rules(_counter_expand, reversible=False, predecessors=predecessors), 2,
-                       rank=vs.Rank(_identity_rank, SIZE, unrank=_identity_unrank), start=7)
+                       rank=vs.Rank(identity_rank, SIZE, unrank=identity_unrank), start=7)
     result = vs.bfs(puzzle, mode="twobit")
     expected = bfs_layers([7], counter_neighbours)
     assert result.layer_sizes == [len(layer) for layer in expected]

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 from numba import njit
 from reference import bfs_layers, distances, replay
+from test_twobit import identity_rank, identity_unrank
 
 import vecsearch as vs
 from vecsearch.engine.runtime import codegen
@@ -298,22 +299,13 @@ def turned_from(state, tables, parents, moves):
     return 2
 
 
-@njit
-def notch(state, tables):
-    return state
-
-
-@njit
-def at_notch(rank, component, tables):
-    return rank
-
-
 def test_a_directed_puzzles_table_holds_the_distances_to_its_goal():
     """Built backwards by the two-bit search (ranks that unrank): a push steps to predecessors, a
     pull (the late layers) looks among an unreached state's children; as the plain-Python search
     of the reversed moves."""
     puzzle = vs.Puzzle("dial", vs.Rules(turn, reversible=False, predecessors=turned_from),
-                       vs.Moves(2, ("+1", "+7")), rank=vs.Rank(notch, DIAL, unrank=at_notch), start=1, goal=0)
+                       vs.Moves(2, ("+1", "+7")), rank=vs.Rank(identity_rank, DIAL, unrank=identity_unrank), start=1,
+                       goal=0)
     table = vs.DistanceTable(puzzle)
     expected = distances([0], lambda s: [("+1", (s - 1) % DIAL), ("+7", (s - 7) % DIAL)])
     assert table.profile.visited == "twobit" and "pull" in [r.method for r in table.profile.records]
