@@ -222,7 +222,7 @@ def labels_rank(state, tables):
             x = orientation_rank(state, tables, j) if info[ORBIT_ORIENTATION_SIZE] > 1 else 0
         else:
             arrangement, x = multiset_rank_once(state, tables, j)
-            rank += arrangement * info[ORBIT_ARRANGEMENT_WEIGHT]
+            rank += (arrangement >> info[ORBIT_HALVED]) * info[ORBIT_ARRANGEMENT_WEIGHT]
         if info[ORBIT_ORIENTATION_SIZE] > 1:
             if info[ORBIT_DROPPED]:
                 x //= info[ORBIT_K]
