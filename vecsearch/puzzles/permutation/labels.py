@@ -170,17 +170,14 @@ def arrangement_rank(state, tables, j):
         return rank
     binomials = tables.binomials
     labels = info[ORBIT_LABELS]
-    if labels <= 8:  # one pass: per label, its slots so far and the slots so far it may take (a byte each)
+    if labels <= 8:  # one pass (``one_pass_term``)
         free = np.int64(0)
         taken = np.int64(0)
+        weights = tables.arrangement_weight[j]
         for i in range(n):
-            label = label_at(state, tables, first + i)
-            shift = 8 * label
-            count = ((taken >> shift) & 255) + 1
-            taken += np.int64(1) << shift
-            if label < labels - 1:
-                rank += binomials[(free >> shift) & 255, count] * tables.arrangement_weight[j, label]
-            free += BYTE_ONES & (((np.int64(1) << shift) << 8) - 1)  # a free slot for the labels up to this one
+            term, taken, free = one_pass_term(label_at(state, tables, first + i), labels, taken, free, binomials,
+                                              weights)
+            rank += term
         return rank
     for v in range(labels - 1):
         digit = np.int64(0)
@@ -194,6 +191,18 @@ def arrangement_rank(state, tables, j):
             free += label >= v
         rank += digit * tables.arrangement_weight[j, v]
     return rank
+
+
+@state_function
+def one_pass_term(label, labels, taken, free, binomials, weights):
+    """The next slot's term of an arrangement ranked in one pass (at most 8 labels): per label, a
+    byte of ``taken`` counts its slots so far and a byte of ``free`` the slots so far it may take.
+    Returns ``(term, taken, free)`` after the slot, which holds ``label``."""
+    shift = 8 * label
+    count = ((taken >> shift) & 255) + 1
+    term = binomials[(free >> shift) & 255, count] * weights[label] if label < labels - 1 else np.int64(0)
+    return (term, taken + (np.int64(1) << shift),
+            free + (BYTE_ONES & (((np.int64(1) << shift) << 8) - 1)))  # a free slot for the labels up to this one
 
 
 @state_function
@@ -254,12 +263,8 @@ def multiset_rank_once(state, tables, j):
         f = fields & field_mask
         fields >>= field_bits
         label = f & piece_mask
-        shift = 8 * label
-        count = ((taken >> shift) & 255) + 1
-        taken += np.int64(1) << shift
-        if label < labels - 1:
-            rank += binomials[(free >> shift) & 255, count] * weights[label]
-        free += BYTE_ONES & (((np.int64(1) << shift) << 8) - 1)
+        term, taken, free = one_pass_term(label, labels, taken, free, binomials, weights)
+        rank += term
         if not (wild >> label) & 1:
             x = x * k + (f >> piece_bits)
     return rank, x
