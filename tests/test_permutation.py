@@ -321,25 +321,29 @@ SHARED = {  # one-orbit puzzles whose ranks have digits above the first chunk (r
 }
 
 
-@pytest.mark.parametrize("memory", ["whole", "two-slots"])
+@pytest.mark.parametrize("memory", ["whole", "none"])
 @pytest.mark.parametrize("entries", [1 << 22, 0], ids=["tabled", "computed"])
 @pytest.mark.parametrize("name", SHARED)
 def test_rank_steps_share_the_unranking_of_consecutive_ranks(name, entries, memory, monkeypatch):
     """A thread's ranks stepped one after the other through one memory (each rank's unranking
     redone only from the first digit that changed) give the children of unrank, expand, rank, in
-    both components and both directions, near or not; also when the memory holds fewer computed
-    reversals than the puzzle has (the others computed afresh)."""
+    both components and both directions, near or not; the computed reversals from the first
+    positions summed together and the others computed afresh, or all afresh when the memory has
+    no room for the sums."""
     from vecsearch.puzzles.permutation import rank_steps
 
     monkeypatch.setattr(rank_steps, "TABLE_ENTRIES", entries)
-    if memory == "two-slots":
-        monkeypatch.setattr(rank_steps, "RANK_MEMORY", rank_steps.SLOTS + 2 * (9 + 2))
+    if memory == "none":
+        monkeypatch.setattr(rank_steps, "RANK_MEMORY", rank_steps.SLOTS)
     puzzle = SHARED[name]()
-    computed_reversals = (puzzle.tables.step_at < 0) & (puzzle.tables.step_reversal == 1)
-    assert (puzzle.tables.step_memory >= 0).sum() == min(computed_reversals.sum(), 2 if memory == "two-slots" else 9)
-    if name == "pancake-9":  # every flip computed, or none
+    tables = puzzle.tables
+    computed_reversals = (tables.step_at < 0) & (tables.step_reversal == 1)
+    from_the_first = computed_reversals & (tables.step_first < rank_steps.SUMMED)
+    assert tables.step_summed.tolist() == (from_the_first if memory == "whole" else 0 * from_the_first).tolist()
+    if name == "pancake-9":  # every flip computed (some summed, the smallest flips not), or none
         assert computed_reversals.sum() == (0 if entries else 8)
-    kernels, tables = layer_kernels(puzzle), puzzle.tables
+        assert from_the_first.sum() == (0 if entries else rank_steps.SUMMED) < 8
+    kernels = layer_kernels(puzzle)
     ranks = np.array(thread_ranks(puzzle.rank_size, int(tables.step_chunk_size[0])))
     assert (len(tables.step_chunk_size) > 1 and len(ranks) > 500) or name.startswith("twisted")
     components = sorted({int(c) for c in kernels.components(kernels.unrank_many(ranks[:50], 0, tables), tables)}

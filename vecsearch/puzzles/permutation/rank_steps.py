@@ -16,16 +16,19 @@ pieces among themselves) replaced by the remainder after the move. Its children 
   ``ranking.chunked_digits``), and the new remainder is ranked from the moved pieces: ``O(k)``.
   A move that reverses the positions ``>= a`` (a pancake's flip) needs no ranking: the moved
   piece's digit is how many of the pieces it now follows are smaller, which the parent's digits
-  give at once (``remembered_reversal``): pancake-13's flips of 11, 12 and 13 in 49 ns a state, not 86.
+  give at once. The computed reversals from the first ``SUMMED`` positions (a pancake's largest
+  flips) are summed together, in one pass over the positions (``reversal_sums``): pancake-13's
+  flips of 11, 12 and 13 in one loop, not three (its 12 children in 51 ns a state, not 64;
+  pancake-13 enumerated in 180 s, not 210).
 - **Orientations** (at most 16): the base-k digits of the positions ``>= a`` are rewritten likewise.
 - **Memory**: the kernels hand each thread's calls one ``memory`` (``contract.RANK_MEMORY``
   words), and a thread steps ranks in increasing order, so a rank usually shares its first
   Lehmer digits with the one before. The digits above the first chunk are found again only when
   they change (``ranking.remembered_digits``), the pieces are taken again only from the first
-  position whose digit changed (``ranking.remembered_take``), and a computed reversal keeps its
-  sum's partial sums per position (a slot of ``n + 2`` words), adding again only the terms of the
-  changed positions. Over consecutive ranks (CPU time, on a busy machine): pancake-12 55 ns a
-  state, not 65; pancake-13 67, not 84.
+  position whose digit changed (``ranking.remembered_take``), and the summed reversals keep their
+  partial sums per position (a slot of ``SUM_WORDS`` per half), adding again only the terms of
+  the changed positions. Over consecutive ranks (CPU time, on a busy machine):
+  pancake-12 55 ns a state, not 65; pancake-13 67, not 84.
 
 Tables ``RankStepTables``: the ``PiecesTables`` and the table rows (the moves, then the inverse
 moves if the puzzle needs them), each half by increasing ``k`` (the tabled rows first):
@@ -35,8 +38,10 @@ moves if the puzzle needs them), each half by increasing ``k`` (the tabled rows 
 ``step_tabled``: tabled rows per half; ``step_deltas`` (``span!``, columns) and
 ``step_together`` (per half: its first column and how many rows; ``[2]``: ``span``);
 ``step_powers``: powers of the orientation count; ``step_chunk_size`` and ``step_chunk_digits``:
-``ranking.digit_chunks`` of a Lehmer rank of ``n`` pieces; ``step_memory``: the slot of each
-computed reversal in a memory (``SLOTS`` on), or -1 (no room: its sum is computed afresh).
+``ranking.digit_chunks`` of a Lehmer rank of ``n`` pieces; ``step_summed``: 1 for each computed
+reversal from a position ``a < SUMMED`` that ``reversal_sums`` sums (the others, or all when a
+memory has no room, are computed as any move); ``step_sums``, per half: which ``a`` it sums, a
+bit each (in the memory's slot ``SLOTS + half * SUM_WORDS``).
 """
 
 import math
@@ -48,6 +53,7 @@ from vecsearch._numba import kernel, state_function
 from vecsearch.contract import RANK_MEMORY
 from vecsearch.kernels.intrinsics import popcount, prefetch
 from vecsearch.kernels.ranking import (
+    MAX_PACKED,
     NIBBLE_LOW_BITS,
     REMEMBERED_TAKE,
     digit_chunks,
@@ -67,10 +73,16 @@ DELTA_ENTRIES = 1 << 19
 # ahead as good, 1024 less; prefetching the rows of the changes read together too was slower)
 VALUES_AHEAD = 64
 # What a memory (see the module) holds, by word: the last rank's digits above the first chunk
-# (``ranking.remembered_digits``), the pieces last unranked (``ranking.remembered_take``), then the slots of the
-# computed reversals (a word of digits and the sums before each position and in all: n + 2 words each).
+# (``ranking.remembered_digits``), the pieces last unranked (``ranking.remembered_take``), then a slot per half
+# for its summed reversals (``reversal_sums``: a word of digits, then SUMMED sums before each position and in all).
 HIGH, PIECES = 0, 2
 SLOTS = PIECES + REMEMBERED_TAKE
+# The computed reversals summed together: those from the first SUMMED positions, each at the index of its first
+# position, a constant count so that the pass's loop over them unrolls (every pancake stack's computed flips; a
+# pancake-13 state's children: 51 ns, summed reversal by reversal 64, over as many sums as it has 62), in the
+# slot of its half, whose place is a constant too (read from the tables: 59 ns, each index checked for wrapping)
+SUMMED = 6
+SUM_WORDS = 1 + (MAX_PACKED + 1) * SUMMED
 
 # The pieces tables, then how a move steps a single orbit's rank (built by ``step_tables``).
 RankStepTables = NamedTuple("RankStepTables", [*PiecesTables.__annotations__.items(),
@@ -78,7 +90,8 @@ RankStepTables = NamedTuple("RankStepTables", [*PiecesTables.__annotations__.ite
                                                    "step_rows", "step_first", "step_at", "step_source",
                                                    "step_twist", "step_reversal", "step_values", "step_tabled",
                                                    "step_deltas", "step_together", "step_powers",
-                                                   "step_chunk_size", "step_chunk_digits", "step_memory"))])
+                                                   "step_chunk_size", "step_chunk_digits", "step_summed",
+                                                   "step_sums"))])
 
 
 @state_function
@@ -96,34 +109,38 @@ def moved_remainder(pieces, source, a, n, factorials):
 
 
 @state_function
-def remembered_reversal(pieces, digits, a, n, factorials, memory, slot):
-    """``moved_remainder`` for a move that reverses the positions ``a..n-1``: position ``q``'s
-    piece ``p`` goes where it follows the pieces of ``a..q-1``, of which as many are smaller as
-    the pieces of ``a..n-1`` smaller than ``p`` (``p``, less those before ``a``) less those after
-    ``q`` (the parent's Lehmer digit ``q``, in ``digits``). A sum over ``q``: with a ``slot`` of
-    ``memory`` (``>= 0``), its terms of the positions before the first whose digit changed since
-    the slot's rank are kept."""
-    start = a
-    low = np.int64(0)
-    if slot >= 0 and memory[slot] >= 0:
+def reversal_sums(pieces, digits, n, factorials, memory, slot, summed):
+    """The remainders after the reversals of the positions ``a..n-1`` for each ``a < SUMMED``
+    whose bit is set in ``summed``, into ``memory`` from ``slot`` on (the one of ``a`` at ``slot + 1
+    + SUMMED * n + a``), unless the slot holds those of ``digits`` already. Such a reversal puts
+    position ``q``'s piece ``p`` where it follows the pieces of ``a..q-1``, of which as many are
+    smaller as the pieces before ``q`` (``p`` less the parent's Lehmer digit ``q``) less those
+    before ``a``: one pass over the positions adds each reversal's term, keeping the sums before
+    each position, so that only the positions from the first whose digit changed since the slot's
+    rank are added again."""
+    start = 0
+    if memory[slot] >= 0:
         changed = digits ^ memory[slot]
         if changed == 0:
-            return memory[slot + 1 + n]
-        start = max(a, popcount((changed & -changed) - 1) >> 2)
-        low = memory[slot + 1 + start]
-    before = np.int64(0)  # the pieces of the positions before a, a bit each
-    for j in range(a):
-        before |= np.int64(1) << ((pieces >> (4 * j)) & 15)
+            return
+        start = popcount((changed & -changed) - 1) >> 2
+    partial = slot + 1  # the sums before position q: SUMMED words from partial + SUMMED * q
+    if start == 0:
+        for a in range(SUMMED):
+            memory[partial + a] = 0
     for q in range(start, n):
-        if slot >= 0:
-            memory[slot + 1 + q] = low
         p = (pieces >> (4 * q)) & 15
-        smaller = p - popcount(before & ((np.int64(1) << p) - 1)) - ((digits >> (4 * q)) & 15)
-        low += smaller * factorials[q - a]
-    if slot >= 0:
-        memory[slot] = digits
-        memory[slot + 1 + n] = low
-    return low
+        below = (np.int64(1) << p) - 1
+        smaller = p - ((digits >> (4 * q)) & 15)  # the smaller pieces before q
+        at = partial + SUMMED * q
+        before = np.int64(0)  # the pieces before a, a bit each
+        for a in range(SUMMED):
+            low = memory[at + a]
+            if (summed >> a) & 1 and q >= a:
+                low += (smaller - popcount(before & below)) * factorials[q - a]
+            memory[at + SUMMED + a] = low
+            before |= np.int64(1) << ((pieces >> (4 * a)) & 15)
+    memory[slot] = digits
 
 
 @state_function
@@ -186,8 +203,10 @@ def single_orbit_step(rank, component, tables, ranks, first, near, memory):
         else:
             if pieces < 0:
                 pieces, _ = remembered_take(digits, n, memory, PIECES)
-            if tables.step_reversal[at]:
-                moved = remembered_reversal(pieces, digits, a, n, factorials, memory, tables.step_memory[at])
+                if tables.step_sums[h]:
+                    reversal_sums(pieces, digits, n, factorials, memory, SLOTS + h * SUM_WORDS, tables.step_sums[h])
+            if tables.step_summed[at]:
+                moved = memory[SLOTS + h * SUM_WORDS + 1 + SUMMED * n + a]
             else:
                 moved = moved_remainder(pieces, tables.step_source[at], a, n, factorials)
         child = ((full - remainder + moved) >> half) * weight
@@ -297,18 +316,28 @@ def step_tables(pieces: PiecesTables, rows, nmoves: int, orbit_size: int, orient
     deltas, together = _together(values, [n - first[r] for r in order], halves, nmoves, orientations, DELTA_ENTRIES)
     reversal = [all(p == first[r] + n - 1 - i for i, p in enumerate(rows[r][0][first[r]:], first[r]))
                 and not any(rows[r][1]) for r in order]
-    slots = np.full(len(rows), -1, np.int64)
-    slot = SLOTS
-    for j in range(len(rows)):
-        if at[j] < 0 and reversal[j] and slot + n + 2 <= RANK_MEMORY:
-            slots[j], slot = slot, slot + n + 2
+    summed, sums = _reversal_sums(at, reversal, [first[r] for r in order], nmoves, n)
     powers = np.array([orientations ** i for i in range(n + 1)], np.int64)
     chunk_size, chunk_digits = digit_chunks(list(range(n, 1, -1)))
     return RankStepTables(*pieces, np.array(order, np.int64), np.array([first[r] for r in order], np.int64), at,
                           np.array([rows[r][0] for r in order], np.int64).reshape(len(rows), n),
                           np.array([rows[r][1] for r in order], np.int64).reshape(len(rows), n),
                           np.array(reversal, np.int64), np.concatenate(values or [np.zeros(0, np.int32)]),
-                          np.array(halves, np.int64), deltas, together, powers, chunk_size, chunk_digits, slots)
+                          np.array(halves, np.int64), deltas, together, powers, chunk_size, chunk_digits, summed, sums)
+
+
+def _reversal_sums(at, reversal, firsts, nmoves, n):
+    """``step_summed`` and ``step_sums`` (see the module) of the rows in step order (``at``: their
+    remainders' offsets, -1: computed; ``reversal``; ``firsts``: their ``a``), each half's while a
+    memory has room for its slot."""
+    summed = np.zeros(len(at), np.int64)
+    sums = np.zeros(2, np.int64)
+    for h, rows in enumerate((range(nmoves), range(nmoves, len(at)))):
+        chosen = [j for j in rows if at[j] < 0 and reversal[j] and firsts[j] < SUMMED]
+        if SLOTS + (h + 1) * SUM_WORDS <= RANK_MEMORY:
+            summed[chosen] = 1
+            sums[h] = sum(1 << firsts[j] for j in chosen)
+    return summed, sums
 
 
 def _together(values, sizes, halves, nmoves, orientations, budget):
