@@ -184,7 +184,10 @@ def single_orbit_step(rank, component, tables, ranks, first, near, memory):
     together = tables.step_together[2 * h + 1]
     if together:  # the smallest moves' changes, side by side
         block = factorials[tables.step_together[4]]
-        remainder = full % block  # not from the digits: no chain of additions
+        if block == tables.step_chunk_size[0] and half == 0:  # the first digit chunk: what remembered_digits left
+            remainder = full - memory[HIGH]
+        else:
+            remainder = full % block  # not from the digits: no chain of additions
         position = n - tables.step_together[4]
         deltas = tables.step_deltas[remainder]
         column = tables.step_together[2 * h]
