@@ -364,8 +364,10 @@ def twobit_loop(table, lo, hi, pull, last_mask, value, newv, retire, component, 
             scanned = cycles()
         unrank_batch(pending, taken, component, tables, states)
         unranked = cycles()
+        # the ranks a pull's near neighbours left look at the far ones: all prefetched at once, the near ones being
+        # cached (pancake-12's pull of its layer 12: 3.24 s -> 3.16 s)
         at = batch_neighbours(table, pending, taken, states, component, tables, direction, kids, moves, ranks, counts,
-                              starts, FIRST_LOOK if pull else MAX_MOVES, memory)
+                              starts, FIRST_LOOK if pull and not HAS_NEAR else MAX_MOVES, memory)
         stepped = cycles()
         if pull:
             n, g, _ = pull_batch(table, table, pending, counts, starts, taken, ranks, value, newv, stash, fill)
