@@ -17,7 +17,7 @@ cells past ``rank_size`` are masked out by ``last_mask`` (a mask of low cell bit
 import numpy as np
 
 from vecsearch.contract import RANK_MEMORY
-from vecsearch.engine.runtime.layer_template import next_ranked
+from vecsearch.engine.runtime.layer_template import RANK_APART, next_ranked, next_states
 from vecsearch.kernels.intrinsics import atomic_add, atomic_and, cycles, popcount, prefetch
 from vecsearch.kernels.phases import CLAIM, EXPAND, SCAN, UNRANK, add_cycles
 from vecsearch.kernels.roles import (
@@ -32,6 +32,7 @@ from vecsearch.kernels.roles import (
     near_rank_state,
     new_states,
     predecessors_rank_state,
+    rank_state,
     state_function,
     unrank_state,
 )
@@ -150,6 +151,10 @@ def expand_in_rank_space(pending, states, i, component, tables, backward, kids, 
     return rank_steps(pending[i], component, tables, backward, ranks, memory)
 
 
+# A family that ranks each child from scratch and has no rank-space moves keeps a batch's children as states, and a
+# pull ranks them only as it looks at them: the first FIRST_LOOK of each rank, then the others of the ranks not yet
+# settled (``pull_batch``)
+LAZY_RANKS = RANK_APART and expand_rank_state is None
 if expand_rank_state is None:
     rank_neighbours = unrank_then_expand
     unrank_batch, expand_batch_member = unrank_all, expand_unranked
@@ -193,14 +198,17 @@ def settle_pulled(read, write, pending, counts, starts, states, ranks, seek, new
 
 
 @state_function
-def pull_batch(read, write, pending, counts, starts, states, ranks, seek, newv, stash, fill):
+def pull_batch(read, write, pending, counts, starts, states, ranks, seek, newv, stash, fill, kids, tables):
     """Settle a pull batch whose neighbours' ranks are in place, the first ``FIRST_LOOK`` of each
-    rank prefetched: those first, then, for the ranks left, the rest (prefetched now). Returns
-    ``(new, looked, left)``."""
+    rank prefetched (``LAZY_RANKS``: only those ranked, the neighbours being in ``kids``): those
+    first, then, for the ranks left, the rest (ranked and prefetched now). Returns ``(new,
+    looked, left)``."""
     new, looked, left = settle_pulled(read, write, pending, counts, starts, states, ranks, seek, newv, stash, fill,
                                       0, FIRST_LOOK)
     for s in range(left):
         for j in range(starts[s] + FIRST_LOOK, starts[s] + counts[s]):
+            if LAZY_RANKS:
+                ranks[j] = rank_state(kids[j], tables)
             prefetch(read, ranks[j] >> 5)
     more, looked_more, left = settle_pulled(read, write, pending, counts, starts, left, ranks, seek, newv, stash,
                                             fill, FIRST_LOOK, MAX_MOVES)
@@ -280,10 +288,17 @@ def batch_neighbours(table, pending, taken, states, component, tables, backward,
                      look, memory):
     """The neighbours' ranks of the batch ``pending[:taken]`` (unranked to ``states`` if the
     family needs states): those of rank ``i`` at ``ranks[starts[i]:][:counts[i]]``, the words of
-    the first ``look`` of each prefetched from ``table``. Returns how many in all."""
+    the first ``look`` of each prefetched from ``table``. Returns how many in all.
+    ``LAZY_RANKS``: the neighbours are in ``kids`` at the same places, and only the first ``look``
+    of each are ranked."""
     at = 0
     for i in range(taken):
-        c = expand_batch_member(pending, states, i, component, tables, backward, kids, moves, ranks[at:], memory)
+        if LAZY_RANKS:
+            c = next_states(states[i], tables, backward, kids[at:], moves)
+            for j in range(at, at + min(c, look)):
+                ranks[j] = rank_state(kids[j], tables)
+        else:
+            c = expand_batch_member(pending, states, i, component, tables, backward, kids, moves, ranks[at:], memory)
         for j in range(at, at + min(c, look)):
             prefetch(table, ranks[j] >> 5)
         counts[i] = c
@@ -324,10 +339,12 @@ def twobit_range(table, lo, hi, pull, last_mask, value, newv, retire, component,
 
 @state_function
 def batch_scratch():
-    """The arrays a loop's batches fill: ``pending``, ``counts``, ``starts``, ``states``, ``kids``,
-    ``moves`` and ``ranks``, and the loop's ``memory`` for the rank-space roles (holding no rank)."""
+    """The arrays a loop's batches fill: ``pending``, ``counts``, ``starts``, ``states``, ``kids``
+    (a state's, or with ``LAZY_RANKS`` the batch's), ``moves`` and ``ranks``, and the loop's
+    ``memory`` for the rank-space roles (holding no rank)."""
     return (np.empty(TWOBIT_ROOM, np.int64), np.empty(TWOBIT_ROOM, np.int64), np.empty(TWOBIT_ROOM, np.int64),
-            new_states(TWOBIT_ROOM, WIDTH), new_states(MAX_MOVES, WIDTH), np.empty(MAX_MOVES, np.int64),
+            new_states(TWOBIT_ROOM, WIDTH), new_states(TWOBIT_ROOM * MAX_MOVES if LAZY_RANKS else MAX_MOVES, WIDTH),
+            np.empty(MAX_MOVES, np.int64),
             np.empty(TWOBIT_ROOM * MAX_MOVES, np.int64), np.full(RANK_MEMORY, -1, np.int64))
 
 
@@ -364,13 +381,15 @@ def twobit_loop(table, lo, hi, pull, last_mask, value, newv, retire, component, 
             scanned = cycles()
         unrank_batch(pending, taken, component, tables, states)
         unranked = cycles()
-        # the ranks a pull's near neighbours left look at the far ones: all prefetched at once, the near ones being
-        # cached (pancake-12's pull of its layer 12: 3.24 s -> 3.16 s)
+        # a pull prefetches (LAZY_RANKS: ranks) the first FIRST_LOOK neighbours of each rank; but the ranks its near
+        # neighbours left look at the far ones: all prefetched at once, the near ones being cached (pancake-12's pull
+        # of its layer 12: 3.24 s -> 3.16 s)
         at = batch_neighbours(table, pending, taken, states, component, tables, direction, kids, moves, ranks, counts,
-                              starts, FIRST_LOOK if pull and not HAS_NEAR else MAX_MOVES, memory)
+                              starts, FIRST_LOOK if pull and (LAZY_RANKS or not HAS_NEAR) else MAX_MOVES, memory)
         stepped = cycles()
         if pull:
-            n, g, _ = pull_batch(table, table, pending, counts, starts, taken, ranks, value, newv, stash, fill)
+            n, g, _ = pull_batch(table, table, pending, counts, starts, taken, ranks, value, newv, stash, fill, kids,
+                                 tables)
         else:
             n, g = claim_cells(table, ranks, at, newv, stash, fill, candidates), at
         spent[UNRANK] += unranked - scanned

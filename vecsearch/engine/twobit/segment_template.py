@@ -98,7 +98,7 @@ def pull_segment_loop(old, new, lo, hi, last_mask, component, tables, backward, 
         unrank_batch(pending, taken, component, tables, states)
         batch_neighbours(old, pending, taken, states, component, tables, direction, kids, moves, ranks, counts, starts,
                          FIRST_LOOK, memory)
-        n, g, _ = pull_batch(old, new, pending, counts, starts, taken, ranks, 1, 1, no_stash, fill)
+        n, g, _ = pull_batch(old, new, pending, counts, starts, taken, ranks, 1, 1, no_stash, fill, kids, tables)
         found += n
         generated += g
     return looked, generated, found
