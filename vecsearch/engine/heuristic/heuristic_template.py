@@ -152,11 +152,16 @@ def bounded_dfs(root, root_h, sequence, bound, tables, htables, sequences, goals
         return 0, bound, 0, 0
     next_bound = NO_BOUND
     expanded = 1
-    _, root_info = heuristic_update_state(root, np.int64(-1), root, htables)
-    generated = expand_level(root, root_info, sequence, 0, bound - 1, tables, htables, sequences, kids, kid_moves,
-                             kid_h, kid_info, count, cursor)
+    generated = 0
+    _, node_info = heuristic_update_state(root, np.int64(-1), root, htables)
+    node = root  # the node whose children fill level depth next: one call site, so the rules compile once
+    descended = True
     depth = 0
     while depth >= 0:
+        if descended:
+            generated += expand_level(node, node_info, at[depth], depth, bound - depth - 1, tables, htables, sequences,
+                                      kids, kid_moves, kid_h, kid_info, count, cursor)
+            descended = False
         if stop[0]:
             break
         if cursor[depth] == count[depth]:
@@ -176,8 +181,9 @@ def bounded_dfs(root, root_h, sequence, bound, tables, htables, sequences, goals
         at[depth + 1] = sequences[at[depth], kid_moves[j]]
         depth += 1
         expanded += 1
-        generated += expand_level(kids[j], kid_info[j], at[depth], depth, bound - depth - 1, tables, htables,
-                                  sequences, kids, kid_moves, kid_h, kid_info, count, cursor)
+        node = kids[j]
+        node_info = kid_info[j]
+        descended = True
     return -1, next_bound, expanded, generated
 
 
