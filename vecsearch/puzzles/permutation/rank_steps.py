@@ -147,7 +147,9 @@ def reversal_sums(pieces, digits, n, factorials, memory, slot, summed):
 def single_orbit_step(rank, component, tables, ranks, first, near, memory):
     """The ranks after the rows ``first ..`` (the moves, or the inverse moves) from ``rank``: all
     of them, in move order, or (``near``) only the tabled rows', packed; returns how many.
-    ``memory`` (see the module) keeps the unranking of the ranks stepped before."""
+    ``memory`` (see the module) keeps the unranking of the ranks stepped before. The indices made
+    of what the tables hold are cast unsigned (they are never negative): numba then leaves out
+    the fix-up of a negative index (pancake-13's children: 50 -> 45 ns a state)."""
     orbit = tables.orbits[0]
     factorials = tables.factorials
     n = orbit[1]
@@ -189,10 +191,11 @@ def single_orbit_step(rank, component, tables, ranks, first, near, memory):
         else:
             remainder = full % block  # not from the digits: no chain of additions
         position = n - tables.step_together[4]
-        deltas = tables.step_deltas[remainder]
+        deltas = tables.step_deltas[np.uint64(remainder)]
         column = tables.step_together[2 * h]
         for j in range(together):
-            ranks[j if near else tables.step_rows[first + j] - first] = (full + deltas[column + j]) >> half
+            to = j if near else tables.step_rows[first + j] - first
+            ranks[np.uint64(to)] = (full + deltas[np.uint64(column + j)]) >> half
     for j in range(together, count):
         at = first + j
         a = tables.step_first[at]
@@ -201,7 +204,7 @@ def single_orbit_step(rank, component, tables, ranks, first, near, memory):
             remainder += ((digits >> (4 * position)) & 15) * factorials[n - 1 - position]
         offset = tables.step_at[at]
         if offset >= 0:
-            moved = np.int64(tables.step_values[offset + remainder])
+            moved = np.int64(tables.step_values[np.uint64(offset + remainder)])
             prefetch(tables.step_values, offset + min(remainder + VALUES_AHEAD, factorials[n - a] - 1))
         else:
             if pieces < 0:
@@ -209,7 +212,7 @@ def single_orbit_step(rank, component, tables, ranks, first, near, memory):
                 if tables.step_sums[h]:
                     reversal_sums(pieces, digits, n, factorials, memory, SLOTS + h * SUM_WORDS, tables.step_sums[h])
             if tables.step_summed[at]:
-                moved = memory[SLOTS + h * SUM_WORDS + 1 + SUMMED * n + a]
+                moved = memory[np.uint64(SLOTS + h * SUM_WORDS + 1 + SUMMED * n + a)]
             else:
                 moved = moved_remainder(pieces, tables.step_source[at], a, n, factorials)
         child = ((full - remainder + moved) >> half) * weight
@@ -217,7 +220,7 @@ def single_orbit_step(rank, component, tables, ranks, first, near, memory):
             child += moved_twists(twists, orientation, tables, at, a, kept, k)
         elif k > 1:
             child += orientation
-        ranks[j if near else tables.step_rows[at] - first] = child
+        ranks[np.uint64(j if near else tables.step_rows[at] - first)] = child
     return count
 
 
