@@ -206,6 +206,8 @@ def child_ranks(b, sequence, full_rank, digits, tables, ranks):
     over the ``C - 1`` tiles after (before) it, to position ``q`` (``p``), ``q = p + C - 1``.
     Up: a jumped tile ``y`` gains ``[x < y]`` (``x``, the jumping tile, is now after it) and
     shifts one place forward; ``x`` loses the jumped tiles smaller than it. Down: the reverse.
+    The indices are cast unsigned (never negative): numba leaves out the fix-up of a negative
+    index (sliding-3x4 enumerated in 5.0 s instead of 5.3 s).
     """
     targets = tables.targets
     legal = tables.legal
@@ -215,8 +217,8 @@ def child_ranks(b, sequence, full_rank, digits, tables, ranks):
     block = factorials[tiles] >> 1  # ranks per blank cell
     k = 0
     for m in range(4):
-        if legal[b, m]:
-            t = targets[b, m]
+        if legal[np.uint64(b), m]:
+            t = targets[np.uint64(b), m]
             full = full_rank
             if m < 2:
                 up = m == 0
@@ -234,10 +236,11 @@ def child_ranks(b, sequence, full_rank, digits, tables, ranks):
                     d_y = (digits >> (4 * j)) & 15
                     smaller += y < x
                     moved = j - 1 if up else j + 1
-                    full += (d_y + (np.int64(x < y) if up else -np.int64(x < y))) * factorials[tiles - 1 - moved]
-                    full -= d_y * factorials[tiles - 1 - j]
-                full -= d_x * factorials[tiles - 1 - (p if up else q)]
-                full += (d_x - smaller if up else d_x + smaller) * factorials[tiles - 1 - (q if up else p)]
+                    gained = np.int64(x < y) if up else -np.int64(x < y)
+                    full += (d_y + gained) * factorials[np.uint64(tiles - 1 - moved)]
+                    full -= d_y * factorials[np.uint64(tiles - 1 - j)]
+                full -= d_x * factorials[np.uint64(tiles - 1 - (p if up else q))]
+                full += (d_x - smaller if up else d_x + smaller) * factorials[np.uint64(tiles - 1 - (q if up else p))]
             ranks[k] = t * block + (full >> 1)
             k += 1
     return k
