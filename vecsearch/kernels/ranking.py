@@ -269,7 +269,7 @@ def subset_rank_among(mask, taken, binomials):
     j = 1
     while mask != 0:
         low = mask & -mask
-        rank += binomials[popcount((low - 1) & ~taken), j]
+        rank += binomials[np.uint64(popcount((low - 1) & ~taken)), np.uint64(j)]
         mask ^= low
         j += 1
     return rank

@@ -75,10 +75,12 @@ def step_tables(size: int, rows) -> np.ndarray:
 
 @state_function
 def permute(mask, steps, base, nbytes):
-    """The mask after the move whose table starts at ``steps[base]``."""
+    """The mask after the move whose table starts at ``steps[base]`` (indexed unsigned, as the
+    tables are here: numba then leaves out the fix-up of a negative index, 5.3 -> 4.9 ns a child of
+    the 4x4x4's centres)."""
     out = np.int64(0)
     for b in range(nbytes):
-        out |= steps[base + b * 256 + ((mask >> (8 * b)) & 255)]
+        out |= steps[np.uint64(base + b * 256 + ((mask >> (8 * b)) & 255))]
     return out
 
 
@@ -128,7 +130,7 @@ def moved_mask(mask, colex, info, steps, v, row):
     """Label ``v``'s mask (``mask``, colex coordinate ``colex``) after the move of table row ``row``."""
     at = info[MASK_COLEX_STEPS + v]
     if at >= 0:
-        return steps[info[MASK_OF + v] + steps[at + colex * info[MASK_ROWS] + row]]
+        return steps[np.uint64(info[MASK_OF + v] + steps[np.uint64(at + colex * info[MASK_ROWS] + row)])]
     return permute(mask, steps, info[MASK_BYTE_STEPS + v] + row * info[MASK_BYTES] * 256, info[MASK_BYTES])
 
 
