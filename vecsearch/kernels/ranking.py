@@ -142,9 +142,9 @@ def chunked_digits(number, size, digits, first=0):
 @state_function
 def remembered_digits(number, size, digits, memory, at):
     """``chunked_digits(number, size, digits)``, the chunks above the first divided only when
-    they differ from those of the number before (``memory[at:at + 2]``: the
-    first number of their chunk, their digits; -1: none). A number within the chunk of the one
-    before is not divided at all (a thread's ranks mostly are)."""
+    they differ from those of the number before (``memory[at:at + 2]``: the first number of their
+    chunk, their digits; -1: none). A number within the chunk of the one before is not divided at
+    all (a thread's ranks mostly are)."""
     low = number - memory[at]
     if memory[at] < 0 or low < 0 or low >= size[0]:
         high = number // size[0]
