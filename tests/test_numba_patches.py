@@ -29,6 +29,38 @@ def test_the_inliner_copies_each_scope_once_and_inlines_the_same_code():
     assert twice(1999) == 28 + 2
 
 
+def test_ir_is_copied_as_copy_deepcopy_copies_it():
+    from numba.core.compiler import run_frontend
+
+    function_ir = run_frontend(_step.py_func)
+    theirs, ours = {}, {}  # one memo per copier, shared by the blocks, as the inliner's copies share theirs
+    for block in function_ir.blocks.values():
+        expected, got = copy.deepcopy(block, theirs), patches.ir_deepcopy(block, ours)
+        assert [str(statement) for statement in got.body] == [str(statement) for statement in expected.body]
+        assert got.scope is ours[id(block.scope)] and got is not block and got.body[0] is not block.body[0]
+    kept = {id(theirs), id(ours)}  # what each keeps alive, as copy.deepcopy does
+    assert {k: type(v) for k, v in ours.items() if k not in kept} == {k: type(v) for k, v in theirs.items()
+                                                                      if k not in kept}  # the same objects copied
+    assert len(ours[id(ours)]) == len(theirs[id(theirs)])
+    variables = [v for v in ours.values() if type(v).__name__ == "Var"]
+    variables[0].name = "renamed"  # a copy's variables are its own
+    assert "renamed" not in str(list(function_ir.blocks.values())[0].body)
+
+
+def test_flags_compare_as_numba_compares_them():
+    from numba.core.compiler import Flags
+
+    assert patches.quick_flag_comparisons() and patches.quick_flag_comparisons()  # installed once, kept
+    numbas = Flags.__eq__.numba
+    same, other, explicit = Flags(), Flags(), Flags()
+    for flags in (same, other, explicit):
+        flags.nrt = True
+    other.boundscheck = True
+    explicit.error_model = Flags().error_model  # a default set explicitly
+    pairs = [(same, Flags()), (same, same), (same, other), (other, same), (same, explicit), (explicit, same)]
+    assert [a == b for a, b in pairs] == [numbas(a, b) for a, b in pairs] == [False, True, False, False, True, True]
+
+
 OFFSET = 1  # read by test_the_inliner_prepares_a_callee_once_per_compile's inlined function
 
 

@@ -18,11 +18,17 @@ cost more than linearly in that size:
   is a fixed point over sets of variable names, one set per block (blocks x variables) with
   every set operation in Python;
 - ``counted_members_only()``: counting a reference to a tuple of arrays extracts every field of
-  every array, to find the one counted pointer in each.
+  every array, to find the one counted pointer in each;
+- ``ir_deepcopy`` (in ``faster_inlining``): the inliner's copies go through Python's generic
+  ``copy.deepcopy`` protocol, object by object;
+- ``quick_flag_comparisons()``: typing a call to an overload compares the compile's flags with
+  those of every cached implementation, option by option.
 
 Compiling pancake-6's two-bit search (its kernels, cold) took 5.6-5.8 s before
 ``ssa_by_mentions``, ``bitset_liveness`` and the inliner's second copy skipped, 4.0-4.3 s with
-them; ``counted_members_only`` then took ``tests/test_values.py`` from 80 s to 64 s (cold).
+them; ``counted_members_only`` then took ``tests/test_values.py`` from 80 s to 64 s (cold). ``ir_deepcopy`` and
+``quick_flag_comparisons`` took it from 70.5-73.5 CPU seconds to 65.9-68.9 (cold, one process, back to back),
+and left ``tests/test_pairs.py`` with ``tests/test_twobit.py`` as they were (73.2-73.5).
 
 ``quicker_cache_loads()`` loads a cached kernel without numba's full context refresh (see there).
 
@@ -37,6 +43,57 @@ from collections import defaultdict
 import numpy as np
 from numba.core import event
 
+_ATOMIC = frozenset((int, float, bool, complex, str, bytes, type(None)))
+_plain: dict = {}  # class -> whether copy.deepcopy copies it as its __dict__, deep-copied (numba's IR nodes)
+
+
+def _is_plain(cls) -> bool:
+    plain = _plain.get(cls)
+    if plain is None:
+        plain = _plain[cls] = (cls.__module__ == "numba.core.ir" and "__dict__" in dir(cls)
+                               and not hasattr(cls, "__deepcopy__") and not hasattr(cls, "__setstate__")
+                               and cls.__reduce_ex__ is object.__reduce_ex__ and cls.__reduce__ is object.__reduce__
+                               and getattr(cls, "__getstate__", object.__getstate__) is object.__getstate__
+                               and not getattr(cls, "__slots__", ())
+                               and cls not in copy.__dict__.get("_deepcopy_dispatch", {}))
+    return plain
+
+
+def ir_deepcopy(value, memo):
+    """``copy.deepcopy(value, memo)``, the same copy, made faster for numba's IR: its nodes (plain
+    objects of ``numba.core.ir``), lists, dicts and tuples are copied here, without the generic
+    protocol (``__reduce_ex__``, ``copyreg``); anything else by ``copy.deepcopy``."""
+    cls = type(value)
+    if cls in _ATOMIC:
+        return value
+    key = id(value)
+    if key in memo:
+        return memo[key]
+    if cls is list:
+        made = memo[key] = []
+        made.extend([ir_deepcopy(item, memo) for item in value])
+    elif cls is dict:
+        made = memo[key] = {}
+        for name, item in value.items():
+            made[ir_deepcopy(name, memo)] = ir_deepcopy(item, memo)
+    elif cls is tuple:
+        items = [ir_deepcopy(item, memo) for item in value]
+        if key in memo:
+            return memo[key]
+        if all(a is b for a, b in zip(items, value, strict=True)):
+            return value
+        made = memo[key] = tuple(items)
+    elif _is_plain(cls):
+        made = memo[key] = cls.__new__(cls)
+        state = value.__dict__
+        if state:
+            made.__dict__.update(ir_deepcopy(state, memo))
+    else:
+        return copy.deepcopy(value, memo)
+    if made is not value:  # as copy.deepcopy, keep what was copied alive (a singleton is its own copy)
+        memo.setdefault(id(memo), []).append(value)
+    return made
+
 
 class _ScopeSharingCopy:
     """Stands in for the ``copy`` module inside ``numba.core.inline_closurecall``.
@@ -49,7 +106,7 @@ class _ScopeSharingCopy:
 
     ``inline_ir`` then copies its copy again, "an unmutated copy of the callee IR to return",
     which both of numba's callers drop: a block made by this call's first copy is returned as
-    it is (half the copying).
+    it is (half the copying). The blocks are copied by ``ir_deepcopy``.
     """
 
     def __init__(self, block_type):
@@ -61,7 +118,7 @@ class _ScopeSharingCopy:
         if memo is None and self.memos is not None and isinstance(value, self.block_type):
             if id(value) in self.made:
                 return value  # the "unmutated copy" of a copy that inline_ir returns, and every caller drops
-            copied = copy.deepcopy(value, self.memos.setdefault(id(value.scope), {}))
+            copied = ir_deepcopy(value, self.memos.setdefault(id(value.scope), {}))
             self.made[id(copied)] = copied
             return copied
         return copy.deepcopy(value, memo)
@@ -310,8 +367,37 @@ def counted_members_only() -> bool:
     return True
 
 
+def quick_flag_comparisons() -> bool:
+    """Make two sets of compiler flags compare equal at once when they set the same options.
+
+    numba keys its cache of an overload's implementation by the flags of the compile that asks
+    (``typing.templates._get_impl``), and every compile has flags of its own: each lookup compares
+    them, listing both sets' values (about 40 options, each read through a descriptor), and all
+    flags hash alike. Flags of one class setting the same options to the same values are equal
+    (the values of the options they leave unset are the defaults of both); others are compared as
+    numba compares them. False, and nothing changed, on a numba whose flags are not laid out as
+    this expects."""
+    from numba.core import targetconfig
+
+    config = targetconfig.TargetConfig
+    if getattr(config.__eq__, "quick", False):
+        return True
+    if not hasattr(config(), "_values"):
+        return False
+    numbas = config.__eq__
+
+    def __eq__(self, other):
+        if type(self) is type(other) and self._values == other._values:
+            return True
+        return numbas(self, other)
+
+    __eq__.quick, __eq__.numba = True, numbas
+    config.__eq__ = __eq__
+    return True
+
+
 class _Compiles(event.Listener):
-    """Installs the compiler's patches (``faster_inlining`` to ``counted_members_only``) when numba
+    """Installs the compiler's patches (``faster_inlining`` to ``quick_flag_comparisons``) when numba
     starts its first compile in the process (a process that only loads kernels from the cache
     never imports the compiler's passes), and empties ``_callee_irs`` when an outermost compile
     ends (numba's compiler lock holds meanwhile: one compile at a time). It stays registered:
@@ -328,6 +414,7 @@ class _Compiles(event.Listener):
             ssa_by_mentions()
             bitset_liveness()
             counted_members_only()
+            quick_flag_comparisons()
             self.installed = True
         self.depth += 1
 
