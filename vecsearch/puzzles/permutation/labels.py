@@ -118,14 +118,14 @@ def labels_children(state, tables, children, moves, first_row):
     piece_mask = (np.int64(1) << piece_bits) - 1
     count = 0
     for m in range(scalars[MOVES]):
-        row = first_row + m
+        row = np.uint64(first_row + m)  # indices cast unsigned: no fix-up of a negative index in the loop
         if scalars[BLOCKS] and not keeps_blocks(state, tables, row):
             continue
         for w in range(scalars[WIDTH]):
             put_word(children, count, w, word_of(state, w) & tables.keep[row, w])
         legal = True
         for j in range(tables.length[row]):
-            d = tables.dst[row, j]
+            d = np.uint64(tables.dst[row, j])
             f = field_at(state, tables, tables.src[row, j])
             label = f & piece_mask
             if (tables.illegal[d] >> label) & 1:
