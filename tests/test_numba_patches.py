@@ -47,6 +47,25 @@ def test_ir_is_copied_as_copy_deepcopy_copies_it():
     assert "renamed" not in str(list(function_ir.blocks.values())[0].body)
 
 
+def test_the_frame_stack_reuses_its_chunks():
+    import resource
+
+    from vecsearch import _frame_chunks
+
+    assert _frame_chunks.install() and _frame_chunks.install()  # installed once, kept
+
+    def dive(depth):
+        return 0 if depth == 0 else dive(depth - 1) + 1
+
+    assert dive(800) == 800  # frames in the chunks handed out again hold what they should
+    kept = _frame_chunks._installed["kept"]
+    assert 0 < kept[_frame_chunks.COUNT] <= _frame_chunks.KEPT
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+    for _ in range(2000):
+        assert dive(800) == 800  # several chunks deep: each mapped afresh would fault again, 10,000 times
+    assert resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before < 1000
+
+
 def test_flags_compare_as_numba_compares_them():
     from numba.core.compiler import Flags
 
