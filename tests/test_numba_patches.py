@@ -3,6 +3,7 @@
 import copy
 
 import numpy as np
+import pytest
 from numba import njit
 
 import vecsearch._numba_patches as patches
@@ -64,6 +65,37 @@ def test_the_frame_stack_reuses_its_chunks():
     for _ in range(2000):
         assert dive(800) == 800  # several chunks deep: each mapped afresh would fault again, 10,000 times
     assert resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before < 1000
+
+
+def test_the_collector_waits_while_numba_compiles():
+    import gc
+
+    from numba import types
+    from numba.core.errors import TypingError
+    from numba.extending import intrinsic
+
+    seen = []
+
+    @intrinsic
+    def thresholds_now(typingctx):  # typed, so run, while its caller compiles
+        seen.append(gc.get_threshold())
+        return types.int64(), lambda context, builder, signature, args: context.get_constant(types.int64, 7)
+
+    @njit
+    def compiled():
+        return thresholds_now()
+
+    own = gc.get_threshold()
+    assert compiled() == 7 and seen == [patches.COMPILE_GC_THRESHOLDS] and own != seen[0]
+    assert gc.get_threshold() == own
+
+    @njit
+    def broken(x):
+        return x.no_such_attribute
+
+    with pytest.raises(TypingError):
+        broken(1)
+    assert gc.get_threshold() == own  # the collector's own again after a compile that raised
 
 
 def test_flags_compare_as_numba_compares_them():

@@ -24,9 +24,11 @@ cost more than linearly in that size:
 - ``quick_flag_comparisons()``: typing a call to an overload compares the compile's flags with
   those of every cached implementation, option by option.
 
-One is CPython's (``vecsearch._frame_chunks``): the chunks of its frame stack, which a deep
-recursion such as the compiler's maps and unmaps at every crossing of a chunk's edge, are kept
-for reuse (``tests/test_pairs.py`` cold: 32.0 s -> 27.4 s, 4.4 s -> 0.35 s of it in the system).
+Two are CPython's: the chunks of its frame stack, which a deep recursion such as the compiler's
+maps and unmaps at every crossing of a chunk's edge, are kept for reuse
+(``vecsearch._frame_chunks``: ``tests/test_pairs.py`` cold, 32.0 s -> 26.4 s, 4.4 s -> 0.3 s of
+it in the system); and while numba compiles, the garbage collector runs less often
+(``COMPILE_GC_THRESHOLDS``: then 31.2 s -> 25.8-26.9 s, in another hour of the machine).
 
 Compiling pancake-6's two-bit search (its kernels, cold) took 5.6-5.8 s before
 ``ssa_by_mentions``, ``bitset_liveness`` and the inliner's second copy skipped, 4.0-4.3 s with
@@ -42,6 +44,7 @@ process that only loads kernels from the cache never imports the compiler's pass
 """
 
 import copy
+import gc
 from collections import defaultdict
 
 import numpy as np
@@ -400,17 +403,26 @@ def quick_flag_comparisons() -> bool:
     return True
 
 
+# Python's garbage collector while numba compiles: a compile makes millions of objects, most of them kept until
+# it ends, and with the default thresholds (700, 10, 10) the collector walked them over and over (tests/test_pairs.py
+# cold, one process: 31.2 s -> 25.8-26.9 s, the same peak memory; freezing the objects there before instead: as
+# fast, 90 MB more)
+COMPILE_GC_THRESHOLDS = (100_000, 50, 1000)
+
+
 class _Compiles(event.Listener):
     """Installs the compiler's patches (``faster_inlining`` to ``quick_flag_comparisons``) and
     CPython's (``vecsearch._frame_chunks``) when numba starts its first compile in the process (a
-    process that only loads kernels from the cache never imports the compiler's passes), and
-    empties ``_callee_irs`` when an outermost compile ends (numba's compiler lock holds meanwhile:
-    one compile at a time). It stays registered: numba would skip the next listener of the event
-    it is told of if it left the list then."""
+    process that only loads kernels from the cache never imports the compiler's passes); while an
+    outermost compile runs, the garbage collector takes ``COMPILE_GC_THRESHOLDS``, and when it
+    ends, its own thresholds again and ``_callee_irs`` is emptied (numba's compiler lock holds
+    meanwhile: one compile at a time). It stays registered: numba would skip the next listener of
+    the event it is told of if it left the list then."""
 
     registered = False
     installed = False
     depth = 0
+    thresholds = (700, 10, 10)  # the collector's own, while no compile runs
 
     def on_start(self, ev) -> None:
         if not self.installed:
@@ -424,12 +436,16 @@ class _Compiles(event.Listener):
             bitset_liveness()
             counted_members_only()
             quick_flag_comparisons()
+        if self.depth == 0:
+            self.thresholds = gc.get_threshold()
+            gc.set_threshold(*COMPILE_GC_THRESHOLDS)
         self.depth += 1
 
     def on_end(self, ev) -> None:
         self.depth -= 1
         if self.depth == 0:
             _callee_irs.clear()
+            gc.set_threshold(*self.thresholds)  # numba ends the event when a compile raises too
 
 
 def quicker_cache_loads() -> bool:
