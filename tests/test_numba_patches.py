@@ -85,17 +85,20 @@ def test_the_collector_waits_while_numba_compiles():
     def compiled():
         return thresholds_now()
 
-    own = gc.get_threshold()
-    assert compiled() == 7 and seen == [patches.COMPILE_GC_THRESHOLDS] and own != seen[0]
-    assert gc.get_threshold() == own
-
     @njit
     def broken(x):
         return x.no_such_attribute
 
-    with pytest.raises(TypingError):
-        broken(1)
-    assert gc.get_threshold() == own  # the collector's own again after a compile that raised
+    own = gc.get_threshold()
+    gc.set_threshold(701, 11, 12)
+    try:
+        assert compiled() == 7 and seen == [patches.COMPILE_GC_THRESHOLDS]
+        assert gc.get_threshold() == (701, 11, 12)
+        with pytest.raises(TypingError):
+            broken(1)
+        assert gc.get_threshold() == (701, 11, 12)  # the collector's own again after a compile that raised
+    finally:
+        gc.set_threshold(*own)
 
 
 def test_flags_compare_as_numba_compares_them():
