@@ -1,6 +1,8 @@
 """numba's compiler as vecsearch patches it (``vecsearch._numba_patches``): the same code, made faster."""
 
 import copy
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -65,6 +67,11 @@ def test_the_frame_stack_reuses_its_chunks():
     for _ in range(2000):
         assert dive(800) == 800  # several chunks deep: each mapped afresh would fault again, 10,000 times
     assert resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before < 1000
+    exits = subprocess.run([sys.executable, "-c", "import threading\nfrom vecsearch import _frame_chunks\n"
+                            "def dive(d): return 0 if d == 0 else dive(d - 1) + 1\n"
+                            "assert _frame_chunks.install() and dive(900) == 900\n"
+                            "threading.Thread(target=dive, args=(900,)).start()"], capture_output=True, text=True)
+    assert (exits.returncode, exits.stderr) == (0, "")  # exits cleanly: the wrapped allocator is back first
 
 
 def test_the_collector_waits_while_numba_compiles():

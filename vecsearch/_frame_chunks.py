@@ -14,8 +14,11 @@ disk): CPython calls them with the GIL held, in the middle of a call, where no P
 The wrapped allocator's functions are called through their addresses, held in the same array
 as the chunks kept (``kept``), so the compiled code holds no address of this process. The chunks
 are the same memory either way; ``vecsearch._numba_patches`` installs it at the first compile.
+The wrapped allocator is put back when the interpreter exits (``atexit``, before modules are torn
+down: ``kept`` is freed with this module, and CPython frees the chunks of its threads later).
 """
 
+import atexit
 import ctypes
 import sys
 
@@ -101,4 +104,5 @@ def install() -> bool:
     allocator = ArenaAllocator(kept.ctypes.data, functions[0].address, functions[1].address)
     _installed.update(kept=kept, functions=functions, allocator=allocator, wrapped=wrapped)
     api.PyObject_SetArenaAllocator(ctypes.byref(allocator))
+    atexit.register(api.PyObject_SetArenaAllocator, ctypes.byref(wrapped))
     return True
