@@ -32,9 +32,10 @@ it in the system); and while numba compiles, the garbage collector runs less oft
 
 Compiling pancake-6's two-bit search (its kernels, cold) took 5.6-5.8 s before
 ``ssa_by_mentions``, ``bitset_liveness`` and the inliner's second copy skipped, 4.0-4.3 s with
-them; ``counted_members_only`` then took ``tests/test_values.py`` from 80 s to 64 s (cold). ``ir_deepcopy`` and
-``quick_flag_comparisons`` took it from 70.5-73.5 CPU seconds to 65.9-68.9 (cold, one process, back to back),
-and left ``tests/test_pairs.py`` with ``tests/test_twobit.py`` as they were (73.2-73.5).
+them; ``counted_members_only`` then took ``tests/test_values.py`` from 80 s to 64 s (cold).
+``ir_deepcopy`` and ``quick_flag_comparisons`` took it from 70.5-73.5 CPU seconds to 65.9-68.9
+(cold, one process, back to back), and left ``tests/test_pairs.py`` with ``tests/test_twobit.py``
+as they were (73.2-73.5).
 
 ``quicker_cache_loads()`` loads a cached kernel without numba's full context refresh (see there).
 
