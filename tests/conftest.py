@@ -6,14 +6,17 @@ from pathlib import Path
 
 import pytest
 
+from vecsearch._numba_patches import COMPILE_GC_THRESHOLDS
+
 sys.path.insert(0, str(Path(__file__).parent))
 # The CLI announces long compiles on standard error; tests that compare it exactly would see the
 # line whenever a cache is cold. tests/test_startup.py turns it on where it is the subject.
 os.environ["VECSEARCH_ANNOUNCE_COMPILE"] = "0"
 DATA = Path(__file__).parent / "data"
 # The plain-Python references and the compiler make millions of objects: with Python's default thresholds
-# (700, 10, 10) the collector walked them over and over (the whole suite, empty caches: 596 -> 543 CPU seconds)
-gc.set_threshold(100_000, 50, 1000)
+# (700, 10, 10) the collector walked them over and over (the whole suite, empty caches: 596 -> 543 CPU seconds);
+# the tests take those numba's compiles take
+gc.set_threshold(*COMPILE_GC_THRESHOLDS)
 MAX_WORKERS = 4  # -n auto (pyproject.toml): beyond a few, workers mostly compile the same kernels twice
 
 
