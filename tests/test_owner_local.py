@@ -25,6 +25,9 @@ def client(cluster_client):
     return cluster_client
 
 
+HANG_LOST_RESULTS = 180  # seconds: a search that has not finished by then waits for results that will never come
+
+
 def owned_files(root):
     """{worker directory: {segment directory: table files}} under ``root``."""
     return {d.name: {s.name: sorted(f.name for f in s.iterdir()) for s in d.iterdir()}
@@ -103,6 +106,48 @@ def test_a_worker_killed_mid_search_costs_a_redo_not_the_counts(client, tmp_path
     assert killed and result.layer_sizes == expected
     client.wait_for_workers(2, timeout=60)
     assert victim not in client.run(os.getpid).values()
+
+
+@pytest.mark.slow  # a worker killed and restarted
+def test_an_owner_killed_between_its_tasks_and_their_gather_costs_a_redo(client, tmp_path, monkeypatch):
+    """The owner of half the segments dies after its tasks of a round, before the client has
+    their results: the results are lost with it, and the tasks that made them may run on it only.
+    The search must notice, not wait for them."""
+    import distributed
+
+    expected = [len(layer) for layer in bfs_layers([tuple(range(1, 9))], pancake_neighbours(8))]
+    victim_address, victim = min(client.run(os.getpid).items(), key=lambda item: item[1])
+    armed, killed, outcome = [], [], []
+    gather = client.gather
+
+    def gather_once_its_owner_is_dead(futures, *args, **kwargs):
+        if armed and not killed:
+            distributed.wait(list(futures.values()) if isinstance(futures, dict) else futures)
+            os.kill(victim, signal.SIGKILL)
+            killed.append(victim)
+            deadline = time.monotonic() + 60
+            while victim_address in client.scheduler_info()["workers"] and time.monotonic() < deadline:
+                time.sleep(0.05)
+        return gather(futures, *args, **kwargs)
+
+    def arm_from_layer_3(record):
+        if record.depth >= 3:
+            armed.append(record.depth)
+
+    def search():
+        try:
+            outcome.append(vs.bfs("pancake-8", client=client, owner_local=True, segments=4,
+                                  spill=str(tmp_path / "disk-{worker}"), on_layer=arm_from_layer_3))
+        except BaseException as error:  # the test's thread reports it
+            outcome.append(error)
+
+    monkeypatch.setattr(client, "gather", gather_once_its_owner_is_dead)
+    searching = threading.Thread(target=search, daemon=True)
+    searching.start()
+    searching.join(HANG_LOST_RESULTS)
+    assert killed and not searching.is_alive(), "the search still waits for results lost with their owner"
+    assert outcome[0].layer_sizes == expected
+    client.wait_for_workers(2, timeout=60)
 
 
 @pytest.mark.slow  # a client process killed and run again

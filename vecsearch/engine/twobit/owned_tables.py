@@ -44,7 +44,9 @@ search's state (``search.json``) in its own directory and resumes from it.
 from __future__ import annotations
 
 import os
+import threading
 import time
+from concurrent.futures import Future
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -364,17 +366,17 @@ class OwnerRunner:
 
     def _gather(self, futures, where: dict[int, str]):
         """The results of ``futures`` (a list or a dict), or ``WorkerLost`` as soon as an owner
-        in ``where`` leaves the cluster: a task bound to its address would never run."""
-        from distributed import wait
-
-        pending = list(futures.values()) if isinstance(futures, dict) else list(futures)
+        in ``where`` leaves the cluster: a task bound to its address would never run, nor run
+        again when the result it had made was lost with it (its owner killed after the task,
+        before the gather: a gather waited for it for ever). The gather runs on a thread of its
+        own, so that this one can watch the owners meanwhile."""
+        fetched = in_background(self.client.gather, futures)
         while True:
             try:
-                wait(pending, timeout=POLL_SECONDS)
-                return self.client.gather(futures)
+                return fetched.result(timeout=POLL_SECONDS)
             except TimeoutError:
                 if not set(where.values()) <= set(self._addresses().values()):
-                    self.client.cancel(pending)
+                    self.client.cancel(list(futures.values()) if isinstance(futures, dict) else futures)
                     raise WorkerLost from None
 
     def _on_owner(self, where, segment, function, *args):
@@ -438,6 +440,21 @@ class OwnerRunner:
         where = self._where()
         self._gather([self._on_owner(where, t, remove) if remove_files else self._on_owner(where, t, forget, depth - 1)
                       for t in range(self.segments)], where)
+
+
+def in_background(call, *args) -> Future:
+    """``call(*args)`` on a daemon thread of its own (one left waiting keeps no process from
+    exiting); its result or exception in the future returned."""
+    outcome: Future = Future()
+
+    def run() -> None:
+        try:
+            outcome.set_result(call(*args))
+        except BaseException as error:  # handed to the caller, whatever it is
+            outcome.set_exception(error)
+
+    threading.Thread(target=run, name="vecsearch-gather", daemon=True).start()
+    return outcome
 
 
 class WorkerLost(Exception):
