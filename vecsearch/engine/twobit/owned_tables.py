@@ -453,7 +453,7 @@ def in_background(call, *args) -> Future:
         except BaseException as error:  # handed to the caller, whatever it is
             outcome.set_exception(error)
 
-    threading.Thread(target=run, name="vecsearch-gather", daemon=True).start()
+    threading.Thread(target=run, name="vecsearch-background", daemon=True).start()
     return outcome
 
 
