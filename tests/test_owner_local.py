@@ -18,6 +18,7 @@ from reference import bfs_layers, pancake_neighbours
 from test_partitioned import SWAP_TWS
 
 import vecsearch as vs
+from vecsearch.engine.runtime.cluster import cluster_workers
 
 
 @pytest.fixture
@@ -126,7 +127,7 @@ def test_an_owner_killed_between_its_tasks_and_their_gather_costs_a_redo(client,
             os.kill(victim, signal.SIGKILL)
             killed.append(victim)
             deadline = time.monotonic() + 60
-            while victim_address in client.scheduler_info()["workers"] and time.monotonic() < deadline:
+            while victim_address in cluster_workers(client) and time.monotonic() < deadline:
                 time.sleep(0.05)
         return gather(futures, *args, **kwargs)
 

@@ -15,6 +15,7 @@ import numpy as np
 from vecsearch.engine.batch.methods import METHODS
 from vecsearch.engine.batch.strategies import solve_chunk
 from vecsearch.engine.results.answers import Chunk
+from vecsearch.engine.runtime.cluster import cluster_workers
 from vecsearch.engine.runtime.endpoints import portable
 
 
@@ -42,7 +43,7 @@ def map_chunks(client, puzzle, instances, bounds, method, max_depth, options, or
     shipped = portable(puzzle)
     size = max((hi - lo for lo, hi in bounds), default=1)
     if method in START_KEYED and not ordered:
-        workers = sorted(client.scheduler_info()["workers"])
+        workers = sorted(cluster_workers(client))
         groups = [(positions, [workers[w]]) for positions, w in group_by_start(instances, size, len(workers))]
     else:
         groups = [(np.arange(lo, hi), None) for lo, hi in bounds]

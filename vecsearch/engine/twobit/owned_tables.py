@@ -53,6 +53,7 @@ from pathlib import Path
 import numpy as np
 
 from vecsearch.engine.runtime import jit
+from vecsearch.engine.runtime.cluster import cluster_workers
 from vecsearch.engine.runtime.codegen import layer_kernels
 from vecsearch.engine.runtime.endpoints import as_puzzle
 from vecsearch.engine.runtime.guarded import kernel_tables
@@ -329,10 +330,10 @@ class OwnerRunner:
     def __init__(self, client, owners: dict[int, str] | None = None):
         self.client = client
         self.owners = owners
-        self.workers = max(1, len(client.scheduler_info()["workers"]))
+        self.workers = max(1, len(cluster_workers(client)))
 
     def _addresses(self) -> dict[str, str]:
-        return {str(info.get("name")): address for address, info in self.client.scheduler_info()["workers"].items()}
+        return {str(info.get("name")): address for address, info in cluster_workers(self.client).items()}
 
     @staticmethod
     def default_segments(workers: int, rank_size: int) -> int:
@@ -346,10 +347,15 @@ class OwnerRunner:
         names = sorted(self._addresses())
         if self.owners is None:
             self.owners = {t: names[t % len(names)] for t in range(job.layout.segments)}
-        self.job = self.client.scatter(job, broadcast=True, hash=False)
         self.segments = job.layout.segments
         self.plain_job = job
-        return warm_workers(self.client, warm, job)
+        return again_if_a_worker_is_lost(lambda: self._send(job))
+
+    def _send(self, job: Job) -> float:
+        """``sent_and_warm`` once every owner is there."""
+        self._where()
+        self.job, seconds = sent_and_warm(self.client, job, warm)
+        return seconds
 
     def _where(self) -> dict[int, str]:
         """Each segment's owner's address; waits for an owner that is away (restarting)."""
@@ -440,6 +446,18 @@ class OwnerRunner:
         where = self._where()
         self._gather([self._on_owner(where, t, remove) if remove_files else self._on_owner(where, t, forget, depth - 1)
                       for t in range(self.segments)], where)
+
+
+def sent_and_warm(client, job: Job, warming) -> tuple:
+    """``job`` scattered to every worker of ``client``'s cluster, and the longest its warm-up
+    there (``warming``, see ``warm_workers``) took. dask's scheduler raises ``KeyError`` when a
+    worker it copies the job to has just left: ``WorkerLost`` then, for
+    ``again_if_a_worker_is_lost`` to send it again."""
+    try:
+        sent = client.scatter(job, broadcast=True, hash=False)
+    except KeyError as error:
+        raise WorkerLost from error
+    return sent, warm_workers(client, warming, job)
 
 
 def in_background(call, *args) -> Future:

@@ -32,6 +32,7 @@ from pathlib import Path
 import numpy as np
 
 from vecsearch.engine.runtime import jit, planner
+from vecsearch.engine.runtime.cluster import cluster_workers
 from vecsearch.engine.runtime.codegen import layer_kernels
 from vecsearch.engine.runtime.endpoints import as_puzzle
 from vecsearch.engine.runtime.guarded import kernel_tables
@@ -204,7 +205,7 @@ def warm_workers(client, warming, job: Job) -> float:
     host's kernel cache instead of compiling the same kernels side by side (workers with cache
     directories of their own compile all the same). Returns the longest a worker took."""
     hosts: dict[str, list[str]] = {}
-    for address, info in client.scheduler_info()["workers"].items():
+    for address, info in cluster_workers(client).items():
         hosts.setdefault(info.get("host", address), []).append(address)
     first = [addresses[0] for addresses in hosts.values()]
     rest = [address for addresses in hosts.values() for address in addresses[1:]]

@@ -42,12 +42,13 @@ from vecsearch.engine.results.classes import ClassEnumeration, ClassLayer
 from vecsearch.engine.results.profile import PartitionedRecord, Profile
 from vecsearch.engine.results.result import SearchResult
 from vecsearch.engine.runtime import planner
+from vecsearch.engine.runtime.cluster import cluster_workers
 from vecsearch.engine.runtime.codegen import layer_kernels
 from vecsearch.engine.runtime.endpoints import endpoints, portable
 from vecsearch.engine.runtime.guarded import kernel_tables
 from vecsearch.engine.runtime.layers import Layer
 from vecsearch.engine.twobit.class_cells import canonical_ranks
-from vecsearch.engine.twobit.owned_tables import OwnerRunner, again_if_a_worker_is_lost
+from vecsearch.engine.twobit.owned_tables import OwnerRunner, again_if_a_worker_is_lost, sent_and_warm
 from vecsearch.engine.twobit.owned_tables import default_directory as default_owned_directory
 from vecsearch.engine.twobit.search import MethodCosts
 from vecsearch.engine.twobit.segment_cells import claim_ranks
@@ -57,7 +58,6 @@ from vecsearch.engine.twobit.segment_tasks import (
     expand_segment,
     settle_segment,
     warm,
-    warm_workers,
 )
 from vecsearch.errors import MemoryLimitError, SearchInterrupted, VecsearchError
 
@@ -124,13 +124,13 @@ class DaskRunner(SharedTables):
 
     def __init__(self, client):
         self.client = client
-        self.workers = max(1, len(client.scheduler_info()["workers"]))
+        self.workers = max(1, len(cluster_workers(client)))
 
     def start(self, job: Job) -> float:
         self.segments = job.layout.segments
         self.job_here = job
-        self.job = self.client.scatter(job, broadcast=True, hash=False)
-        return warm_workers(self.client, warm, job)
+        self.job, seconds = again_if_a_worker_is_lost(lambda: sent_and_warm(self.client, job, warm))
+        return seconds
 
     def map(self, task, depth: int, pull: bool) -> list:
         def run() -> list:
