@@ -1,4 +1,10 @@
-"""What the engine asks a ``dask.distributed`` cluster's scheduler, besides running its tasks."""
+"""What the engine asks a ``dask.distributed`` cluster's scheduler besides running its tasks, and
+how it survives a worker lost under them."""
+
+import threading
+from concurrent.futures import Future
+
+TRIES = 4  # work is made again after a lost worker, at most this many times in all
 
 
 def cluster_workers(client) -> dict[str, dict]:
@@ -9,3 +15,40 @@ def cluster_workers(client) -> dict[str, dict]:
     it in between. The workers then look gone now and then: a partitioned search found none in
     about 1 run in 6 of the cluster tests, and stopped with a division by zero."""
     return client.sync(client.scheduler.identity, n_workers=-1)["workers"]
+
+
+def in_background(call, *args) -> Future:
+    """``call(*args)`` on a daemon thread of its own (one left waiting keeps no process from
+    exiting); its result or exception in the future returned."""
+    outcome: Future = Future()
+
+    def run() -> None:
+        try:
+            outcome.set_result(call(*args))
+        except BaseException as error:  # handed to the caller, whatever it is
+            outcome.set_exception(error)
+
+    threading.Thread(target=run, name="vecsearch-background", daemon=True).start()
+    return outcome
+
+
+class WorkerLost(Exception):
+    """A worker the work needs (an owner of segment tables) left the cluster while its tasks were
+    pending."""
+
+
+def again_if_a_worker_is_lost(make, tries: int = TRIES):
+    """``make()``, made again (up to ``tries`` times in all) when a worker dies under it, for
+    work whose rerun has the same effect (a layer's tasks only read the previous table and write
+    their own segment's next one). dask says so in several ways (a killed worker, a cancelled or
+    lost future, a closed connection)."""
+    from distributed import KilledWorker
+    from distributed.client import FutureCancelledError
+    from distributed.comm.core import CommClosedError
+
+    for attempt in range(tries):
+        try:
+            return make()
+        except (WorkerLost, KilledWorker, FutureCancelledError, CommClosedError, OSError):
+            if attempt == tries - 1:
+                raise

@@ -44,16 +44,14 @@ search's state (``search.json``) in its own directory and resumes from it.
 from __future__ import annotations
 
 import os
-import threading
 import time
-from concurrent.futures import Future
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
 
 from vecsearch.engine.runtime import jit
-from vecsearch.engine.runtime.cluster import cluster_workers
+from vecsearch.engine.runtime.cluster import WorkerLost, again_if_a_worker_is_lost, cluster_workers, in_background
 from vecsearch.engine.runtime.codegen import layer_kernels
 from vecsearch.engine.runtime.endpoints import as_puzzle
 from vecsearch.engine.runtime.guarded import kernel_tables
@@ -74,7 +72,6 @@ ASK_WORDS = 1 << 10  # words of the range a pull looks at per kernel call (its s
 OFFSET = np.uint32  # a routed child: its offset in its owner's range (segments of at most 2^32 ranks)
 WORKER_WAIT = 120.0  # seconds to wait for a lost worker to come back before giving up
 POLL_SECONDS = 1.0  # how often a wait for tasks checks that their workers are still there
-LAYER_TRIES = 4  # a layer is made again after a lost worker, at most this many times in all
 
 
 def worker_name() -> str:
@@ -458,42 +455,6 @@ def sent_and_warm(client, job: Job, warming) -> tuple:
     except KeyError as error:
         raise WorkerLost from error
     return sent, warm_workers(client, warming, job)
-
-
-def in_background(call, *args) -> Future:
-    """``call(*args)`` on a daemon thread of its own (one left waiting keeps no process from
-    exiting); its result or exception in the future returned."""
-    outcome: Future = Future()
-
-    def run() -> None:
-        try:
-            outcome.set_result(call(*args))
-        except BaseException as error:  # handed to the caller, whatever it is
-            outcome.set_exception(error)
-
-    threading.Thread(target=run, name="vecsearch-background", daemon=True).start()
-    return outcome
-
-
-class WorkerLost(Exception):
-    """A worker that owns segment tables left the cluster while its tasks were pending."""
-
-
-def again_if_a_worker_is_lost(make, tries: int = LAYER_TRIES):
-    """``make()``, made again (up to ``tries`` times in all) when a worker dies under it: its
-    tasks only read the previous table and write their own segment's next one, so a rerun has
-    the same effect. dask says so in several ways (a killed worker, a cancelled or lost future,
-    a closed connection)."""
-    from distributed import KilledWorker
-    from distributed.client import FutureCancelledError
-    from distributed.comm.core import CommClosedError
-
-    for attempt in range(tries):
-        try:
-            return make()
-        except (WorkerLost, KilledWorker, FutureCancelledError, CommClosedError, OSError):
-            if attempt == tries - 1:
-                raise
 
 
 def default_directory() -> str:

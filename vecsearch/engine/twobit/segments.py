@@ -42,13 +42,13 @@ from vecsearch.engine.results.classes import ClassEnumeration, ClassLayer
 from vecsearch.engine.results.profile import PartitionedRecord, Profile
 from vecsearch.engine.results.result import SearchResult
 from vecsearch.engine.runtime import planner
-from vecsearch.engine.runtime.cluster import cluster_workers
+from vecsearch.engine.runtime.cluster import again_if_a_worker_is_lost, cluster_workers
 from vecsearch.engine.runtime.codegen import layer_kernels
 from vecsearch.engine.runtime.endpoints import endpoints, portable
 from vecsearch.engine.runtime.guarded import kernel_tables
 from vecsearch.engine.runtime.layers import Layer
 from vecsearch.engine.twobit.class_cells import canonical_ranks
-from vecsearch.engine.twobit.owned_tables import OwnerRunner, again_if_a_worker_is_lost, sent_and_warm
+from vecsearch.engine.twobit.owned_tables import OwnerRunner, sent_and_warm
 from vecsearch.engine.twobit.owned_tables import default_directory as default_owned_directory
 from vecsearch.engine.twobit.search import MethodCosts
 from vecsearch.engine.twobit.segment_cells import claim_ranks
