@@ -66,6 +66,8 @@ def test_user_mistakes_get_one_line_and_exit_2(args, message):
 def test_bad_usage_exits_2():
     code, _, err = run("bfs", "sliding-3x3", "--max-depth", "-1")
     assert code == 2 and "expected a number >= 0" in err
+    code, _, err = run("bfs", "pancake-5", "--workers", "x")
+    assert code == 2 and "argument --workers: expected a number >= 1, got x" in err and "_positive" not in err
 
 
 def test_bfs_csv_has_depth_and_states_columns():

@@ -212,11 +212,20 @@ def _add_search_arguments(parser) -> None:
                        " no shared directory (--checkpoint keeps the client's state)")
 
 
-def _non_negative(text: str) -> int:
-    value = int(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected a number >= 0, got {text}")
+def _whole_number(text: str, low: int) -> int:
+    """``text`` as a whole number of at least ``low``, or the error argparse reports (not its
+    "invalid _positive value" for a word)."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = low - 1
+    if value < low:
+        raise argparse.ArgumentTypeError(f"expected a number >= {low}, got {text}")
     return value
+
+
+def _non_negative(text: str) -> int:
+    return _whole_number(text, 0)
 
 
 def _memory_size(text: str) -> int:
@@ -229,10 +238,7 @@ def _memory_size(text: str) -> int:
 
 
 def _positive(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a number >= 1, got {text}")
-    return value
+    return _whole_number(text, 1)
 
 
 def _version() -> str:
