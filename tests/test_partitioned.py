@@ -107,32 +107,6 @@ def test_a_worker_killed_mid_search_costs_a_redo_not_the_counts(client):
     assert victim not in client.run(os.getpid).values()
 
 
-@pytest.mark.slow  # a worker killed and restarted
-@pytest.mark.parametrize("owner_local", [False, True], ids=["shared", "owner-local"])
-def test_a_worker_killed_as_the_workers_warm_up_is_waited_for(client, tmp_path, monkeypatch, owner_local):
-    """A worker dies as the search warms the workers up (its job sent, its kernels compiled or
-    loaded): the search waits for it to come back and warms them up again."""
-    import dask
-
-    expected = [len(layer) for layer in bfs_layers([tuple(range(1, 8))], pancake_neighbours(7))]
-    victim = min(client.run(os.getpid).values())
-    killed = []
-    run = client.run
-
-    def run_once_a_worker_is_dead(*args, **kwargs):
-        if kwargs.get("workers") and not killed:  # the warm-up's first call
-            os.kill(victim, signal.SIGKILL)
-            killed.append(victim)
-        return run(*args, **kwargs)
-
-    monkeypatch.setattr(client, "run", run_once_a_worker_is_dead)
-    with dask.config.set({"distributed.comm.timeouts.connect": "3s"}):  # how long the dead worker is tried
-        result = vs.bfs("pancake-7", client=client, owner_local=owner_local, segments=4,
-                        spill=str(tmp_path / ("disk-{worker}" if owner_local else "run")))
-    assert killed and result.layer_sizes == expected
-    client.wait_for_workers(2, timeout=60)
-
-
 def test_a_stopped_search_resumes_with_the_same_counts(tmp_path):
     puzzle = vs.get_puzzle("pancake-9")
     expected = vs.bfs(puzzle, mode="twobit").layer_sizes

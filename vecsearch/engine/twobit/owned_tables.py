@@ -346,13 +346,8 @@ class OwnerRunner:
             self.owners = {t: names[t % len(names)] for t in range(job.layout.segments)}
         self.segments = job.layout.segments
         self.plain_job = job
-        return again_if_a_worker_is_lost(lambda: self._send(job))
-
-    def _send(self, job: Job) -> float:
-        """``sent_and_warm`` once every owner is there."""
-        self._where()
-        self.job, seconds = sent_and_warm(self.client, job, warm)
-        return seconds
+        self.job = self.client.scatter(job, broadcast=True, hash=False)
+        return warm_workers(self.client, warm, job)
 
     def _where(self) -> dict[int, str]:
         """Each segment's owner's address; waits for an owner that is away (restarting)."""
@@ -443,18 +438,6 @@ class OwnerRunner:
         where = self._where()
         self._gather([self._on_owner(where, t, remove) if remove_files else self._on_owner(where, t, forget, depth - 1)
                       for t in range(self.segments)], where)
-
-
-def sent_and_warm(client, job: Job, warming) -> tuple:
-    """``job`` scattered to every worker of ``client``'s cluster, and the longest its warm-up
-    there (``warming``, see ``warm_workers``) took. dask's scheduler raises ``KeyError`` when a
-    worker it copies the job to has just left: ``WorkerLost`` then, for
-    ``again_if_a_worker_is_lost`` to send it again."""
-    try:
-        sent = client.scatter(job, broadcast=True, hash=False)
-    except KeyError as error:
-        raise WorkerLost from error
-    return sent, warm_workers(client, warming, job)
 
 
 def default_directory() -> str:

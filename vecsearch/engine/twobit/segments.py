@@ -48,7 +48,7 @@ from vecsearch.engine.runtime.endpoints import endpoints, portable
 from vecsearch.engine.runtime.guarded import kernel_tables
 from vecsearch.engine.runtime.layers import Layer
 from vecsearch.engine.twobit.class_cells import canonical_ranks
-from vecsearch.engine.twobit.owned_tables import OwnerRunner, sent_and_warm
+from vecsearch.engine.twobit.owned_tables import OwnerRunner
 from vecsearch.engine.twobit.owned_tables import default_directory as default_owned_directory
 from vecsearch.engine.twobit.search import MethodCosts
 from vecsearch.engine.twobit.segment_cells import claim_ranks
@@ -58,6 +58,7 @@ from vecsearch.engine.twobit.segment_tasks import (
     expand_segment,
     settle_segment,
     warm,
+    warm_workers,
 )
 from vecsearch.errors import MemoryLimitError, SearchInterrupted, VecsearchError
 
@@ -129,8 +130,8 @@ class DaskRunner(SharedTables):
     def start(self, job: Job) -> float:
         self.segments = job.layout.segments
         self.job_here = job
-        self.job, seconds = again_if_a_worker_is_lost(lambda: sent_and_warm(self.client, job, warm))
-        return seconds
+        self.job = self.client.scatter(job, broadcast=True, hash=False)
+        return warm_workers(self.client, warm, job)
 
     def map(self, task, depth: int, pull: bool) -> list:
         def run() -> list:
