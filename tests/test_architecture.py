@@ -115,7 +115,7 @@ def test_the_checks_see_rooms_kernels_and_annotation_imports(tmp_path):
     assert (room("vecsearch.engine.layered.search"), room("vecsearch.engine"), room("vecsearch.puzzle")) \
         == ("layered", None, None)
     template = tmp_path / "t_template.py"
-    template.write_text("@kernel\ndef a(x):\n    pass\n\n@parallel_kernel(cache=True)\ndef b(x):\n    pass\n\n"
+    template.write_text("@kernel\ndef a(x):\n    pass\n\n@kernel(cache=True)\ndef b(x):\n    pass\n\n"
                         "@loop\ndef c(x):\n    pass\n")
     assert kernels_of(template) == {"a", "b"}
     module = tmp_path / "m.py"
@@ -234,11 +234,11 @@ def test_every_public_name_of_the_engine_loads():
 
 
 def kernels_of(path: Path) -> set[str]:
-    """The kernels a template defines (functions decorated ``kernel`` or ``parallel_kernel``)."""
+    """The kernels a template defines (functions decorated ``kernel``)."""
     def named(decorator):
         return getattr(decorator, "id", None) or getattr(getattr(decorator, "func", None), "id", None)
     return {node.name for node in parsed(path.read_text()).body if isinstance(node, ast.FunctionDef)
-            and any(named(d) in ("kernel", "parallel_kernel") for d in node.decorator_list)}
+            and any(named(d) == "kernel" for d in node.decorator_list)}
 
 
 def test_kernel_templates_sit_beside_the_modules_that_drive_them():

@@ -2,6 +2,7 @@
 
 import functools
 import random
+import time
 
 import numpy as np
 import pytest
@@ -74,6 +75,41 @@ def test_small_spaces_grow_with_all_workers_or_alone_when_they_are_busy(monkeypa
     results.append(search())
     for result in results:
         assert engine_layers(result, 9) == list(expected)
+
+
+def test_a_block_that_cuts_its_own_work_into_blocks_runs_them_itself():
+    """``map_blocks`` called from one of its pool's threads (a symmetry's conjugates, asked by a
+    block of a partitioned search) runs its blocks in one call there, rather than wait for a helper
+    from the pool it occupies; from any other thread, its blocks are shared out as usual."""
+    import threading
+
+    from vecsearch.engine.runtime import blocks
+
+    nested = {}
+
+    def inner(lo, hi, calls):
+        calls.append((lo, hi))
+        time.sleep(0.001)  # the GIL let go, as a kernel lets it go: the other threads take blocks meanwhile
+        return hi - lo
+
+    def outer(lo, hi):
+        calls = []
+        done = sum(blocks.map_blocks(lambda a, b: inner(a, b, calls), hi - lo, 100))
+        nested.setdefault(threading.current_thread().name, []).append(calls)
+        return done
+
+    with blocks.thread_limit(2):
+        answer = []
+        runner = threading.Thread(target=lambda: answer.append(sum(blocks.map_blocks(outer, 10_000, 1_000))),
+                                  daemon=True)
+        runner.start()
+        runner.join(timeout=60)
+    assert not runner.is_alive(), "a nested map_blocks waited for the pool it occupies"
+    assert answer == [10_000]
+    pool = [calls for name, lists in nested.items() if name.startswith("vecsearch") for calls in lists]
+    others = [calls for name, lists in nested.items() if not name.startswith("vecsearch") for calls in lists]
+    assert pool and all(calls == [(0, 1_000)] for calls in pool)
+    assert others and all(len(calls) > 1 for calls in others)
 
 
 def test_bfs_from_many_starts_with_a_depth_limit(threads):

@@ -3,7 +3,6 @@
 - ``kernel``: a cached ``@njit`` for functions whose arguments are arrays, scalars and tuples of
   arrays. Such functions load from the on-disk cache in a new process (a few ms instead of a
   compile of 0.3-1 s).
-- ``parallel_kernel``: the same with ``parallel=True`` for ``prange`` loops over a frontier.
 - ``loop``: the hot loop of a kernel, compiled without reference counting (``_nrt=False``). A
   per-state function inlined into a loop binds its ``tables`` argument afresh on every call, and
   numba counts a reference to every array of that tuple each time: two calls with an atomic
@@ -25,40 +24,34 @@
   function, so they serve every user puzzle of the same types and load from the cache even when
   the function was defined in a notebook; the function itself is cached when it lives in a file
   (``cache``). An indirect call: never inlined, as bounds checks need.
-- ``user_kernel`` / ``user_parallel_kernel``: uncached variants, for kernel modules that cannot be
-  written to the cache directory.
+- ``user_kernel``: an uncached variant, for kernel modules that cannot be written to the cache
+  directory.
 
 None but ``checked_function`` has a C wrapper (``no_cfunc_wrapper``): numba makes one for every
 function in case it is passed as a first-class function, which only a user's function is.
 
 ``NUMBA_DISABLE_JIT=1``: every kernel runs as Python (a debugger, coverage). The kernels the
-engine calls (``kernel``, ``parallel_kernel`` and the ``user_`` ones) then return what compiled
+engine calls (``kernel`` and ``user_kernel``) then return what compiled
 code returns to Python: Python numbers, not numpy scalars (``as_compiled_returns``).
 
 ``error_model="numpy"`` removes the division-by-zero checks from integer ``//`` and ``%`` in hot
 loops; our kernels never divide by zero by construction.
 
-``OMP_WAIT_POLICY=passive`` (unless the user set it): OpenMP worker threads sleep between
-parallel regions instead of spinning. A search launches one region per layer; with spinning
-workers and another program busy on one core, every region waited for a descheduled worker
-(measured: full 3x3 BFS 184 ms instead of 13 ms; passive: 19.5 ms, no worse than one thread).
-It must be set before numba first starts its thread pool, hence here, at import.
+No kernel is a numba ``parallel=True`` one: kernels are serial loops over ranges, which
+``engine.runtime.blocks`` runs on several threads (``prange`` loops compiled several times slower,
+and numba's simplest threading layer takes no parallel call from two threads at once).
 
 Compiling is made faster, and loading a cached kernel lighter, by patches of numba's compiler
 and cache (``vecsearch._numba_patches``, installed at import): each leaves the compiled code as
 it was.
 """
 
-import os
+import functools
 
-os.environ.setdefault("OMP_WAIT_POLICY", "passive")
+import numpy as np
+from numba import config, njit
 
-import functools  # noqa: E402
-
-import numpy as np  # noqa: E402
-from numba import config, njit  # noqa: E402
-
-from vecsearch._numba_patches import install as install_patches  # noqa: E402
+from vecsearch._numba_patches import install as install_patches
 
 _COMMON = dict(error_model="numpy", nogil=True)
 _OURS = dict(_COMMON, no_cfunc_wrapper=True)  # C wrappers are for first-class functions: a user's only
@@ -92,12 +85,10 @@ def as_compiled_returns(decorator):
 
 
 kernel = as_compiled_returns(njit(cache=True, **_OURS))
-parallel_kernel = as_compiled_returns(njit(cache=True, parallel=True, **_OURS))
 state_function = njit(inline="always", **_OURS)
 called = njit(_nrt=True, **_OURS)
 loop = njit(cache=True, _nrt=False, **_OURS)
 user_kernel = as_compiled_returns(njit(cache=False, **_OURS))
-user_parallel_kernel = as_compiled_returns(njit(cache=False, parallel=True, **_OURS))
 
 
 def checked_function(function, argument_types: tuple, cache: bool):

@@ -28,7 +28,7 @@ State-shape helpers (``vecsearch.kernels.state_words``): the narrow forms here, 
 families with ``WIDTH > 1``.
 """
 
-from vecsearch._numba import kernel, loop, parallel_kernel, state_function
+from vecsearch._numba import kernel, loop, state_function
 from vecsearch.contract import ROLES as CONTRACT_ROLES
 from vecsearch.kernels.state_words import (
     narrow_copy_at as copy_at,
@@ -68,7 +68,7 @@ CHILD_CELLS = 64 * 4  # values its children may hold: MAX_FIELDS x MAX_MOVES
 
 SHAPE_HELPERS = ("empty_at", "hash_at", "equal_at", "less_at", "copy_at", "new_states", "first_word", "state_hash",
                  "states_equal")
-DECORATORS = ("kernel", "loop", "parallel_kernel", "state_function")
+DECORATORS = ("kernel", "loop", "state_function")
 CONSTANTS = ("WIDTH", "MAX_MOVES", "HAS_PREDECESSORS", "FAMILY", "LAYOUT", "MAX_FIELDS", "CHILD_CELLS")
 ROLES = tuple(role.kernel_name for role in CONTRACT_ROLES)
 

@@ -1,23 +1,23 @@
 """Kernels of the enumeration modulo symmetry: by least conjugates (``engine.layered.classes``) and
-through a quotient's orbits and fibres (``engine.layered.fibres``)."""
+through a quotient's orbits and fibres (``engine.layered.fibres``). The ``lo, hi`` ones are serial
+loops over a range of their input, run over blocks on several threads (``engine.runtime.blocks``)."""
 
 import numpy as np
-from numba import prange
 
-from vecsearch._numba import kernel, parallel_kernel, state_function
+from vecsearch._numba import kernel, loop, state_function
 from vecsearch.kernels.intrinsics import atomic_add, atomic_or, popcount, prefetch
 
 AHEAD = 8  # ranks whose bitset words are prefetched before they are claimed
-BLOCK = 256  # frontier orbits a thread takes at a time
+CLAIM_BLOCK = 1 << 16  # canonical ranks a thread takes at a time
+BLOCK = 1 << 13  # frontier orbits a thread takes at a time (a call costs tens of microseconds: its arguments typed)
 
 
-@parallel_kernel
-def claim_classes(canonical, bits, new):
-    """``new[i]``: 1 when ``canonical[i]``'s bit in ``bits`` was clear and this ``i`` set it (one
-    per class among these, the others 0)."""
-    n = canonical.shape[0]
-    for i in prange(n):
-        if i + AHEAD < n:
+@loop
+def claim_classes(canonical, bits, new, lo, hi):
+    """``new[i]`` for ``i`` in ``[lo, hi)``: 1 when ``canonical[i]``'s bit in ``bits`` was clear
+    and this ``i`` set it (one per class among these, the others 0)."""
+    for i in range(lo, hi):
+        if i + AHEAD < hi:
             prefetch(bits, canonical[i + AHEAD] >> 6)
         bit = np.uint64(1) << np.uint64(canonical[i] & 63)
         new[i] = (atomic_or(bits, canonical[i] >> 6, bit) & bit) == 0
@@ -78,33 +78,31 @@ def settle_fibres(states, masks, entry, map_bits, maps, stabiliser_at, stabilise
                count)
 
 
-@parallel_kernel
+@loop
 def expand_fibres(frontier, masks, coords, steps, move_maps, entry, map_bits, maps, stabiliser_at, stabiliser_maps,
-                  visited, arrived, found, count):
-    """The children of quotient states ``frontier`` (representatives) with fibre elements
+                  visited, arrived, found, count, children, lo, hi):
+    """The children of quotient states ``frontier[lo:hi]`` (representatives) with fibre elements
     ``masks``: every move's quotient state (``steps``, a table per coordinate) with the mask sent
-    through the move's fibre map, ``arrive``d."""
-    n, moves = frontier.shape[0], move_maps.shape[0]
-    for block in prange((n + BLOCK - 1) // BLOCK):
-        children = np.empty(moves, np.int64)
-        for i in range(block * BLOCK, min(n, (block + 1) * BLOCK)):
+    through the move's fibre map, ``arrive``d (``children``: scratch, a slot per move)."""
+    moves = move_maps.shape[0]
+    for i in range(lo, hi):
+        for m in range(moves):
+            children[m] = 0
+        rest = frontier[i]
+        for c in range(coords.shape[0]):
+            weight = coords[c, 1]
+            value = rest // weight
+            rest -= value * weight
+            row = coords[c, 2] + value * moves
             for m in range(moves):
-                children[m] = 0
-            rest = frontier[i]
-            for c in range(coords.shape[0]):
-                weight = coords[c, 1]
-                value = rest // weight
-                rest -= value * weight
-                row = coords[c, 2] + value * moves
-                for m in range(moves):
-                    children[m] += steps[row + m] * weight
-            for m in range(moves):
-                prefetch(entry, children[m])
-            mask = masks[i]
-            for m in range(moves):
-                moved = mask if move_maps[m] == 0 else mapped(mask, maps, move_maps[m])
-                arrive(children[m], moved, entry, map_bits, maps, stabiliser_at, stabiliser_maps, visited, arrived,
-                       found, count)
+                children[m] += steps[row + m] * weight
+        for m in range(moves):
+            prefetch(entry, children[m])
+        mask = masks[i]
+        for m in range(moves):
+            moved = mask if move_maps[m] == 0 else mapped(mask, maps, move_maps[m])
+            arrive(children[m], moved, entry, map_bits, maps, stabiliser_at, stabiliser_maps, visited, arrived,
+                   found, count)
 
 
 @kernel

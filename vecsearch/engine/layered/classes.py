@@ -30,12 +30,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from vecsearch.engine.layered.class_kernels import claim_classes
+from vecsearch.engine.layered.class_kernels import CLAIM_BLOCK, claim_classes
 from vecsearch.engine.layered.enumeration import KEEP_FARTHEST
 from vecsearch.engine.layered.fibres import enumerate_fibres
 from vecsearch.engine.results.classes import ClassEnumeration, ClassLayer
 from vecsearch.engine.runtime import jit
-from vecsearch.engine.runtime.blocks import thread_limit
+from vecsearch.engine.runtime.blocks import map_blocks, thread_limit
 from vecsearch.engine.runtime.codegen import layer_kernels
 from vecsearch.engine.runtime.endpoints import as_puzzle, endpoints
 from vecsearch.engine.runtime.guarded import kernel_tables
@@ -135,7 +135,7 @@ def _check_closed(puzzle, starts, kernels, tables, symmetry, component) -> None:
 def _warm(symmetry, component, bits) -> None:
     none = np.empty(0, np.int64)
     jit.compiling("canonical_ranks", lambda: symmetry.canonical_ranks(none, component))
-    jit.warm(claim_classes, none, bits, none)
+    jit.warm(claim_classes, none, bits, none, 0, 0)
 
 
 def _settle(states, kernels, tables, symmetry, component, found, result, depth, clock, on_layer):
@@ -146,7 +146,7 @@ def _settle(states, kernels, tables, symmetry, component, found, result, depth, 
     ranks = kernels.ranks(states, tables)
     canonical, fixing = symmetry.canonical_ranks(ranks, component)
     new = np.empty(len(ranks), np.int64)
-    claim_classes(canonical, found, new)
+    map_blocks(lambda lo, hi: claim_classes(canonical, found, new, lo, hi), len(canonical), CLAIM_BLOCK)
     kept = new.astype(bool)
     positions = int((symmetry.order // fixing[kept]).sum())
     record = ClassLayer(depth, int(kept.sum()), positions, clock.search_seconds)

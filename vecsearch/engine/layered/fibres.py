@@ -32,10 +32,10 @@ from functools import partial
 
 import numpy as np
 
-from vecsearch.engine.layered.class_kernels import count_fibres, expand_fibres, settle_fibres
+from vecsearch.engine.layered.class_kernels import BLOCK, count_fibres, expand_fibres, settle_fibres
 from vecsearch.engine.results.classes import ClassEnumeration, ClassLayer
 from vecsearch.engine.runtime import jit
-from vecsearch.engine.runtime.blocks import thread_limit
+from vecsearch.engine.runtime.blocks import map_blocks, thread_limit
 
 
 class FibreSearch:
@@ -62,8 +62,10 @@ class FibreSearch:
     def expand(self, orbits: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The orbits first reached from ``orbits`` with fibre elements ``masks``, and their masks."""
         tables = self.quotient.tables
-        expand_fibres(self.table.representatives[orbits], masks, tables.coords, tables.steps, tables.move_maps,
-                      *self.claim)
+        frontier = self.table.representatives[orbits]
+        map_blocks(lambda lo, hi: expand_fibres(frontier, masks, tables.coords, tables.steps, tables.move_maps,
+                                                *self.claim, np.empty(len(tables.move_maps), np.int64), lo, hi),
+                   len(frontier), BLOCK)
         return self._gather()
 
     def _gather(self) -> tuple[np.ndarray, np.ndarray]:

@@ -4,7 +4,9 @@ Every heavy kernel is a serial loop over a range ``[lo, hi)`` of its input (the 
 kernels of the templates), compiled with ``nogil=True``. Large inputs are cut into blocks that a
 few Python threads hand to the kernel one after another; numba releases the GIL for each call, so
 the blocks run in parallel, and threads that finish early take more blocks. Small inputs are one
-call on the calling thread, with no thread woken at all.
+call on the calling thread, with no thread woken at all, and so is a call from one of the pool's
+threads (a block that cuts its own work into blocks): it runs its blocks itself, as numba runs a
+nested parallel loop serially, rather than wait for a helper from the pool it occupies.
 
 Why not numba's ``prange``: lowering a parallel loop re-optimises the whole inlined loop body
 once more for the loop's function and once for its wrapper, 8-10 s of compiling per kernel (three
@@ -23,6 +25,7 @@ import numba
 
 _pool: ThreadPoolExecutor | None = None
 _pool_lock = threading.Lock()
+_pool_threads: set[threading.Thread] = set()  # the pool's threads, as each starts
 
 
 def workers() -> int:
@@ -35,7 +38,8 @@ def _executor() -> ThreadPoolExecutor:
     global _pool
     with _pool_lock:
         if _pool is None:
-            _pool = ThreadPoolExecutor(max(1, numba.config.NUMBA_NUM_THREADS - 1), thread_name_prefix="vecsearch")
+            _pool = ThreadPoolExecutor(max(1, numba.config.NUMBA_NUM_THREADS - 1), thread_name_prefix="vecsearch",
+                                       initializer=lambda: _pool_threads.add(threading.current_thread()))
         return _pool
 
 
@@ -44,7 +48,7 @@ def map_blocks(call: Callable, n: int, block: int) -> list:
     block order, computed on up to ``workers()`` threads (the calling thread is one of them).
     One call ``call(0, n)`` when a single thread or a single block will do."""
     count = min(workers(), -(-n // block))
-    if count <= 1:
+    if count <= 1 or threading.current_thread() in _pool_threads:
         return [call(0, n)]
     bounds = [(lo, min(n, lo + block)) for lo in range(0, n, block)]
     results = [None] * len(bounds)

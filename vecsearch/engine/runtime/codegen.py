@@ -241,14 +241,12 @@ def _decorators(constants: dict, functions: dict, guarded: bool, in_memory: bool
     # for an exact table's heuristic: ``allocating``), and a user's are compiled apart
     # (``engine.runtime.guarded``), where they may; but the states a user's unrank returns for a
     # wide puzzle are arrays it allocates, which only a counting loop frees.
-    # A guard raises, which a prange loop cannot pass on: a guarded family's parallel kernels run
-    # serially. Kept in memory, nothing is cached, and a user's rules may allocate.
+    # Kept in memory, nothing is cached, and a user's rules may allocate.
     if in_memory:
-        return (f"user_kernel as kernel, state_function as loop, {'user_kernel' if guarded else 'user_parallel_kernel'}"
-                f" as parallel_kernel, state_function")
+        return "user_kernel as kernel, state_function as loop, state_function"
     counting = constants.get("ALLOCATING") or (guarded and constants["WIDTH"] > 1 and functions.get("unrank_state"))
     loop = "state_function as loop" if counting else "loop"
-    return f"kernel, {loop}, {'kernel as ' if guarded else ''}parallel_kernel, state_function"
+    return f"kernel, {loop}, state_function"
 
 
 def _bindings(functions: dict, constants: dict, guarded: bool, in_memory: bool, defined=()) -> list[str]:

@@ -11,15 +11,10 @@ not marked (``frontier_children_range``, with no range of its own: every such ch
 out), and brings each to its canonical rank; those are the classes the layer may reach. A
 layer's counts are read from its cells (``count_layer``): its classes are its frontier cells,
 its positions the sum of the group's order over each representative's stabiliser.
-
-``canonical_ranks`` runs one call at a time in a process (``CANONICAL``): it is a parallel
-kernel, and numba's simplest threading layer takes no parallel calls from several threads at once
-(a partitioned search's segments run on threads); each call uses every thread anyway.
 """
 
 from __future__ import annotations
 
-import threading
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -27,13 +22,6 @@ import numpy as np
 from vecsearch.engine.twobit.segment_cells import FRONTIER_PATTERN, frontier_blocks, frontier_cells
 
 BLOCK_CELLS = 1 << 14  # frontier cells a block holds at most (conjugated without lookups: order x 8 bytes a child)
-CANONICAL = threading.Lock()
-
-
-def canonical_ranks(symmetry, ranks: np.ndarray, component: int) -> tuple[np.ndarray, np.ndarray]:
-    """``symmetry.canonical_ranks``, one call at a time in this process."""
-    with CANONICAL:
-        return symmetry.canonical_ranks(ranks, component)
 
 
 @dataclass
@@ -65,7 +53,7 @@ def count_layer(table, lo: int, hi: int, symmetry, component: int, keep: int) ->
         if not cells:
             continue
         ranks = buffer[:cells]
-        _, fixing = canonical_ranks(symmetry, ranks, component)
+        _, fixing = symmetry.canonical_ranks(ranks, component)
         count.classes += int(cells)
         count.positions += int((symmetry.order // fixing).sum())
         if kept < keep:

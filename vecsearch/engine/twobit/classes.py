@@ -34,7 +34,7 @@ from vecsearch.engine.runtime.blocks import thread_limit
 from vecsearch.engine.runtime.codegen import layer_kernels
 from vecsearch.engine.runtime.guarded import kernel_tables
 from vecsearch.engine.runtime.large_arrays import table_array
-from vecsearch.engine.twobit.class_cells import canonical_ranks, count_layer, frontier_bounds, frontier_children
+from vecsearch.engine.twobit.class_cells import count_layer, frontier_bounds, frontier_children
 from vecsearch.engine.twobit.segment_cells import advance_cells, claim_next, claim_ranks
 from vecsearch.engine.twobit.segment_tasks import SegmentRanges
 from vecsearch.errors import MemoryLimitError, SearchInterrupted, VecsearchError
@@ -59,7 +59,7 @@ def enumerate_twobit_classes(puzzle, symmetry, ranks: np.ndarray, component: int
     compiled = jit.compile_seconds()
     search = _Search(puzzle, symmetry, component, keep)
     directory = checkpoint if checkpoint is not None else resume
-    starts = np.unique(canonical_ranks(symmetry, ranks, component)[0])
+    starts = np.unique(symmetry.canonical_ranks(ranks, component)[0])
     pacing = checkpoints.Pacing()
     written = [-1]  # the depth of the newest checkpoint
 
@@ -119,7 +119,7 @@ def _save(directory, search, result: ClassEnumeration, starts: np.ndarray) -> No
 def _fingerprint(search) -> str:
     """A digest of the canonical ranks of the first ``PROBE`` ranks: tells symmetry groups apart."""
     probe = np.arange(min(PROBE, search.puzzle.rank_size), dtype=np.int64)
-    canonical, fixing = canonical_ranks(search.symmetry, probe, search.component)
+    canonical, fixing = search.symmetry.canonical_ranks(probe, search.component)
     return hashlib.sha256(canonical.tobytes() + fixing.astype(np.int64).tobytes()).hexdigest()
 
 
@@ -164,7 +164,7 @@ class _Search:
         none = np.empty(0, np.int64)
         frontier_children(self.expand, self.reading, self.table, 0, 0, self.layout.last_mask(), self.component,
                           self.tables, 0)
-        jit.compiling("canonical_ranks", lambda: canonical_ranks(self.symmetry, none, self.component))
+        jit.compiling("canonical_ranks", lambda: self.symmetry.canonical_ranks(none, self.component))
         for kernel, args in ((claim_next, (self.table, none, 0, 0)), (advance_cells, (self.table, 0, 0)),
                              (claim_ranks, (self.table, none)), (frontier_bounds, (self.table, 0, 0))):
             jit.warm(kernel, *args)
@@ -193,7 +193,7 @@ class _Search:
     def _claim(self, pairs) -> None:
         """Expand the blocks ``pairs`` (a block a thread) and claim their children's canonical ranks."""
         children = blocks.map_blocks(lambda i, j: self._children(pairs[i:j]), len(pairs), 1)
-        canonical = canonical_ranks(self.symmetry, np.concatenate(children), self.component)[0]
+        canonical = self.symmetry.canonical_ranks(np.concatenate(children), self.component)[0]
         blocks.map_blocks(lambda lo, hi: claim_next(self.table, canonical, lo, hi), len(canonical), CLAIM_BLOCK)
 
     def _children(self, pairs) -> np.ndarray:

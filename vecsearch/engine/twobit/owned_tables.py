@@ -55,7 +55,7 @@ from vecsearch.engine.runtime.cluster import WorkerLost, again_if_a_worker_is_lo
 from vecsearch.engine.runtime.codegen import layer_kernels
 from vecsearch.engine.runtime.endpoints import as_puzzle
 from vecsearch.engine.runtime.guarded import kernel_tables
-from vecsearch.engine.twobit.class_cells import canonical_ranks, count_layer, frontier_bounds
+from vecsearch.engine.twobit.class_cells import count_layer, frontier_bounds
 from vecsearch.engine.twobit.segment_cells import (
     bucket_by_owner,
     claim_offsets,
@@ -171,7 +171,7 @@ def expand_round(job: Job, segment: int, depth: int, word: int, first: bool) -> 
                                kernel_tables(puzzle), job.backward, *((0, 0) if classes else own), out, look, False)
         children = out[:written]
         if classes:
-            children = canonical_ranks(job.symmetry, children, job.component)[0]  # duplicates too: a sort costs more
+            children = job.symmetry.canonical_ranks(children, job.component)[0]  # duplicates too: a sort costs more
             mine = (children >= own[0]) & (children < own[1])
             claim_ranks(new, children[mine])
             children = children[~mine]
@@ -313,7 +313,7 @@ def warm(job: Job) -> float:
     bucket_by_owner(none, 32, 1)
     if job.symmetry is not None:
         frontier_bounds(old, 0, 0)
-        jit.compiling("canonical_ranks", lambda: canonical_ranks(job.symmetry, none, job.component))
+        jit.compiling("canonical_ranks", lambda: job.symmetry.canonical_ranks(none, job.component))
     return watch.compile_seconds
 
 

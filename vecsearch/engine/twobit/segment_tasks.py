@@ -36,7 +36,7 @@ from vecsearch.engine.runtime.cluster import cluster_workers
 from vecsearch.engine.runtime.codegen import layer_kernels
 from vecsearch.engine.runtime.endpoints import as_puzzle
 from vecsearch.engine.runtime.guarded import kernel_tables
-from vecsearch.engine.twobit.class_cells import canonical_ranks, count_layer, frontier_bounds, frontier_children
+from vecsearch.engine.twobit.class_cells import count_layer, frontier_bounds, frontier_children
 from vecsearch.engine.twobit.segment_cells import (
     FRONTIER_PATTERN,
     bucket_by_owner,
@@ -158,7 +158,7 @@ def _expand_classes(job: Job, segment: int, depth: int, kernel, old, new, watch)
             children = frontier_children(kernel, old, new, a, b, layout.last_mask(), job.component,
                                          kernel_tables(puzzle), puzzle.max_children)
             generated += len(children)
-            canonical = canonical_ranks(job.symmetry, children, job.component)[0]  # duplicates too: a sort costs more
+            canonical = job.symmetry.canonical_ranks(children, job.component)[0]  # duplicates too: a sort costs more
             canonical = canonical[(old[canonical >> 5] >> ((canonical & 31) << 1)) & 3 == 3]
             for owner, ranks in enumerate(bucket_by_owner(canonical, 32 * layout.segment_words, layout.segments)):
                 if owner == segment:
@@ -234,7 +234,7 @@ def warm(job: Job) -> float:
     if job.symmetry is not None:
         frontier_bounds(old, 0, 0)
         frontier_bounds(new, 0, 0)
-        jit.compiling("canonical_ranks", lambda: canonical_ranks(job.symmetry, none, job.component))
+        jit.compiling("canonical_ranks", lambda: job.symmetry.canonical_ranks(none, job.component))
     return watch.compile_seconds
 
 

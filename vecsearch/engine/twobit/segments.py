@@ -47,7 +47,6 @@ from vecsearch.engine.runtime.codegen import layer_kernels
 from vecsearch.engine.runtime.endpoints import endpoints, portable
 from vecsearch.engine.runtime.guarded import kernel_tables
 from vecsearch.engine.runtime.layers import Layer
-from vecsearch.engine.twobit.class_cells import canonical_ranks
 from vecsearch.engine.twobit.owned_tables import OwnerRunner
 from vecsearch.engine.twobit.owned_tables import default_directory as default_owned_directory
 from vecsearch.engine.twobit.search import MethodCosts
@@ -270,7 +269,7 @@ class _Run:
             component = int(layer_kernels(puzzle).components(starts[:1], kernel_tables(puzzle))[0])
         self.classes = None
         if symmetry is not None:  # each segment keeps ``keep`` classes: the least ``keep`` of a layer are among them
-            start_ranks = np.unique(canonical_ranks(symmetry, start_ranks, component)[0])
+            start_ranks = np.unique(symmetry.canonical_ranks(start_ranks, component)[0])
             self.classes = ClassEnumeration(puzzle, symmetry.order, component=component, keep=keep,
                                             method=f"two-bit, partitioned in {segments} segments, by least conjugates")
         self.start_ranks = start_ranks
@@ -314,7 +313,7 @@ class _Run:
         self.profile.add(PartitionedRecord(self.side, 0, seeded, seeded, 0, 0, time.perf_counter() - began,
                                            self._bytes(1)))
         if self.classes is not None:
-            _, fixing = canonical_ranks(self.symmetry, self.start_ranks, self.job.component)
+            _, fixing = self.symmetry.canonical_ranks(self.start_ranks, self.job.component)
             self._add_classes(int((self.symmetry.order // fixing).sum()), self.kept)
         self._commit()
 

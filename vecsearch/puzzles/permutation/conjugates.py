@@ -13,9 +13,9 @@ import math
 from typing import NamedTuple
 
 import numpy as np
-from numba import prange
 
-from vecsearch._numba import loop, parallel_kernel, state_function
+from vecsearch._numba import loop, state_function
+from vecsearch.engine import map_blocks
 from vecsearch.errors import PuzzleDefinitionError
 
 PERMUTATION, ORIENTATION = 0, 1  # coordinate kinds
@@ -69,7 +69,8 @@ def with_permutation_tables(t: ConjugateTables, component: int) -> ConjugateTabl
         entries = size * t.source.shape[0]
         if kind == PERMUTATION and entries <= PERMUTATION_TABLE_ENTRIES:
             table = np.empty((size, t.source.shape[0]), np.int32)
-            permutation_table(t, np.int64(j), np.int64(c), np.int64(component), table)
+            map_blocks(lambda lo, hi, j=j, c=c, table=table: permutation_table(t, j, c, component, table,
+                                                                               *slot_scratch(t), lo, hi), size, BLOCK)
             perm_at[j], filled = filled, filled + entries
             parts.append(table.ravel())
     return t._replace(perm_at=perm_at, perm_table=np.concatenate([t.perm_table, *parts]))
@@ -177,7 +178,7 @@ def conjugate_rank(t, g, pieces, twists, values, moved):
     return rank
 
 
-CHUNK = 1024  # states a thread takes at a time (its scratch arrays are made once per chunk)
+BLOCK = 1 << 14  # states a thread takes at a time
 
 
 @loop
@@ -190,33 +191,28 @@ def conjugate_chunk(ranks, lo, hi, component, t, out, pieces, twists, moved, val
             out[i, g] = conjugate_rank(t, g, pieces, twists, values, moved)
 
 
-@parallel_kernel
+def slot_scratch(t: ConjugateTables) -> tuple[np.ndarray, ...]:
+    """Three arrays of a slot each (``pieces``, ``twists``, ``moved``): a range's scratch."""
+    return tuple(np.empty(t.source.shape[1], np.int64) for _ in range(3))
+
+
 def conjugate_ranks(ranks, component, t):
     """``out[i, g]``: the rank of the conjugate of ``ranks[i]`` by symmetry ``g``."""
-    n, slots = ranks.shape[0], t.source.shape[1]
-    out = np.empty((n, t.source.shape[0]), np.int64)
-    for chunk in prange((n + CHUNK - 1) // CHUNK):
-        pieces = np.empty(slots, np.int64)
-        twists = np.empty(slots, np.int64)
-        moved = np.empty(slots, np.int64)
-        values = np.empty(t.coords.shape[0], np.int64)
-        conjugate_chunk(ranks, chunk * CHUNK, min(n, (chunk + 1) * CHUNK), component, t, out, pieces, twists, moved,
-                        values)
+    out = np.empty((len(ranks), t.source.shape[0]), np.int64)
+    map_blocks(lambda lo, hi: conjugate_chunk(ranks, lo, hi, component, t, out, *slot_scratch(t),
+                                              np.empty(t.coords.shape[0], np.int64)), len(ranks), BLOCK)
     return out
 
 
-@parallel_kernel
-def permutation_table(t, j, coordinate, component, out):
-    """``out[x, g]``: the permutation coordinate ``coordinate`` (of orbit ``j``) of the conjugate
-    by ``g`` of a state whose coordinate is ``x`` (it depends on nothing else)."""
-    size, weight = t.coords[coordinate, 2], t.coords[coordinate, 4]
-    slots = t.source.shape[1]
-    for x in prange(size):
-        pieces = np.empty(slots, np.int64)
-        twists = np.empty(slots, np.int64)
-        moved = np.empty(slots, np.int64)
+@loop
+def permutation_table(t, j, coordinate, component, out, pieces, twists, moved, lo, hi):
+    """``out[x, g]`` for ``x`` in ``[lo, hi)``: the permutation coordinate ``coordinate`` (of orbit
+    ``j``) of the conjugate by ``g`` of a state whose coordinate is ``x`` (it depends on nothing
+    else); ``pieces``, ``twists``, ``moved``: scratch (``slot_scratch``)."""
+    weight = t.coords[coordinate, 4]
+    start, n = t.orbits[j, 0], t.orbits[j, 1]
+    for x in range(lo, hi):
         decode(x * weight, component, t, pieces, twists)
-        start, n = t.orbits[j, 0], t.orbits[j, 1]
         for g in range(t.source.shape[0]):
             for s in range(start, start + n):
                 moved[s] = t.rename[g, start + pieces[t.source[g, s]]]

@@ -19,16 +19,16 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import prange
 
-from vecsearch._numba import loop, parallel_kernel, state_function
+from vecsearch._numba import loop, state_function
+from vecsearch.engine import map_blocks
 from vecsearch.kernels.intrinsics import popcount, prefetch
 from vecsearch.puzzles.permutation.conjugates import ORIENTATION, PERMUTATION, decode
 
 TABLE_ENTRIES = 1 << 24  # entries of one orbit's table (state coordinate x symmetries) this path takes
 CHUNK_BITS = 12  # bits of fields one digits lookup reads
 MAX_MASKED = 63  # canonical_ranks keeps the symmetries still in the running as bits of an int64
-CHUNK = 1024  # states a thread takes at a time
+BLOCK = 1 << 14  # states a thread takes at a time
 AHEAD = 4  # states whose table rows are prefetched before they are read
 
 
@@ -110,25 +110,38 @@ def lookup_tables(t, component: int) -> LookupTables | None:
     return LookupTables(np.array(rows, np.int64), t.perm_table, *flat, least, by)
 
 
-@parallel_kernel
 def fill_fields(t, j, p, o, component, bits, turned, offsets):
     """``turned[y, g]``: the fields of orientation coordinate ``y`` (of orbit ``j``, coordinate
     ``o``) turned by symmetry ``g``; ``offsets[x, g]``: the offset fields its pieces get when the
     permutation coordinate (``p``) is ``x``."""
+    def slots():
+        return np.empty(t.source.shape[1], np.int64), np.empty(t.source.shape[1], np.int64)
+
+    map_blocks(lambda lo, hi: turned_fields(t, j, o, component, bits, turned, *slots(), lo, hi), len(turned), BLOCK)
+    map_blocks(lambda lo, hi: offset_fields(t, j, p, component, bits, offsets, *slots(), lo, hi), len(offsets),
+               BLOCK)
+
+
+@loop
+def turned_fields(t, j, o, component, bits, turned, pieces, twists, lo, hi):
+    """``fill_fields``' rows ``turned[lo:hi]`` (``pieces``, ``twists``: scratch, a slot each)."""
     start, n, k = t.orbits[j, 0], t.orbits[j, 1], t.orbits[j, 2]
-    symmetries, slots = t.source.shape[0], t.source.shape[1]
-    for y in prange(turned.shape[0]):
-        pieces = np.empty(slots, np.int64)
-        twists = np.empty(slots, np.int64)
+    symmetries = t.source.shape[0]
+    for y in range(lo, hi):
         decode(y * t.coords[o, 4], component, t, pieces, twists)
         for g in range(symmetries):
             fields = np.int64(0)
             for s in range(n):
                 fields |= ((t.sign[g] * twists[t.source[g, start + s]]) % k) << (s * bits)
             turned[y, g] = fields
-    for x in prange(offsets.shape[0]):
-        pieces = np.empty(slots, np.int64)
-        twists = np.empty(slots, np.int64)
+
+
+@loop
+def offset_fields(t, j, p, component, bits, offsets, pieces, twists, lo, hi):
+    """``fill_fields``' rows ``offsets[lo:hi]`` (``pieces``, ``twists``: scratch, a slot each)."""
+    start, n = t.orbits[j, 0], t.orbits[j, 1]
+    symmetries = t.source.shape[0]
+    for x in range(lo, hi):
         decode(x * t.coords[p, 4], component, t, pieces, twists)
         for g in range(symmetries):
             fields = np.int64(0)
@@ -196,13 +209,10 @@ def lookup_chunk(ranks, lo, hi, f, out):
                 out[i, g] += f.perm[p_row + g] * weight + turned_coordinate(f, j, t_row + g, o_row + g) * o_weight
 
 
-@parallel_kernel
 def lookup_conjugate_ranks(ranks, f, symmetries):
     """``out[i, g]``: the rank of the conjugate of ``ranks[i]`` by symmetry ``g``, by lookups."""
-    n = ranks.shape[0]
-    out = np.empty((n, symmetries), np.int64)
-    for chunk in prange((n + CHUNK - 1) // CHUNK):
-        lookup_chunk(ranks, chunk * CHUNK, min(n, (chunk + 1) * CHUNK), f, out)
+    out = np.empty((len(ranks), symmetries), np.int64)
+    map_blocks(lambda lo, hi: lookup_chunk(ranks, lo, hi, f, out), len(ranks), BLOCK)
     return out
 
 
@@ -245,12 +255,9 @@ def canonical_chunk(ranks, lo, hi, f, symmetries, canonical, stabiliser):
         stabiliser[i] = popcount(running)
 
 
-@parallel_kernel
 def lookup_canonical_ranks(ranks, f, symmetries):
     """``(canonical, stabiliser)`` of ``canonical_chunk`` for every rank (at most 63 symmetries)."""
-    n = ranks.shape[0]
-    canonical = np.empty(n, np.int64)
-    stabiliser = np.empty(n, np.int64)
-    for chunk in prange((n + CHUNK - 1) // CHUNK):
-        canonical_chunk(ranks, chunk * CHUNK, min(n, (chunk + 1) * CHUNK), f, symmetries, canonical, stabiliser)
+    canonical = np.empty(len(ranks), np.int64)
+    stabiliser = np.empty(len(ranks), np.int64)
+    map_blocks(lambda lo, hi: canonical_chunk(ranks, lo, hi, f, symmetries, canonical, stabiliser), len(ranks), BLOCK)
     return canonical, stabiliser

@@ -46,6 +46,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from vecsearch.engine import map_blocks
 from vecsearch.puzzles.permutation import quotient_kernels, tables
 from vecsearch.puzzles.permutation.conjugates import ORIENTATION, PERMUTATION
 from vecsearch.puzzles.permutation.definition import Move
@@ -123,7 +124,10 @@ class Quotient:
                 self.ref_coordinates[kind] = c
                 pieces, twists = (np.empty((coordinate.size, definition.orbits[self.orbit].size), np.int8)
                                   for _ in range(2))
-                quotient_kernels.coordinate_slots(conjugates, np.int64(c), np.int64(component), pieces, twists)
+                map_blocks(lambda lo, hi, c=c, pieces=pieces, twists=twists: quotient_kernels.coordinate_slots(
+                    conjugates, c, component, pieces, twists, *(np.empty(conjugates.source.shape[1], np.int64)
+                                                                for _ in range(2)), lo, hi),
+                           coordinate.size, quotient_kernels.BLOCK)
                 self.slots[kind] = pieces if kind == PERMUTATION else twists
                 at_home = self.label if kind == PERMUTATION else self.home_twist
                 values = np.flatnonzero(self.slots[kind][:, self.slot] == at_home).astype(np.int64)
@@ -206,15 +210,18 @@ class Quotient:
         representatives, symmetric = np.empty(self.size, np.int64), np.empty(self.size, np.int64)  # at most
         count = np.zeros(2, np.int64)
         map_bits = max(1, (self.fibre * self.order - 1).bit_length())
-        quotient_kernels.find_orbits(self.action, lookups or _NO_LOOKUPS, conjugates, lookups is not None,
-                                     np.int64(self.component), np.int64(map_bits), entry, known, chosen,
-                                     representatives, symmetric, count)
+        fixed = (self.action, lookups or _NO_LOOKUPS, conjugates, lookups is not None, self.component)
+        found = (map_bits, entry, known, chosen, representatives, symmetric, count)
+        map_blocks(lambda lo, hi: quotient_kernels.find_orbits(*fixed, *found, quotient_kernels.scratch(
+            self.action, conjugates), lo, hi), self.size, quotient_kernels.BLOCK)
         representatives, symmetric = representatives[:count[0]], np.sort(symmetric[:count[1]])
         at = np.zeros(len(representatives) + 1, np.int64)
         maps = np.zeros(0, np.int64)
         if len(symmetric):
-            images, rho = quotient_kernels.images_of(representatives[symmetric], self.action, lookups or _NO_LOOKUPS,
-                                                     conjugates, lookups is not None, np.int64(self.component))
+            us = representatives[symmetric]
+            images, rho = (np.empty((len(us), self.order), np.int64) for _ in range(2))
+            map_blocks(lambda lo, hi: quotient_kernels.images_of(us, *fixed, images, rho, quotient_kernels.scratch(
+                self.action, conjugates), lo, hi), len(us), quotient_kernels.BLOCK)
             fixing = images == representatives[symmetric][:, None]
             fixing[:, 0] = False  # the identity's map is the identity
             rows, g = np.nonzero(fixing)

@@ -18,9 +18,8 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import prange
 
-from vecsearch._numba import parallel_kernel, state_function
+from vecsearch._numba import loop, state_function
 from vecsearch.kernels.intrinsics import atomic_add, atomic_or
 from vecsearch.puzzles.permutation.conjugates import conjugate_chunk, decode
 from vecsearch.puzzles.permutation.lookup_conjugates import (
@@ -31,7 +30,7 @@ from vecsearch.puzzles.permutation.lookup_conjugates import (
     fields_coordinate,
 )
 
-CHUNK = 1024  # states a thread takes at a time
+BLOCK = 1 << 14  # states a thread takes at a time (a call costs tens of microseconds: its arguments typed)
 
 CP, CO, K = range(3)  # ActionTables.ref
 
@@ -55,20 +54,17 @@ class ActionTables(NamedTuple):
     carry: np.ndarray  # (symmetries, symmetries): carry[to, g] = g⁻¹ to, which maps image g to image to
 
 
-@parallel_kernel
-def coordinate_slots(t, c, component, pieces, twists):
-    """``pieces[x]``, ``twists[x]``: the pieces and twists in the slots of coordinate ``c``'s orbit
-    when the coordinate is ``x`` (the others 0)."""
+@loop
+def coordinate_slots(t, c, component, pieces, twists, held, turned, lo, hi):
+    """``pieces[x]``, ``twists[x]`` for ``x`` in ``[lo, hi)``: the pieces and twists in the slots of
+    coordinate ``c``'s orbit when the coordinate is ``x`` (the others 0); ``held`` and ``turned``:
+    scratch, a slot each."""
     start, size = t.orbits[t.coords[c, 0], 0], t.orbits[t.coords[c, 0], 1]
-    n = pieces.shape[0]
-    for chunk in prange((n + CHUNK - 1) // CHUNK):
-        held = np.empty(t.source.shape[1], np.int64)
-        turned = np.empty(t.source.shape[1], np.int64)
-        for x in range(chunk * CHUNK, min(n, (chunk + 1) * CHUNK)):
-            decode(x * t.coords[c, 4], component, t, held, turned)
-            for s in range(size):
-                pieces[x, s] = held[start + s]
-                twists[x, s] = turned[start + s]
+    for x in range(lo, hi):
+        decode(x * t.coords[c, 4], component, t, held, turned)
+        for s in range(size):
+            pieces[x, s] = held[start + s]
+            twists[x, s] = turned[start + s]
 
 
 @state_function
@@ -100,13 +96,37 @@ def puzzle_values(u, a, values):
         values[c] = a.embed[a.embed_at[c] + v]
 
 
+class Scratch(NamedTuple):
+    """What ``images`` works in (``scratch``): a thread's, made once per range."""
+
+    values: np.ndarray  # (coordinates,)
+    conjugated: np.ndarray  # (symmetries, coordinates)
+    fields: np.ndarray  # (symmetries,)
+    image: np.ndarray  # (symmetries,): find_orbits' images and rotations
+    rho: np.ndarray
+    one: np.ndarray  # (1,): conjugates.conjugate_chunk's ranks, out and scratch
+    conjugate: np.ndarray  # (1, symmetries)
+    pieces: np.ndarray  # (slots,)
+    twists: np.ndarray
+    moved: np.ndarray
+    coordinate_values: np.ndarray  # (the conjugate tables' coordinates,)
+
+
+def scratch(a: ActionTables, t) -> Scratch:
+    """A ``Scratch`` for the action tables ``a`` and conjugate tables ``t``."""
+    coordinates, order, slots = a.coords.shape[0], a.carry.shape[0], t.source.shape[1]
+    return Scratch(*(np.empty(shape, np.int64) for shape in (
+        coordinates, (order, coordinates), order, order, order, 1, (1, order), slots, slots, slots,
+        t.coords.shape[0])))
+
+
 @state_function
-def images(u, a, f, t, lookups, component, image, rho, values, conjugated, fields):
+def images(u, a, f, t, lookups, component, image, rho, work):
     """``image[g]``, ``rho[g]``: quotient state ``u``'s image under symmetry ``g`` and the rotation
     that re-homed it; its conjugates' coordinates by lookups (``lookup_conjugates``: per orbit, a
-    permutation table and orientation fields) or from their ranks (``conjugates``). ``values``,
-    ``conjugated`` and ``fields``: scratch, (coordinates,), (symmetries, coordinates) and
-    (symmetries,)."""
+    permutation table and orientation fields) or from their ranks (``conjugates``). ``work``: a
+    ``Scratch``."""
+    values, conjugated, fields = work.values, work.conjugated, work.fields
     puzzle_values(u, a, values)
     order = image.shape[0]
     if lookups:
@@ -123,13 +143,12 @@ def images(u, a, f, t, lookups, component, image, rho, values, conjugated, field
                 for g in range(order):
                     conjugated[g, co] = fields_coordinate(f, j, fields[g])
     else:
-        slots = t.source.shape[1]
-        one, conjugate = np.empty(1, np.int64), np.empty((1, order), np.int64)
+        one, conjugate = work.one, work.conjugate
         one[0] = 0
         for c in range(a.coords.shape[0]):
             one[0] += values[c] * a.coords[c, 1]
-        conjugate_chunk(one, 0, 1, component, t, conjugate, np.empty(slots, np.int64), np.empty(slots, np.int64),
-                        np.empty(slots, np.int64), np.empty(t.coords.shape[0], np.int64))
+        conjugate_chunk(one, 0, 1, component, t, conjugate, work.pieces, work.twists, work.moved,
+                        work.coordinate_values)
         for g in range(order):
             for c in range(a.coords.shape[0]):
                 conjugated[g, c] = (conjugate[0, g] // a.coords[c, 1]) % a.coords[c, 0]
@@ -137,8 +156,9 @@ def images(u, a, f, t, lookups, component, image, rho, values, conjugated, field
         image[g], rho[g] = rehomed(conjugated[g], a)
 
 
-@parallel_kernel
-def find_orbits(a, f, t, lookups, component, map_bits, entry, known, chosen, representatives, symmetric, count):
+@loop
+def find_orbits(a, f, t, lookups, component, map_bits, entry, known, chosen, representatives, symmetric, count, work,
+                lo, hi):
     """Every quotient state's ``entry``: its orbit << ``map_bits + 1`` | whether symmetries other
     than the identity fix the orbit's representative << ``map_bits`` | the fibre map that carries
     its fibre to the representative's. An orbit is numbered by the thread that marks its
@@ -146,48 +166,43 @@ def find_orbits(a, f, t, lookups, component, map_bits, entry, known, chosen, rep
     ``symmetric`` lists the orbits whose representative symmetries other than the identity fix
     (``count``: how many of each so far). ``known``: a bit per state whose entry is written, set
     without atomics (a bit lost to another thread's write costs a second look at its orbit, which
-    then finds the representative marked and writes nothing)."""
-    n, order = entry.shape[0], a.carry.shape[0]
+    then finds the representative marked and writes nothing). Looks at the states ``[lo, hi)``
+    (``work``: a ``Scratch``); ranges may run in parallel."""
+    order = a.carry.shape[0]
     one = np.uint64(1)
-    for chunk in prange((n + CHUNK - 1) // CHUNK):
-        image, rho, fields = np.empty(order, np.int64), np.empty(order, np.int64), np.empty(order, np.int64)
-        values, conjugated = np.empty(a.coords.shape[0], np.int64), np.empty((order, a.coords.shape[0]), np.int64)
-        for u in range(chunk * CHUNK, min(n, (chunk + 1) * CHUNK)):
-            if (known[u >> 6] >> np.uint64(u & 63)) & one:
-                continue
-            images(u, a, f, t, lookups, component, image, rho, values, conjugated, fields)
-            best, to = image[0], 0
-            for g in range(1, order):
-                if image[g] < best:
-                    best, to = image[g], g
-            bit = one << np.uint64(best & 63)
-            if atomic_or(chosen, best >> 6, bit) & bit:
-                continue  # another thread found this orbit
-            orbit = atomic_add(count, 0, 1)
-            representatives[orbit] = best
-            fixing = 0
-            for g in range(order):
-                if image[g] == best:
-                    fixing += 1
-            head = orbit << 1
-            if fixing > 1:
-                symmetric[atomic_add(count, 1, 1)] = orbit
-                head |= 1
-            head <<= map_bits
-            back = a.rinv[rho[to]]
-            for g in range(order):
-                h = a.carry[to, g]
-                entry[image[g]] = head | (a.rmul[back, a.conj[h, rho[g]]] * order + h)
-                known[image[g] >> 6] |= one << np.uint64(image[g] & 63)
+    image, rho = work.image, work.rho
+    for u in range(lo, hi):
+        if (known[u >> 6] >> np.uint64(u & 63)) & one:
+            continue
+        images(u, a, f, t, lookups, component, image, rho, work)
+        best, to = image[0], 0
+        for g in range(1, order):
+            if image[g] < best:
+                best, to = image[g], g
+        bit = one << np.uint64(best & 63)
+        if atomic_or(chosen, best >> 6, bit) & bit:
+            continue  # another thread found this orbit
+        orbit = atomic_add(count, 0, 1)
+        representatives[orbit] = best
+        fixing = 0
+        for g in range(order):
+            if image[g] == best:
+                fixing += 1
+        head = orbit << 1
+        if fixing > 1:
+            symmetric[atomic_add(count, 1, 1)] = orbit
+            head |= 1
+        head <<= map_bits
+        back = a.rinv[rho[to]]
+        for g in range(order):
+            h = a.carry[to, g]
+            entry[image[g]] = head | (a.rmul[back, a.conj[h, rho[g]]] * order + h)
+            known[image[g] >> 6] |= one << np.uint64(image[g] & 63)
 
 
-@parallel_kernel
-def images_of(us, a, f, t, lookups, component):
-    """``(image, rho)``, each ``(len(us), symmetries)``: ``images`` of each quotient state."""
-    n, order = us.shape[0], a.carry.shape[0]
-    image = np.empty((n, order), np.int64)
-    rho = np.empty((n, order), np.int64)
-    for i in prange(n):
-        images(us[i], a, f, t, lookups, component, image[i], rho[i], np.empty(a.coords.shape[0], np.int64),
-               np.empty((order, a.coords.shape[0]), np.int64), np.empty(order, np.int64))
-    return image, rho
+@loop
+def images_of(us, a, f, t, lookups, component, image, rho, work, lo, hi):
+    """``image[i]``, ``rho[i]`` (each ``(symmetries,)``) for ``i`` in ``[lo, hi)``: ``images`` of
+    quotient state ``us[i]`` (``work``: a ``Scratch``)."""
+    for i in range(lo, hi):
+        images(us[i], a, f, t, lookups, component, image[i], rho[i], work)
