@@ -236,3 +236,38 @@ def test_references_are_counted_in_the_members_that_hold_them():
     expected = ours.numba(nrt, builder, tables, value)
     assert [t for t, _ in found] == [t for t, _ in expected] == [types.MemInfoPointer(types.int64)] * 4
     assert extracted < len(builder.block.instructions) - extracted  # numba's extracts every member
+
+
+def test_a_kernel_is_optimized_before_the_functions_it_calls_are_linked(monkeypatch):
+    import re
+
+    from numba.core import codegen
+
+    assert patches.late_linked_kernels() and patches.late_linked_kernels()  # installed once, kept
+    monkeypatch.setattr(patches, "_OURS", re.compile(r"_ZN\d+test_numba_patches"))  # this module's count as ours
+    optimized = {}  # per library: the functions it defined when its module was optimized
+
+    def recording(self, original=codegen.CPUCodeLibrary._optimize_final_module):
+        optimized[self.name.rsplit(".", 1)[-1]] = [f.name for f in self._final_module.functions if not f.is_declaration]
+        return original(self)
+
+    monkeypatch.setattr(codegen.CPUCodeLibrary, "_optimize_final_module", recording)
+
+    @njit
+    def summed(values, lo, hi):
+        total = 0
+        for i in range(lo, hi):
+            total += values[i]
+        return total
+
+    @njit
+    def caller(values):
+        return summed(values, 0, len(values)) * 10 + min(summed(values, 1, 3), 100)
+
+    values = np.arange(10)
+    assert caller(values) == values.sum() * 10 + 3
+    [library] = [overload.library for overload in caller.overloads.values()]
+    linked = [f.name for f in library._final_module.functions if not f.is_declaration]
+    assert not any("summed" in name for name in optimized["caller"])  # optimized without the loop's body
+    assert any("ol_min" in name for name in optimized["caller"])  # numba's own implementations inlined as before
+    assert any("summed" in name for name in linked)  # which the kernel's machine code holds all the same
