@@ -431,6 +431,7 @@ def late_linked_kernels() -> bool:
     before, for the optimizer to inline. The module links and compiles to machine code as
     before, whole, so a kernel saved in the cache holds all it calls. False, and nothing changed,
     on a numba whose libraries are not laid out as this expects."""
+    import llvmlite.binding as ll
     from numba.core import codegen
 
     library = codegen.CPUCodeLibrary
@@ -460,6 +461,10 @@ def late_linked_kernels() -> bool:
         self._optimize_final_module()
         for linked in late:
             self._final_module.link_in(linked._get_module_for_linking(), preserve=True)
+        if late:  # what they brought that nothing calls (their Python wrappers, say) is not compiled
+            unused = ll.create_new_module_pass_manager()
+            unused.add_global_dead_code_eliminate_pass()
+            unused.run(self._final_module, self._codegen._pass_builder())
         self._final_module.verify()
         self._finalize_final_module()
 
