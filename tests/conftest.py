@@ -5,6 +5,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from clusters import wait_for_workers
 
 from vecsearch._numba_patches import COMPILE_GC_THRESHOLDS
 
@@ -71,7 +72,7 @@ def cluster_client(local_cluster):
     import distributed
 
     with distributed.Client(local_cluster) as client:
-        client.wait_for_workers(2, timeout=60)
+        wait_for_workers(client)
         yield client
 
 

@@ -13,6 +13,7 @@ import threading
 import time
 
 import pytest
+from clusters import wait_for_workers
 from command_line import HANG
 from reference import bfs_layers, pancake_neighbours
 from test_partitioned import SWAP_TWS
@@ -105,7 +106,7 @@ def test_a_worker_killed_mid_search_costs_a_redo_not_the_counts(client, tmp_path
     result = vs.bfs("pancake-9", client=client, owner_local=True, spill=str(tmp_path / "disk-{worker}"),
                     checkpoint=tmp_path / "client", on_layer=kill_during_the_next_layer)
     assert killed and result.layer_sizes == expected
-    client.wait_for_workers(2, timeout=60)
+    wait_for_workers(client)  # the nanny restarts it, for the next test
     assert victim not in client.run(os.getpid).values()
 
 
@@ -148,7 +149,7 @@ def test_an_owner_killed_between_its_tasks_and_their_gather_costs_a_redo(client,
     searching.join(HANG_LOST_RESULTS)
     assert killed and not searching.is_alive(), "the search still waits for results lost with their owner"
     assert outcome[0].layer_sizes == expected
-    client.wait_for_workers(2, timeout=60)
+    wait_for_workers(client)  # the nanny restarts it, for the next test
 
 
 @pytest.mark.slow  # a client process killed and run again

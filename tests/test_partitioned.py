@@ -10,6 +10,7 @@ import threading
 import time
 
 import pytest
+from clusters import wait_for_workers
 from command_line import HANG
 from reference import bfs_layers, pancake_neighbours, sliding_goal, sliding_neighbours
 
@@ -103,7 +104,7 @@ def test_a_worker_killed_mid_search_costs_a_redo_not_the_counts(client):
 
     result = vs.bfs(puzzle, client=client, segments=8, on_layer=kill_during_the_next_layer)
     assert killed and result.layer_sizes == expected
-    client.wait_for_workers(2, timeout=60)  # the nanny restarts it, for the next test
+    wait_for_workers(client)  # the nanny restarts it, for the next test
     assert victim not in client.run(os.getpid).values()
 
 
