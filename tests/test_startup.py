@@ -170,6 +170,32 @@ def test_a_real_compile_is_announced_on_stderr():
     assert done.stderr == "vecsearch: compiling kernels for demo (once; they are not cached: once per process)\n"
 
 
+def test_two_threads_calling_a_kernel_being_compiled_count_its_compile_once():
+    """numba says a thread takes its compiler lock before it has it: one that calls a kernel
+    another thread compiles waits inside the event. The compile clock counts the seconds while
+    any thread is inside, not each thread's."""
+    import threading
+
+    before = jit.compile_seconds()
+    inside = threading.Event()
+
+    def waiting():  # enters 0.1 s after the first, leaves 0.15 s after it: inside for 0.35 s
+        inside.wait()
+        time.sleep(0.1)
+        with event.trigger_event("numba:compiler_lock"):
+            time.sleep(0.35)
+
+    second = threading.Thread(target=waiting)
+    second.start()
+    began = time.perf_counter()
+    with event.trigger_event("numba:compiler_lock"):
+        inside.set()
+        time.sleep(0.3)
+    second.join()
+    wall = time.perf_counter() - began
+    assert 0.45 <= jit.compile_seconds() - before <= min(wall + 0.01, 0.6)  # their union, not their sum (0.65)
+
+
 # --- warm-up ----------------------------------------------------------------------------------------
 @pytest.mark.parametrize("name", ["sliding-2x3", "lrx-6"])
 def test_warm_up_compiles_what_solve_and_bfs_call(name):

@@ -2,8 +2,8 @@
 
 The first call of a kernel with new argument types compiles it (or loads it from the disk
 cache); numba holds its compiler lock meanwhile and says so by its ``numba:compiler_lock``
-event. One listener (``compile_clock``) adds the time each thread holds the lock to a
-process-wide clock (and to ``compile_log``, kernel by kernel, while it is a list), so kernels
+event. One listener (``compile_clock``) adds the time during which threads take or hold the lock
+to a process-wide clock (and to ``compile_log``, kernel by kernel, while it is a list), so kernels
 are called directly, and a search takes its timings from a ``Stopwatch``: wall seconds, the
 compile seconds within them, and the difference. For a kernel that does real work, ``warm`` it
 first on *empty* inputs of the same types (``frontier[:0]``), so that a compile is not mixed up
@@ -41,29 +41,41 @@ _warmed: set[int] = set()
 
 
 class _CompileClock(event.Listener):
-    """Adds up the seconds each thread holds numba's compiler lock (the outermost hold: a
-    compile loads or compiles what it calls inside it), and logs them by kernel."""
+    """Adds up the seconds during which some thread takes or holds numba's compiler lock (the
+    outermost hold: a compile loads or compiles what it calls inside it), and logs each
+    thread's by kernel. numba says a thread takes the lock before it has it: a thread that calls
+    a kernel that another is compiling waits inside the event. So the clock counts the wall
+    seconds while any thread is inside, not each thread's: two threads calling a new kernel at
+    once (the blocks of its first call) count its compile once."""
 
     def __init__(self):
         self.seconds = 0.0
         self._lock = threading.Lock()
         self._held = threading.local()
+        self._inside = 0  # threads inside an outermost event
+        self._since = 0.0  # when the first of them entered
 
     def on_start(self, ev) -> None:
         depth = getattr(self._held, "depth", 0)
         self._held.depth = depth + 1
         if depth == 0:
-            self._held.began = time.perf_counter()
+            self._held.began = now = time.perf_counter()
             self._held.kernel = _kernel_compiling() if compile_log is not None else None
+            with self._lock:
+                if self._inside == 0:
+                    self._since = now
+                self._inside += 1
 
     def on_end(self, ev) -> None:
         self._held.depth -= 1
         if self._held.depth == 0:
-            seconds = time.perf_counter() - self._held.began
+            now = time.perf_counter()
             with self._lock:
-                self.seconds += seconds
+                self._inside -= 1
+                if self._inside == 0:
+                    self.seconds += now - self._since
             if compile_log is not None and self._held.kernel is not None:
-                compile_log.append((self._held.kernel, seconds))
+                compile_log.append((self._held.kernel, now - self._held.began))
 
 
 def _kernel_compiling() -> str | None:
