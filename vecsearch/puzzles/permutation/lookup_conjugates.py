@@ -23,7 +23,7 @@ import numpy as np
 from vecsearch._numba import loop, state_function
 from vecsearch.engine import map_blocks
 from vecsearch.kernels.intrinsics import popcount, prefetch
-from vecsearch.puzzles.permutation.conjugates import ORIENTATION, PERMUTATION, decode
+from vecsearch.puzzles.permutation.conjugates import ORIENTATION, PERMUTATION, decode, slot_scratch
 
 TABLE_ENTRIES = 1 << 24  # entries of one orbit's table (state coordinate x symmetries) this path takes
 CHUNK_BITS = 12  # bits of fields one digits lookup reads
@@ -114,12 +114,10 @@ def fill_fields(t, j, p, o, component, bits, turned, offsets):
     """``turned[y, g]``: the fields of orientation coordinate ``y`` (of orbit ``j``, coordinate
     ``o``) turned by symmetry ``g``; ``offsets[x, g]``: the offset fields its pieces get when the
     permutation coordinate (``p``) is ``x``."""
-    def slots():
-        return np.empty(t.source.shape[1], np.int64), np.empty(t.source.shape[1], np.int64)
-
-    map_blocks(lambda lo, hi: turned_fields(t, j, o, component, bits, turned, *slots(), lo, hi), len(turned), BLOCK)
-    map_blocks(lambda lo, hi: offset_fields(t, j, p, component, bits, offsets, *slots(), lo, hi), len(offsets),
-               BLOCK)
+    map_blocks(lambda lo, hi: turned_fields(t, j, o, component, bits, turned, *slot_scratch(t)[:2], lo, hi),
+               len(turned), BLOCK)
+    map_blocks(lambda lo, hi: offset_fields(t, j, p, component, bits, offsets, *slot_scratch(t)[:2], lo, hi),
+               len(offsets), BLOCK)
 
 
 @loop

@@ -48,7 +48,7 @@ import numpy as np
 
 from vecsearch.engine import map_blocks
 from vecsearch.puzzles.permutation import quotient_kernels, tables
-from vecsearch.puzzles.permutation.conjugates import ORIENTATION, PERMUTATION
+from vecsearch.puzzles.permutation.conjugates import ORIENTATION, PERMUTATION, slot_scratch
 from vecsearch.puzzles.permutation.definition import Move
 from vecsearch.puzzles.permutation.lookup_conjugates import LookupTables
 
@@ -125,8 +125,7 @@ class Quotient:
                 pieces, twists = (np.empty((coordinate.size, definition.orbits[self.orbit].size), np.int8)
                                   for _ in range(2))
                 map_blocks(lambda lo, hi, c=c, pieces=pieces, twists=twists: quotient_kernels.coordinate_slots(
-                    conjugates, c, component, pieces, twists, *(np.empty(conjugates.source.shape[1], np.int64)
-                                                                for _ in range(2)), lo, hi),
+                    conjugates, c, component, pieces, twists, *slot_scratch(conjugates)[:2], lo, hi),
                            coordinate.size, quotient_kernels.BLOCK)
                 self.slots[kind] = pieces if kind == PERMUTATION else twists
                 at_home = self.label if kind == PERMUTATION else self.home_twist
@@ -222,7 +221,7 @@ class Quotient:
             images, rho = (np.empty((len(us), self.order), np.int64) for _ in range(2))
             map_blocks(lambda lo, hi: quotient_kernels.images_of(us, *fixed, images, rho, quotient_kernels.scratch(
                 self.action, conjugates), lo, hi), len(us), quotient_kernels.BLOCK)
-            fixing = images == representatives[symmetric][:, None]
+            fixing = images == us[:, None]
             fixing[:, 0] = False  # the identity's map is the identity
             rows, g = np.nonzero(fixing)
             maps = self.rinv[rho[rows, g]] * self.order + g
