@@ -5,7 +5,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from clusters import wait_for_workers
+from clusters import RESTART_SECONDS, wait_for_workers
 
 from vecsearch._numba_patches import COMPILE_GC_THRESHOLDS
 
@@ -55,12 +55,15 @@ def local_cluster(tmp_path_factory):
     one (each start costs its processes' imports and kernel loads). Each worker has a directory of
     its own under a local scratch directory (not a shared /tmp/dask-scratch-space, nor a network
     one); work stealing is off, so that a chunk runs where it was sent (a test counts where tables
-    are built). A test that kills a worker waits for the nanny to restart it."""
+    are built). A test that kills a worker waits for the nanny to restart it; the cluster waits as
+    long before it gives up on the worker and closes its nanny (dask's default, 15 s, passed
+    twice in full runs on a busy machine while the worker restarted)."""
     import dask
     import distributed
 
     scratch = str(tmp_path_factory.mktemp("dask"))
-    with dask.config.set({"temporary-directory": scratch, "distributed.scheduler.work-stealing": False}), \
+    with dask.config.set({"temporary-directory": scratch, "distributed.scheduler.work-stealing": False,
+                          "distributed.deploy.lost-worker-timeout": f"{RESTART_SECONDS}s"}), \
             distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",
                                      local_directory=scratch) as cluster:
         yield cluster
