@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import vecsearch as vs
@@ -31,6 +32,19 @@ def test_families_differ_in_what_is_compiled_into_them():
     assert layer_kernels(pancake) is not layer_kernels(pocket)
     assert layer_kernels(pancake).MAX_MOVES >= max(pancake.max_moves, vs.get_puzzle("pancake-16").max_moves)
     assert layer_kernels(pancake).HAS_PREDECESSORS is False  # reversible: backward branches pruned
+
+
+@pytest.mark.skipif(os.environ.get("NUMBA_DISABLE_JIT") == "1", reason="loops are Python functions then")
+def test_a_familys_loops_have_no_python_entry_point_and_say_so_when_called():
+    """The loops only kernels call are compiled without numba's wrapper for Python: a call from
+    Python is a ``TypeError`` naming the loop, not a call through a null entry point."""
+    puzzle = vs.get_puzzle("pancake-5")
+    assert vs.bfs(puzzle, mode="twobit").total_states == 120  # its kernel runs the loop
+    loop = layer_kernels(puzzle).MODULES["vecsearch.engine.twobit.rank_space_template"]
+    loop = sys.modules[loop].twobit_loop
+    assert loop.targetoptions["no_cpython_wrapper"]
+    with pytest.raises(TypeError, match="twobit_loop is a loop that only kernels call"):
+        loop(np.zeros(4, np.int64), 0, 4)
 
 
 def test_templates_are_modules_that_import_and_lint_clean():

@@ -28,7 +28,8 @@ State-shape helpers (``vecsearch.kernels.state_words``): the narrow forms here, 
 families with ``WIDTH > 1``.
 """
 
-from vecsearch._numba import kernel, loop, state_function
+from vecsearch._numba import inner_loop as loop
+from vecsearch._numba import kernel, state_function
 from vecsearch.contract import ROLES as CONTRACT_ROLES
 from vecsearch.kernels.state_words import (
     narrow_copy_at as copy_at,

@@ -245,7 +245,7 @@ def _decorators(constants: dict, functions: dict, guarded: bool, in_memory: bool
     if in_memory:
         return "user_kernel as kernel, state_function as loop, state_function"
     counting = constants.get("ALLOCATING") or (guarded and constants["WIDTH"] > 1 and functions.get("unrank_state"))
-    loop = "state_function as loop" if counting else "loop"
+    loop = "state_function as loop" if counting else "inner_loop as loop"  # only the family's kernels call them
     return f"kernel, {loop}, state_function"
 
 
