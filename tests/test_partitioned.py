@@ -193,3 +193,34 @@ def test_the_command_line_runs_a_local_cluster_and_says_what_spilling_takes(tmp_
     assert code == 0 and out.splitlines()[0].endswith(",routed,slowest")
     assert [int(row.split(",")[2]) for row in out.splitlines()[1:]] == vs.bfs("pancake-7", mode="twobit").layer_sizes
     assert f"pancake-7: spilling to {tmp_path}: two tables of 1.2 KiB on disk" in err
+
+
+def test_the_command_lines_cluster_waits_for_a_lost_worker_as_long_as_a_search_does(monkeypatch):
+    """dask's ``LocalCluster`` closes a lost worker's nanny after ``lost-worker-timeout`` (15 s by
+    default): a worker that took longer to restart on a busy machine never came back. The
+    cluster of ``--workers`` keeps it for as long as an owner-local search waits for an owner."""
+    import dask
+    import distributed
+
+    from vecsearch.engine.runtime.cluster import WORKER_WAIT, local_cluster
+
+    made = {}
+
+    class Recorded:  # records how the cluster was asked for, and while its config held what
+        def __init__(self, *args, **kwargs):
+            made[type(self).__name__] = (args, kwargs)
+
+        def __enter__(self):
+            made["timeout"] = dask.config.get("distributed.deploy.lost-worker-timeout")
+            return self
+
+        def __exit__(self, *exc):
+            return False
+
+    monkeypatch.setattr(distributed, "LocalCluster", type("LocalCluster", (Recorded,), {}))
+    monkeypatch.setattr(distributed, "Client", type("Client", (Recorded,), {}))
+    with local_cluster(3):
+        pass
+    assert made["LocalCluster"][1]["n_workers"] == 3 and made["LocalCluster"][1]["threads_per_worker"] == 1
+    assert dask.utils.parse_timedelta(made["timeout"]) == WORKER_WAIT >= 60
+    assert dask.config.get("distributed.deploy.lost-worker-timeout") != made["timeout"]  # only while it lives

@@ -92,15 +92,16 @@ def _cluster(args):
         yield None
         return
     try:
-        from distributed import Client, LocalCluster
+        from distributed import Client
     except ImportError:
         raise InputError("--workers and --scheduler need dask.distributed: pip install 'vecsearch[dask]'") from None
     if args.scheduler is not None:
         with Client(args.scheduler) as client:
             yield client
         return
-    with LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True,
-                      dashboard_address=":0") as cluster, Client(cluster) as client:
+    from vecsearch.engine.runtime.cluster import local_cluster
+
+    with local_cluster(args.workers) as client:
         yield client
 
 

@@ -1,10 +1,31 @@
 """What the engine asks a ``dask.distributed`` cluster's scheduler besides running its tasks, and
 how it survives a worker lost under them."""
 
+import contextlib
 import threading
 from concurrent.futures import Future
 
 TRIES = 4  # work is made again after a lost worker, at most this many times in all
+WORKER_WAIT = 120.0  # seconds a lost worker has to come back (its nanny restarts it) before a search gives up on it
+
+
+@contextlib.contextmanager
+def local_cluster(workers: int):
+    """A client of a ``LocalCluster`` of ``workers`` single-threaded worker processes (the command
+    line's ``--workers``), closed after.
+
+    A ``LocalCluster`` closes the nanny of a lost worker that has not registered again within
+    dask's ``distributed.deploy.lost-worker-timeout``, 15 s by default: on a busy machine a
+    killed worker took longer to restart, and the search went on with a worker fewer (or, with
+    owner-local tables, stopped, its owner gone). Here the cluster waits ``WORKER_WAIT``, as
+    long as a search waits for an owner."""
+    import dask
+    from distributed import Client, LocalCluster
+
+    with dask.config.set({"distributed.deploy.lost-worker-timeout": f"{WORKER_WAIT}s"}), \
+            LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0") as cluster, \
+            Client(cluster) as client:
+        yield client
 
 
 def cluster_workers(client) -> dict[str, dict]:

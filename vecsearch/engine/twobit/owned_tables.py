@@ -51,7 +51,13 @@ from pathlib import Path
 import numpy as np
 
 from vecsearch.engine.runtime import jit
-from vecsearch.engine.runtime.cluster import WorkerLost, again_if_a_worker_is_lost, cluster_workers, in_background
+from vecsearch.engine.runtime.cluster import (
+    WORKER_WAIT,
+    WorkerLost,
+    again_if_a_worker_is_lost,
+    cluster_workers,
+    in_background,
+)
 from vecsearch.engine.runtime.codegen import layer_kernels
 from vecsearch.engine.runtime.endpoints import as_puzzle
 from vecsearch.engine.runtime.guarded import kernel_tables
@@ -70,7 +76,6 @@ from vecsearch.errors import VecsearchError
 ROUND_CHILDREN = 1 << 20  # children a segment routes per round, about, before the owners claim them
 ASK_WORDS = 1 << 10  # words of the range a pull looks at per kernel call (its scratch: 2 ranks per neighbour)
 OFFSET = np.uint32  # a routed child: its offset in its owner's range (segments of at most 2^32 ranks)
-WORKER_WAIT = 120.0  # seconds to wait for a lost worker to come back before giving up
 POLL_SECONDS = 1.0  # how often a wait for tasks checks that their workers are still there
 
 
