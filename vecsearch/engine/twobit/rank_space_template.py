@@ -41,7 +41,11 @@ from vecsearch.kernels.roles import (
 __all__ = ("twobit_range", "goal_ranks_range", "unrank_many", "neighbour_ranks")
 
 LOW_BITS = 0x5555555555555555  # the low bit of every cell
-TWOBIT_STATES = max(16, 512 // MAX_MOVES)  # ranks a batch takes: about 512 neighbours prefetched together
+# Ranks a batch takes: about 512 neighbours prefetched together, and at least 64 ranks, since a family's capacity
+# may be far above its members' moves (the pieces families' 64: a pancake's 11 or 12 flips). 16 ranks a batch took
+# pancake-12 in 10.7 s against 10.2-10.4 s for 64 to 256, pancake-13 in 165.4 s against 160.1 s for 64; the 2x2x2
+# with every face turning, the same (0.90-0.96 s)
+TWOBIT_STATES = max(64, 512 // MAX_MOVES)
 FIRST_LOOK = 4  # a pull looks at (and prefetches) this many neighbours of every rank before the others
 TWOBIT_ROOM = TWOBIT_STATES + 32  # ranks a batch may hold: whole words until it holds TWOBIT_STATES
 
