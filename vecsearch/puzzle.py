@@ -75,6 +75,13 @@ def unsigned64(value: int) -> int:
 TWO_BIT_RANKS = 1 << 24
 
 
+# The least move capacity of a puzzle of your own. Its kernels are compiled per shape (the state's width, the
+# functions it gives, its kind of values) and per capacity; with a capacity of their own for 4, 8, 16 and 32 moves,
+# puzzles of one shape compiled their kernels again for each. One capacity up to 64 moves: the test files of users'
+# puzzles compile 17 families, not 22 (216 -> 200 CPU s from empty caches). Only scratch arrays grow with it
+SHARED_CAPACITY = 64
+
+
 def move_capacity(max_moves: int) -> int:
     """``max_moves`` rounded up to a power of two (at least 4): the default move capacity of a
     family (``Puzzle.move_capacity``)."""
@@ -284,8 +291,11 @@ class Puzzle:
     @property
     def move_capacity(self) -> int:
         """Room for children per state in the compiled kernels: at least ``max_children``, and
-        the same for every member of a family (it is compiled into the kernels)."""
-        return move_capacity(self.max_children)
+        the same for every member of a family (it is compiled into the kernels). A puzzle of
+        your own takes at least ``SHARED_CAPACITY``: its kernels serve every puzzle of the same
+        shape, whatever its number of moves."""
+        capacity = move_capacity(self.max_children)
+        return capacity if self.trusted else max(SHARED_CAPACITY, capacity)
 
     @property
     def heuristic_names(self) -> tuple[str, ...]:
