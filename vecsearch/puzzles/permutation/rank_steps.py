@@ -78,10 +78,13 @@ VALUES_AHEAD = 64
 HIGH, PIECES = 0, 2
 SLOTS = PIECES + REMEMBERED_TAKE
 # The computed reversals summed together: those from the first SUMMED positions, each at the index of its first
-# position, a constant count so that the pass's loop over them unrolls (every pancake stack's computed flips; a
-# pancake-13 state's children: 51 ns, summed reversal by reversal 64, over as many sums as it has 62), in the
-# slot of its half, whose place is a constant too (read from the tables: 59 ns, each index checked for wrapping)
-SUMMED = 6
+# position, a constant count so that the pass's loop over them unrolls (a pancake-13 state's children: 51 ns,
+# summed reversal by reversal 64, over as many sums as it has 62), in the slot of its half, whose place is a
+# constant too (read from the tables: 59 ns, each index checked for wrapping). Four: every computed flip of a
+# stack of up to 14 pancakes (those of 11 and more), whose two-bit table fits a machine; a stack of 15 or 16
+# computes its flips from positions 4 and 5 one by one. Six sums took a pancake-13 state's children 62-64 ns
+# against 59-60 (one thread, 1 in 4 ranks), pancake-12's two-bit search 13.2 s against 12.95 s (medians of 3)
+SUMMED = 4
 SUM_WORDS = 1 + (MAX_PACKED + 1) * SUMMED
 
 # The pieces tables, then how a move steps a single orbit's rank (built by ``step_tables``).
