@@ -321,6 +321,16 @@ SHARED = {  # one-orbit puzzles whose ranks have digits above the first chunk (r
 }
 
 
+@pytest.mark.parametrize("n", [13, 14])
+def test_every_computed_flip_of_a_stack_of_up_to_14_pancakes_is_summed(n):
+    """The flips too large to table (11 pancakes and more) are summed in one pass for every stack
+    whose two-bit table fits a machine, its largest flips included."""
+    tables = vs.get_puzzle(f"pancake-{n}").tables
+    computed = tables.step_at < 0
+    assert sorted(n - tables.step_first[computed]) == list(range(11, n + 1))
+    assert tables.step_summed[computed].all()
+
+
 @pytest.mark.parametrize("memory", ["whole", "none"])
 @pytest.mark.parametrize("entries", [1 << 22, 0], ids=["tabled", "computed"])
 @pytest.mark.parametrize("name", SHARED)
