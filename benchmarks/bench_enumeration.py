@@ -142,6 +142,84 @@ def pocket_full():
                          f" {split(result.profile)}; {twsearch_pocket(published)}")
 
 
+RANK_STEP_RANKS = 1 << 21  # ranks stepped a pass: 1 in 4 of a window, in increasing order, as a push takes them
+
+
+def pancake_13_rank_steps():
+    """A pancake-13 state's 12 children's ranks stepped in rank space (``single_orbit_expand_rank``,
+    what the two-bit search computes per state), ns a state on one thread over increasing ranks,
+    1 in 4 of a window (a large layer's density), through one memory as a search's thread does;
+    beside it, the same children by the family's state rules (``pieces_unrank``, ``pieces_expand``,
+    ``pieces_rank``), state by state. The search's budget: pancake-13 in 150 s on two threads
+    leaves 48 ns a state for everything (steps, claims, the scan), so the steps' target is 40 ns.
+    Checked: both give the same children, and those of 2,000 of the ranks equal, in move order,
+    the definition's moves applied in plain Python (``PermutationDefinition.apply``,
+    ``Layout.rank``)."""
+    import time
+
+    import numpy as np
+
+    import vecsearch as vs
+    from vecsearch.contract import RANK_MEMORY
+
+    puzzle = vs.get_puzzle("pancake-13")
+    tables, moves = puzzle.tables, puzzle.max_moves
+    rng = np.random.default_rng(13)
+    start = int(rng.integers(0, puzzle.rank_size - 4 * RANK_STEP_RANKS))
+    ranks = start + np.flatnonzero(rng.random(4 * RANK_STEP_RANKS) < 0.25)
+    stepped, by_states = (np.empty(len(ranks) * moves, np.int64) for _ in range(2))
+    harness = _rank_step_harness()
+    assert harness.steps(ranks, tables, stepped, np.full(RANK_MEMORY, -1, np.int64)) == len(stepped)
+    assert harness.by_states(ranks, tables, by_states, np.empty(moves, np.int64)) == len(by_states)
+    assert np.array_equal(stepped, by_states), "rank steps differ from unrank, expand, rank"
+    for i in rng.choice(len(ranks), 2000, replace=False):
+        state = puzzle.layout.unrank(int(ranks[i]), 0)
+        expected = [puzzle.layout.rank(puzzle.definition.apply(state, move))[0] for move in puzzle.move_list]
+        assert stepped[i * moves:(i + 1) * moves].tolist() == expected, f"rank {ranks[i]}: children differ"
+
+    def timed(run):
+        def once():
+            began = time.perf_counter()
+            run()
+            return (time.perf_counter() - began) / len(ranks) * 1e9
+        return measure.in_process(once, 5)
+
+    ours = timed(lambda: harness.steps(ranks, tables, stepped, np.full(RANK_MEMORY, -1, np.int64)))
+    theirs = timed(lambda: harness.by_states(ranks, tables, by_states, np.empty(moves, np.int64)))
+    return ours.median, (f"one thread, {len(ranks):,} ranks a pass, median of 5 (best {ours.best:.1f});"
+                         f" unrank, expand, rank {theirs.median:.1f} ns (best {theirs.best:.1f}); the same"
+                         " children, 2,000 states' = the moves applied in plain Python")
+
+
+def _rank_step_harness():
+    """The two loops timed (``loop``: no reference counting per call), compiled on first use."""
+    from types import SimpleNamespace
+
+    from vecsearch._numba import loop
+    from vecsearch.puzzles.permutation.rank_steps import single_orbit_expand_rank
+    from vecsearch.puzzles.permutation.rules import pieces_expand, pieces_rank, pieces_unrank
+
+    @loop
+    def steps(ranks, tables, out, memory):
+        at = 0
+        for i in range(ranks.shape[0]):
+            at += single_orbit_expand_rank(ranks[i], 0, tables, out[at:], memory)
+        return at
+
+    @loop
+    def by_states(ranks, tables, out, moves):
+        at = 0
+        for i in range(ranks.shape[0]):
+            kids = out[at:]  # a narrow state is an int64: the children, each then replaced by its rank
+            count = pieces_expand(pieces_unrank(ranks[i], 0, tables), tables, kids, moves)
+            for j in range(count):
+                out[at + j] = pieces_rank(kids[j], tables)
+            at += count
+        return at
+
+    return SimpleNamespace(steps=steps, by_states=by_states)
+
+
 def twsearch_pocket(published, repeat=3) -> str:
     """twsearch's own two-bit God's algorithm on the 2x2x2 with every face turning (``-g``, 2
     threads), from the binary ``$TWSEARCH`` names (its C++ version, built from
@@ -186,6 +264,7 @@ BENCHMARKS = [
     Benchmark("enumeration: pocket-full two-bit BFS (in-process)", 1.2, "s", pocket_full),
     Benchmark("enumeration: sliding-3x4 layered, whole process / C++", 0.65, "x", sliding_3x4_layered, peak_mib=450),
     Benchmark("enumeration: sliding-3x4 two-bit, whole process / C++", 1.0, "x", sliding_3x4_twobit, peak_mib=250),
+    Benchmark("enumeration: pancake-13 rank steps, ns a state (one thread)", 40.0, "ns", pancake_13_rank_steps),
     Benchmark("enumeration: pancake-12 two-bit BFS, whole process", 25.0, "s", pancakes(12), peak_mib=400),
     Benchmark("enumeration: pancake-13 two-bit BFS, whole process", 150.0, "s", pancakes(13), on_request=True),
     Benchmark("enumeration: sliding-2x7 two-bit BFS, whole process", 1070.0, "s", sliding_2x7, peak_mib=12 * 1024,
