@@ -124,7 +124,7 @@ def test_expand_rank_shares_the_unranking_of_consecutive_ranks(rows, cols):
                                       np.arange(block - 20, block + 20)]))  # from one blank cell to the next
     for component in (0, 1):
         states = kernels.unrank_many(ranks, component, tables)
-        children, starts = kernels.neighbour_ranks(ranks, component, tables, False, 0)
+        children, starts = kernels.neighbour_ranks(ranks, component, tables, False, False)
         for i in range(len(ranks)):
             via = kernels.ranks(kernels.neighbours(states[i:i + 1], tables, False)[0], tables).tolist()
             assert children[starts[i]:starts[i + 1]].tolist() == via, (component, int(ranks[i]))

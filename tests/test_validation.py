@@ -1,7 +1,5 @@
 """A user's puzzle, written as in notebook 02, is probed once: broken contracts give precise errors."""
 
-import math
-
 import numpy as np
 import pytest
 
@@ -12,12 +10,10 @@ MASKS = np.array([(1 << i) | (1 << i - 3 if i >= 3 else 0) | (1 << i + 3 if i < 
                   | (1 << i - 1 if i % 3 else 0) | (1 << i + 1 if i % 3 < 2 else 0) for i in range(9)], np.int64)
 
 
-def lights(expand, rank_size=512, unrank=None, expand_rank=None, near_rank=None, far_rank=None, component=None,
-           **options):
+def lights(expand, rank_size=512, unrank=None, expand_rank=None, near_rank=None, component=None, **options):
     settings = dict(tables=(MASKS,), start=0, goal=511)
     settings.update(options)
-    rank = vs.Rank(lambda s, t: s, rank_size, unrank=unrank, expand_rank=expand_rank, near_rank=near_rank,
-                   far_rank=far_rank)
+    rank = vs.Rank(lambda s, t: s, rank_size, unrank=unrank, expand_rank=expand_rank, near_rank=near_rank)
     return vs.Puzzle("lights-out", vs.Rules(expand, component=component), 9, rank=rank, **settings)
 
 
@@ -182,22 +178,6 @@ def presses_of_the_first_row(rank, component, tables, ranks):
     return 3
 
 
-def presses_of_the_other_rows(rank, component, tables, ranks):
-    for m in range(3, 9):
-        ranks[m - 3] = rank ^ tables[0][m]
-    return 6
-
-
-ALL_PRESSED = int(np.bitwise_xor.reduce(MASKS))  # the one state 9 presses away
-
-
-def presses_past_the_board(rank, component, tables, ranks):
-    for m in range(3, 9):
-        ranks[m - 3] = rank ^ tables[0][m]
-    ranks[5] += 512 * (rank == ALL_PRESSED)  # past rank_size where only a pull asks (its near ranks are not 2 away)
-    return 6
-
-
 def a_press_of_another_puzzle(rank, component, tables, ranks):
     ranks[0] = rank ^ 1
     return 1
@@ -215,27 +195,6 @@ def test_rank_steps_give_the_childrens_ranks_and_near_ones_some_of_them():
         vs.validate(lights(good_expand, unrank=lambda r, c, t: r, expand_rank=a_press_of_another_puzzle))
     with pytest.raises(vs.PuzzleDefinitionError, match="near_rank needs expand_rank too"):
         lights(good_expand, unrank=lambda r, c, t: r, near_rank=presses_of_the_first_row)
-
-
-def test_far_rank_gives_the_children_near_rank_leaves_out():
-    """A pull asks ``far_rank`` for the children ``near_rank`` leaves out; validation holds the two
-    together to the children, and a search holds each rank ``far_rank`` gives to the rank size."""
-    identity = dict(unrank=lambda r, c, t: r, expand_rank=rank_steps, near_rank=presses_of_the_first_row)
-    puzzle = lights(good_expand, far_rank=presses_of_the_other_rows, **identity)
-    assert vs.validate(puzzle) == 64
-    profile = vs.bfs(puzzle, mode="twobit").profile
-    assert [r.states for r in profile.records] == [math.comb(9, k) for k in range(10)]  # the presses: any subset
-    assert {r.method for r in profile.records} == {"push", "pull"}
-    with pytest.raises(vs.PuzzleDefinitionError, match=r"far_rank\(0, 0\) gives the ranks \[11, 23, 38, 89, 186, 200,"
-                                                       r" 308, 416, 464\]; the children of '0' have the ranks \[11, 23,"
-                                                       r" 38, 89, 186, 200, 308, 416, 464\], near_rank gives \[11, 23,"
-                                                       r" 38\] \(far_rank gives those near_rank leaves out\)"):
-        vs.validate(lights(good_expand, far_rank=rank_steps, **identity))
-    with pytest.raises(vs.PuzzleDefinitionError, match="far_rank needs near_rank too"):
-        lights(good_expand, unrank=lambda r, c, t: r, expand_rank=rank_steps, far_rank=presses_of_the_other_rows)
-    with pytest.raises(vs.PuzzleDefinitionError, match=rf"far_rank\({ALL_PRESSED}, 0\) gave the rank \d+ \(entry 5\);"
-                                                       r" expected 0\.\.rank_size-1 = 511"):
-        vs.bfs(lights(good_expand, far_rank=presses_past_the_board, check=False, **identity), mode="twobit")
 
 
 @pytest.mark.parametrize("name", ["pancake-12", "sliding-3x4", "topspin-9", "lrx-8"])

@@ -122,11 +122,6 @@ ROLES = (
          needs=("expand_rank",), memory=True),
     Role("near_predecessors_rank", "rank", _RANKS, "count", "ranks", False, "none",
          "`near_rank` for predecessors", fallback="near_rank", needs=("predecessors_rank",), memory=True),
-    Role("far_rank", "rank", _RANKS, "count", "ranks", False, "none: a pull asks expand_rank for them all",
-         "the ranks of the children `near_rank` leaves out (a pull asks for them when the near ones are not in the"
-         " frontier)", needs=("near_rank",), memory=True),
-    Role("far_predecessors_rank", "rank", _RANKS, "count", "ranks", False, "none",
-         "`far_rank` for predecessors", fallback="far_rank", needs=("near_predecessors_rank",), memory=True),
     Role("is_goal", "goal", ("state", "tables"), "bool", "condition", False, "the goal states given",
          "whether `state` is a goal: a goal as a condition (`Puzzle(goal=is_goal)`)"),
     Role("heuristic", "heuristic", ("state", "htables"), "bound", "bound", False, "no A* or IDA*",

@@ -5,9 +5,8 @@
 it returns to the check ``vecsearch.contract`` declares for the role (``CHECKS``): ``expand`` and
 ``predecessors`` an int count within their room, states of ``width`` words (the first never -1),
 moves in ``0 .. max_moves-1``; ``rank`` an int in ``[0, rank_size)``; ``component`` the same
-along a move; ``unrank`` the inverse of ``rank``; ``expand_rank`` the children's ranks,
-``near_rank`` some of them and ``far_rank`` the others; ``is_goal`` a bool; ``heuristic`` an int
->= 0, 0 on the goal.
+along a move; ``unrank`` the inverse of ``rank``; ``expand_rank`` the children's ranks and
+``near_rank`` some of them; ``is_goal`` a bool; ``heuristic`` an int >= 0, 0 on the goal.
 ``predecessors`` (or, for a reversible puzzle, ``expand``) must lead back. Then the compiled
 kernels must give the same children. The first violation raises ``PuzzleDefinitionError``
 naming the function, the state and what was expected.
@@ -252,8 +251,7 @@ def _check_ranks(puzzle, state, children):
 
 
 def _check_rank_steps(puzzle, state, children):
-    """``expand_rank`` gives the ranks of the children (in any order), ``near_rank`` some of them,
-    and ``far_rank`` the others."""
+    """``expand_rank`` gives the ranks of the children (in any order), ``near_rank`` some of them."""
     if puzzle.probe_function("expand_rank_state") is None:
         return
     rank, component = puzzle.probe_function("rank_state"), puzzle.probe_function("component_state")
@@ -261,23 +259,17 @@ def _check_rank_steps(puzzle, state, children):
     c = component(state, puzzle.tables) if component is not None else 0
     expected = sorted(int(rank(child, puzzle.tables)) for child, _ in children)
     out = np.empty(puzzle.move_capacity, np.int64)
-    near: list[int] = []
-    for role, gives in (("expand_rank", ""), ("near_rank", " (near_rank gives some of them)"),
-                        ("far_rank", " (far_rank gives those near_rank leaves out)")):
+    for role in ("expand_rank", "near_rank"):
         function = puzzle.probe_function(f"{role}_state")
         if function is None:
             continue
         count = function(r, c, puzzle.tables, out)
         given = sorted(out[:count].tolist())
-        if role == "near_rank":
-            near = given
-            wrong = any(given.count(x) > expected.count(x) for x in given)
-        else:
-            wrong = sorted(given + near) != expected
+        wrong = given != expected if role == "expand_rank" else any(given.count(x) > expected.count(x) for x in given)
         if wrong:
             raise PuzzleDefinitionError(f"{puzzle.name}: {role}({r}, {c}) gives the ranks {given}; the children of"
                                         f" {_show(puzzle, state)} have the ranks {expected}"
-                                        + (f", near_rank gives {near}" if role == "far_rank" else "") + gives)
+                                        f"{'' if role == 'expand_rank' else ' (near_rank gives some of them)'}")
 
 
 def _check_goal(puzzle, state):

@@ -32,8 +32,6 @@ from vecsearch.kernels.guards import (
     SLOT_EXPAND,
     SLOT_EXPAND_RANK,
     SLOT_EXPAND_RANKED,
-    SLOT_FAR_PREDECESSORS_RANK,
-    SLOT_FAR_RANK,
     SLOT_HEURISTIC,
     SLOT_IS_GOAL,
     SLOT_NEAR_PREDECESSORS_RANK,
@@ -52,7 +50,6 @@ from vecsearch.kernels.roles import WIDTH, first_word, state_function
 # the roles it stands for (code generation binds those a puzzle gives)
 __all__ = ("expand_state", "predecessors_state", "expand_ranked_state", "rank_state", "component_state", "unrank_state",
            "expand_rank_state", "predecessors_rank_state", "near_rank_state", "near_predecessors_rank_state",
-           "far_rank_state", "far_predecessors_rank_state",
            "is_goal_state", "heuristic_state")
 
 
@@ -217,19 +214,6 @@ def near_rank_state(rank, component, tables, ranks, memory):
 def near_predecessors_rank_state(rank, component, tables, ranks, memory):
     guard = tables[GUARD]
     return called_ranks("near_predecessors_rank", guard[SLOT_NEAR_PREDECESSORS_RANK], guard[LIMITS][LIMIT_PREDECESSORS],
-                        rank, component, tables, ranks)
-
-
-@state_function
-def far_rank_state(rank, component, tables, ranks, memory):
-    guard = tables[GUARD]
-    return called_ranks("far_rank", guard[SLOT_FAR_RANK], guard[LIMITS][LIMIT_MOVES], rank, component, tables, ranks)
-
-
-@state_function
-def far_predecessors_rank_state(rank, component, tables, ranks, memory):
-    guard = tables[GUARD]
-    return called_ranks("far_predecessors_rank", guard[SLOT_FAR_PREDECESSORS_RANK], guard[LIMITS][LIMIT_PREDECESSORS],
                         rank, component, tables, ranks)
 
 

@@ -25,8 +25,6 @@ from vecsearch.kernels.roles import (
     MAX_MOVES,
     WIDTH,
     expand_rank_state,
-    far_predecessors_rank_state,
-    far_rank_state,
     is_goal_state,
     kernel,
     loop,
@@ -131,26 +129,6 @@ def near_steps(rank, component, tables, backward, ranks, memory):
     return near_rank_state(rank, component, tables, ranks, memory)
 
 
-# Whether the family gives the neighbours ``near_steps`` leaves out apart (``far_rank``), forwards and backwards: a
-# pull then asks for those alone, not for every neighbour again (pancake-12's pull of its layer 12: 3.90 s -> 3.55 s)
-FAR_FORWARD = HAS_NEAR and far_rank_state is not None
-FAR_BACKWARD = HAS_NEAR and (far_predecessors_rank_state is not None if HAS_PREDECESSORS else FAR_FORWARD)
-if far_rank_state is None:
-    far_rank_state = no_near
-if far_predecessors_rank_state is None:
-    far_predecessors_rank_state = no_near
-
-
-@state_function
-def stepped_apart(rank, component, tables, backward, far, ranks, memory):
-    """``near_steps``, or (``far``) the neighbours it leaves out; returns how many."""
-    if far:
-        if backward and HAS_PREDECESSORS:
-            return far_predecessors_rank_state(rank, component, tables, ranks, memory)
-        return far_rank_state(rank, component, tables, ranks, memory)
-    return near_steps(rank, component, tables, backward, ranks, memory)
-
-
 @state_function
 def rank_space_neighbours(rank, component, tables, backward, kids, moves, ranks, at, memory):
     return rank_steps(rank, component, tables, backward, ranks[at:], memory)
@@ -242,15 +220,14 @@ def pull_batch(read, write, pending, counts, starts, states, ranks, seek, newv, 
 
 
 @state_function
-def pull_near(read, write, pending, counts, starts, taken, component, tables, backward, far, ranks, seek, newv,
-              stash, fill, spent, memory):
-    """Settle the unreached ranks ``pending[:taken]`` that a near neighbour (``near_steps``; with
-    ``far``, one of the others) proves reached, as ``settle_pulled``; returns ``(new, looked,
-    left)``."""
+def pull_near(read, write, pending, counts, starts, taken, component, tables, backward, ranks, seek, newv, stash,
+              fill, spent, memory):
+    """Settle the unreached ranks ``pending[:taken]`` that a near neighbour (``near_steps``)
+    proves reached, as ``settle_pulled``; returns ``(new, looked, left)``."""
     began = cycles()
     at = 0
     for i in range(taken):
-        c = stepped_apart(pending[i], component, tables, backward, far, ranks[at:], memory)
+        c = near_steps(pending[i], component, tables, backward, ranks[at:], memory)
         for j in range(at, at + c):
             prefetch(read, ranks[j] >> 5)
         counts[i] = c
@@ -262,22 +239,6 @@ def pull_near(read, write, pending, counts, starts, taken, component, tables, ba
     spent[EXPAND] += found - began
     spent[CLAIM] += cycles() - found
     return settled
-
-
-@state_function
-def pull_apart(read, write, pending, counts, starts, taken, component, tables, backward, ranks, seek, newv, stash,
-               fill, spent, memory):
-    """``pull_near``, then, if the family gives the other neighbours apart (``far_rank``), the
-    same with those for the ranks left, which settles the batch. Returns ``(new, looked, left)``,
-    ``left`` being the ranks that still need all their neighbours looked at (none after the far
-    ones)."""
-    new, looked, left = pull_near(read, write, pending, counts, starts, taken, component, tables, backward, False,
-                                  ranks, seek, newv, stash, fill, spent, memory)
-    if FAR_BACKWARD if backward else FAR_FORWARD:
-        more, looked_more, _ = pull_near(read, write, pending, counts, starts, left, component, tables, backward, True,
-                                         ranks, seek, newv, stash, fill, spent, memory)
-        return new + more, looked + looked_more, 0
-    return new, looked, left
 
 
 @state_function
@@ -417,8 +378,8 @@ def twobit_loop(table, lo, hi, pull, last_mask, value, newv, retire, component, 
         scanned = cycles()
         spent[SCAN] += scanned - began
         if pull and HAS_NEAR:
-            n, g, taken = pull_apart(table, table, pending, counts, starts, taken, component, tables, direction, ranks,
-                                     value, newv, stash, fill, spent, memory)
+            n, g, taken = pull_near(table, table, pending, counts, starts, taken, component, tables, direction, ranks,
+                                    value, newv, stash, fill, spent, memory)
             new += n
             generated += g
             scanned = cycles()
@@ -465,11 +426,10 @@ def unrank_many(ranks, component, tables):
 
 
 @kernel
-def neighbour_ranks(ranks, component, tables, backward, apart):
+def neighbour_ranks(ranks, component, tables, backward, near):
     """The ranks of the children (``backward``: predecessors) of the states of ``ranks``, in turn,
-    as a search's thread finds them (``rank_neighbours``, with one memory), or (``apart`` 1) only
-    those it finds without unranking (``near_steps``: maybe none), or (``apart`` 2) only the
-    others (``far_rank``: none if the family does not give them apart): for the tests to hold the
+    as a search's thread finds them (``rank_neighbours``, with one memory), or with ``near``
+    only those it finds without unranking (``near_steps``: maybe none): for the tests to hold the
     family's rank-space moves against unrank, expand, rank, in its cached module. Returns the
     children's ranks, those of ``ranks[i]`` at ``[starts[i], starts[i + 1])``, and ``starts``."""
     kids = new_states(MAX_MOVES, WIDTH)
@@ -479,8 +439,8 @@ def neighbour_ranks(ranks, component, tables, backward, apart):
     memory = np.full(RANK_MEMORY, -1, np.int64)
     for i in range(ranks.shape[0]):
         at = starts[i]
-        if apart:
-            count = stepped_apart(ranks[i], component, tables, backward, apart == 2, out[at:], memory)
+        if near:
+            count = near_steps(ranks[i], component, tables, backward, out[at:], memory)
         else:
             count = rank_neighbours(ranks[i], component, tables, backward, kids, moves, out[at:], 0, memory)
         starts[i + 1] = at + count

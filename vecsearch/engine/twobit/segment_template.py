@@ -15,8 +15,8 @@ from vecsearch.engine.twobit.rank_space_template import (
     batch_neighbours,
     batch_scratch,
     cell_value,
-    pull_apart,
     pull_batch,
+    pull_near,
     take_cells,
     unrank_batch,
 )
@@ -73,7 +73,7 @@ def pull_segment_range(old, new, lo, hi, last_mask, component, tables, backward)
     predecessor; a child when ``backward``) in ``old``'s frontier (cell ``1``). Returns
     ``(looked, neighbours looked at, set)``."""
     no_stash = np.empty(0, np.int64)  # a segment counts its cells afterwards; it keeps no ranks as it sets them
-    spent = np.zeros(len(PHASES), np.int64)  # pull_apart times its phases; a segment reports none
+    spent = np.zeros(len(PHASES), np.int64)  # pull_near times its phases; a segment reports none
     pending, counts, starts, states, kids, moves, ranks, memory = batch_scratch()
     return pull_segment_loop(old, new, lo, hi, last_mask, component, tables, backward, no_stash, np.zeros(1, np.int64),
                              spent, pending, counts, starts, states, kids, moves, ranks, memory)
@@ -91,8 +91,8 @@ def pull_segment_loop(old, new, lo, hi, last_mask, component, tables, backward, 
         taken, word = take_cells(old, word, hi, 0, last_mask, False, pending)  # pattern 0: the unreached
         looked += taken
         if HAS_NEAR:
-            n, g, taken = pull_apart(old, new, pending, counts, starts, taken, component, tables, direction, ranks, 1,
-                                     1, no_stash, fill, spent, memory)
+            n, g, taken = pull_near(old, new, pending, counts, starts, taken, component, tables, direction, ranks, 1,
+                                    1, no_stash, fill, spent, memory)
             found += n
             generated += g
         unrank_batch(pending, taken, component, tables, states)

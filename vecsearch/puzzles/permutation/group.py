@@ -40,7 +40,7 @@ from vecsearch.puzzles.permutation.chain import GroupTooLarge, StabilizerChain
 LEVELS, DIGIT_BITS, GROUP_MOVES, NEAR = range(4)  # GroupTables.scalars
 MAX_ENTRIES = 1 << 27  # table entries (int64, 1 GiB) the group representation may take
 BLOCK_ENTRIES = 1 << 20  # entries of one block of merged levels (int32: 4 MiB)
-NEAR_MOVES = 4  # children a pull computes first (``group_near_rank``; the others: ``group_far_rank``)
+NEAR_MOVES = 4  # children a pull computes first (``group_near_rank``)
 
 
 class GroupTables(NamedTuple):
@@ -319,17 +319,6 @@ def group_near_rank(rank, component, tables, ranks, memory):
 @state_function
 def group_near_predecessors_rank(rank, component, tables, ranks, memory):
     return group_steps(rank, tables, ranks, tables.scalars[GROUP_MOVES], tables.scalars[NEAR])
-
-
-@state_function
-def group_far_rank(rank, component, tables, ranks, memory):
-    return group_steps(rank, tables, ranks, tables.scalars[NEAR], tables.scalars[GROUP_MOVES] - tables.scalars[NEAR])
-
-
-@state_function
-def group_far_predecessors_rank(rank, component, tables, ranks, memory):
-    return group_steps(rank, tables, ranks, tables.scalars[GROUP_MOVES] + tables.scalars[NEAR],
-                       tables.scalars[GROUP_MOVES] - tables.scalars[NEAR])
 
 
 @state_function

@@ -120,9 +120,7 @@ class PermutationPuzzle(Puzzle):
                              expand_rank=group.group_expand_rank, near_rank=group.group_near_rank,
                              predecessors=None if reversible else group.group_predecessors,
                              predecessors_rank=None if reversible else group.group_predecessors_rank,
-                             near_predecessors_rank=None if reversible else group.group_near_predecessors_rank,
-                             far_rank=group.group_far_rank,
-                             far_predecessors_rank=None if reversible else group.group_far_predecessors_rank)
+                             near_predecessors_rank=None if reversible else group.group_near_predecessors_rank)
         elif self.representation == "coordinates":
             made = tables.coordinate_tables(definition, self.layout, rows, len(self.move_list), self.rank_bits)
             functions = dict(expand=rules.coord_expand, expand_ranked=rules.coord_expand_ranked,
@@ -148,10 +146,7 @@ class PermutationPuzzle(Puzzle):
                                  predecessors_rank=None if reversible else rank_steps.single_orbit_predecessors_rank,
                                  near_rank=rank_steps.single_orbit_near_rank,
                                  near_predecessors_rank=None if reversible
-                                 else rank_steps.single_orbit_near_predecessors_rank,
-                                 far_rank=rank_steps.single_orbit_far_rank,
-                                 far_predecessors_rank=None if reversible
-                                 else rank_steps.single_orbit_far_predecessors_rank)
+                                 else rank_steps.single_orbit_near_predecessors_rank)
         else:
             ranked = ranked and max(sizes) <= MAX_RANKED_SLOTS
             made = tables.labels_tables(definition, self.layout, rows, len(self.move_list), ranked)

@@ -146,15 +146,10 @@ def reversal_sums(pieces, digits, n, factorials, memory, slot, summed):
     memory[slot] = digits
 
 
-# The rows a step computes (``single_orbit_step``): all of them, the tabled ones (``near_rank``), the others
-ALL_ROWS, TABLED_ROWS, COMPUTED_ROWS = 0, 1, 2
-
-
 @state_function
-def single_orbit_step(rank, component, tables, ranks, first, rows, memory):
+def single_orbit_step(rank, component, tables, ranks, first, near, memory):
     """The ranks after the rows ``first ..`` (the moves, or the inverse moves) from ``rank``: all
-    of them (``rows`` ``ALL_ROWS``), in move order, or only the tabled rows' (``TABLED_ROWS``) or
-    only the computed rows' (``COMPUTED_ROWS``), packed; returns how many.
+    of them, in move order, or (``near``) only the tabled rows', packed; returns how many.
     ``memory`` (see the module) keeps the unranking of the ranks stepped before. The indices made
     of what the tables hold are cast unsigned (they are never negative): numba then leaves out
     the fix-up of a negative index (pancake-13's children: 50 -> 45 ns a state)."""
@@ -190,10 +185,8 @@ def single_orbit_step(rank, component, tables, ranks, first, rows, memory):
     position = n  # the remainder of the positions >= position so far
     remainder = np.int64(0)
     h = 0 if first == 0 else 1
-    packed = rows != ALL_ROWS
-    start = tables.step_tabled[h] if rows == COMPUTED_ROWS else 0
-    count = tables.step_tabled[h] if rows == TABLED_ROWS else tables.scalars[PIECE_MOVES]
-    together = tables.step_together[2 * h + 1] if rows != COMPUTED_ROWS else 0
+    count = tables.step_tabled[h] if near else tables.scalars[PIECE_MOVES]
+    together = tables.step_together[2 * h + 1]
     if together:  # the smallest moves' changes, side by side
         block = factorials[tables.step_together[4]]
         if block == tables.step_chunk_size[0] and half == 0:  # the first digit chunk: what remembered_digits left
@@ -204,9 +197,9 @@ def single_orbit_step(rank, component, tables, ranks, first, rows, memory):
         deltas = tables.step_deltas[np.uint64(remainder)]
         column = tables.step_together[2 * h]
         for j in range(together):
-            to = j if packed else tables.step_rows[first + j] - first
+            to = j if near else tables.step_rows[first + j] - first
             ranks[np.uint64(to)] = (full + deltas[np.uint64(column + j)]) >> half
-    for j in range(max(together, start), count):
+    for j in range(together, count):
         at = first + j
         a = tables.step_first[at]
         while position > a:
@@ -230,8 +223,8 @@ def single_orbit_step(rank, component, tables, ranks, first, rows, memory):
             child += moved_twists(twists, orientation, tables, at, a, kept, k)
         elif k > 1:
             child += orientation
-        ranks[np.uint64(j - start if packed else tables.step_rows[at] - first)] = child
-    return count - start
+        ranks[np.uint64(j if near else tables.step_rows[at] - first)] = child
+    return count
 
 
 @state_function
@@ -250,32 +243,22 @@ def moved_twists(twists, orientation, tables, at, a, kept, k):
 
 @state_function
 def single_orbit_expand_rank(rank, component, tables, ranks, memory):
-    return single_orbit_step(rank, component, tables, ranks, 0, ALL_ROWS, memory)
+    return single_orbit_step(rank, component, tables, ranks, 0, False, memory)
 
 
 @state_function
 def single_orbit_predecessors_rank(rank, component, tables, ranks, memory):
-    return single_orbit_step(rank, component, tables, ranks, tables.scalars[PIECE_MOVES], ALL_ROWS, memory)
+    return single_orbit_step(rank, component, tables, ranks, tables.scalars[PIECE_MOVES], False, memory)
 
 
 @state_function
 def single_orbit_near_rank(rank, component, tables, ranks, memory):
-    return single_orbit_step(rank, component, tables, ranks, 0, TABLED_ROWS, memory)
+    return single_orbit_step(rank, component, tables, ranks, 0, True, memory)
 
 
 @state_function
 def single_orbit_near_predecessors_rank(rank, component, tables, ranks, memory):
-    return single_orbit_step(rank, component, tables, ranks, tables.scalars[PIECE_MOVES], TABLED_ROWS, memory)
-
-
-@state_function
-def single_orbit_far_rank(rank, component, tables, ranks, memory):
-    return single_orbit_step(rank, component, tables, ranks, 0, COMPUTED_ROWS, memory)
-
-
-@state_function
-def single_orbit_far_predecessors_rank(rank, component, tables, ranks, memory):
-    return single_orbit_step(rank, component, tables, ranks, tables.scalars[PIECE_MOVES], COMPUTED_ROWS, memory)
+    return single_orbit_step(rank, component, tables, ranks, tables.scalars[PIECE_MOVES], True, memory)
 
 
 @kernel
