@@ -4,8 +4,9 @@ Every layer of a breadth-first search is a numpy array of packed states; numba k
 a whole layer at once and deduplicate it against a bitset (or a hash set), and bidirectional
 search meets in the middle. Paths are rebuilt from the stored layers.
 
-``import vecsearch`` loads the puzzle contract, the errors and the registry; every other public
-name loads its module on first use.
+``import vecsearch`` loads the errors and the registry, neither numpy nor numba; every other
+public name loads its module on first use (the command line sets up its process before numpy
+loads: ``cli.command_line``).
 
 Module map:
   puzzle             the puzzle contract (state layout, moves, rank) and the ``Puzzle`` class
@@ -47,7 +48,6 @@ Module map:
 
 import importlib
 
-from vecsearch.contract import Moves, Rank, Rules
 from vecsearch.errors import (
     InvalidPuzzleInput,
     MemoryLimitError,
@@ -57,11 +57,12 @@ from vecsearch.errors import (
     UnknownPuzzle,
     VecsearchError,
 )
-from vecsearch.puzzle import Puzzle
 from vecsearch.registry import get_problem, get_puzzle
 
 # Everything else loads on first use (PEP 562): ``import vecsearch`` stays cheap for the CLI.
 _LAZY = {
+    "Moves": "vecsearch.contract", "Rank": "vecsearch.contract", "Rules": "vecsearch.contract",
+    "Puzzle": "vecsearch.puzzle",
     "Heuristic": "vecsearch.heuristics",
     "solve_pairs": "vecsearch.engine",
     "BoundRecord": "vecsearch.engine", "LayerRecord": "vecsearch.engine",
