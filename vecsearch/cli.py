@@ -442,7 +442,7 @@ def command_line() -> NoReturn:
     Before numpy loads (``import vecsearch`` does not load it), the process is given one BLAS
     thread unless ``OPENBLAS_NUM_THREADS`` says otherwise: no command does linear algebra, and
     numpy's OpenBLAS starts a thread per core that spins at every start-up (a one-line ``solve
-    eight``: 0.38 s of CPU instead of 0.49 on 2 cores; more threads on more cores), which batches
+    eight``: 0.38 s of CPU instead of 0.48 on 2 cores; more threads on more cores), which batches
     of many processes pay many times over. Dask workers the command starts inherit it.
     """
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
