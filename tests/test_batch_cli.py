@@ -133,3 +133,14 @@ def test_dask_local_cluster_equals_the_local_run(tmp_path, cluster_client):
     assert all(remote.moves_of(i) == local.moves_of(i) for i in range(len(items)))
     streamed = {r["id"]: r["length"] for r in map(json.loads, out.read_text().splitlines())}
     assert streamed == {i: (None if n < 0 else n) for i, n in zip(local.ids, local.lengths.tolist(), strict=True)}
+
+
+@pytest.mark.slow  # a local cluster of two worker processes
+def test_workers_solve_on_a_local_cluster_what_the_local_run_solves(tmp_path):
+    source = eight_file(tmp_path / "in.txt", 60, seed=5)
+    local = run("batch", "eight", str(source), "--format", "judge")
+    code, out, err = run("batch", "eight", str(source), "--format", "judge", "--workers", "2", "--chunk-size", "15")
+    assert (code, err) == (0, "") and local[0] == 0
+    assert out == local[1] and len(out.splitlines()) == 60
+    code, _, err = run("batch", "eight", str(source), "--workers", "2", "--scheduler", "tcp://127.0.0.1:1")
+    assert code == 2 and "argument --scheduler: not allowed with argument --workers" in err

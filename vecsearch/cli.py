@@ -199,32 +199,18 @@ def run_batch(args) -> int:
         instances, errors = problem.batch_instances(data)
         max_depth = args.max_depth if args.max_depth is not None else problem.max_depth
     report_errors(input_name(args.file), errors)
-    client = _dask_client(args.scheduler)
-    options = dict(method=args.method, max_depth=max_depth, chunk_size=args.chunk_size, client=client,
-                   progress=args.progress, stream=sys.stdout.buffer, report=_note)
-    try:
+    with _cluster(args) as client:
+        options = dict(method=args.method, max_depth=max_depth, chunk_size=args.chunk_size, client=client,
+                       progress=args.progress, stream=sys.stdout.buffer, report=_note)
         if args.format == "judge":
             run_judge(problem, instances, args.output, errors=errors, **options)
         else:
             run_jsonl(puzzle, instances, errors, args.output, **options)
-    finally:
-        if client is not None:
-            client.close()
     return 2 if errors else 0
 
 
 def _note(text: str) -> None:
     print(f"vecsearch: {text}", file=sys.stderr, flush=True)
-
-
-def _dask_client(address):
-    if address is None:
-        return None
-    try:
-        from distributed import Client
-    except ImportError:
-        raise InputError("--scheduler needs dask.distributed: pip install 'vecsearch[dask]'") from None
-    return Client(address)
 
 
 def _print_profile(profile, csv: bool) -> None:
@@ -325,9 +311,9 @@ def run_warm_up(args) -> int:
         kernels += len(log)
     print(f"total {total:.2f} s: {kernels} kernels compiled or loaded for {len(puzzles)} puzzles")
     for puzzle in named if args.databases else ():
-        from vecsearch.engine.heuristic.evaluation import resolve
+        from vecsearch.engine.heuristic.evaluation import resolve_heuristic
 
-        made = resolve(puzzle, puzzle.goal_states(), args.databases, progress=None)
+        made = resolve_heuristic(puzzle, puzzle.goal_states(), args.databases, progress=None)
         print(f"{puzzle.name:<16} {made.description}: {made.nbytes / 2**20:.0f} MiB,"
               f" {'built' if made.details.get('built') else 'loaded'} in {made.build_seconds:.2f} s", flush=True)
     return 0

@@ -129,8 +129,8 @@ def build_parser() -> argparse.ArgumentParser:
                        help=f"auto (default), or one of {', '.join(methods.METHODS)}")
     batch.add_argument("--max-depth", type=_non_negative, metavar="D", help="longer answers count as none")
     batch.add_argument("--chunk-size", type=_positive, metavar="N", help="instances per chunk (default: by method)")
-    batch.add_argument("--scheduler", metavar="ADDRESS", help="send chunks to this dask.distributed scheduler"
-                       " (pip install 'vecsearch[dask]')")
+    _add_cluster_arguments(batch.add_argument_group("solving on a dask.distributed cluster (pip install"
+                                                    " 'vecsearch[dask]')"), "send the chunks", "")
     batch.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                        help="tqdm progress bar on standard error (default: when it is a terminal)")
     batch.set_defaults(run="run_batch")
@@ -197,11 +197,8 @@ def _add_search_arguments(parser) -> None:
                         help="show a progress bar on stderr (default: when stderr is a terminal; needs tqdm)")
     split = parser.add_argument_group("partitioned two-bit search (spaces bigger than one process: on disk or a"
                                       " dask.distributed cluster, pip install 'vecsearch[dask]')")
-    cluster = split.add_mutually_exclusive_group()
-    cluster.add_argument("--workers", type=_positive, metavar="N", help="run on a local cluster of N worker"
-                         " processes")
-    cluster.add_argument("--scheduler", metavar="ADDRESS", help="run on this dask.distributed scheduler's workers"
-                         " (they must see the run directory at the same path: give --spill on a shared disk)")
+    _add_cluster_arguments(split, "run", " (they must see the run directory at the same path: give --spill on a"
+                           " shared disk)")
     split.add_argument("--segments", type=_positive, metavar="S", help="cut the table into S segments (default: 4"
                        " per worker)")
     split.add_argument("--spill", metavar="DIR", help="keep the segment tables and routed children in memory-mapped"
@@ -210,6 +207,16 @@ def _add_search_arguments(parser) -> None:
     split.add_argument("--owner-local", action="store_true", help="keep each segment's tables only on the worker"
                        " that owns it (its own disk and memory) and route children between workers unfiltered:"
                        " no shared directory (--checkpoint keeps the client's state)")
+
+
+def _add_cluster_arguments(group, work: str, scheduler_note: str) -> None:
+    """``--workers N`` (a local cluster the command starts) or ``--scheduler ADDRESS``, one of
+    them, each saying it will ``work`` there (``vecsearch.cli`` makes the client)."""
+    cluster = group.add_mutually_exclusive_group()
+    cluster.add_argument("--workers", type=_positive, metavar="N", help=f"{work} on a local cluster of N worker"
+                         " processes")
+    cluster.add_argument("--scheduler", metavar="ADDRESS", help=f"{work} on this dask.distributed scheduler's"
+                         f" workers{scheduler_note}")
 
 
 def _whole_number(text: str, low: int) -> int:
