@@ -29,13 +29,13 @@ def _warm_up():
     """Compile (or load) the pattern-database IDA* kernels on the 3x3 and the 4x4, and make sure
     the 4x4 databases exist (6-6-3 and 7-8), so the timed part is loading and searching only."""
     import vecsearch as vs
-    from vecsearch.engine.heuristic.evaluation import resolve
+    from vecsearch.engine.heuristic.evaluation import resolve_heuristic
 
     vs.solve_many("sliding-3x3", ["8 6 7 2 5 4 3 x 1"], method="idastar", heuristic="pdb")
     puzzle = vs.get_puzzle("sliding-4x4")
     for goal in (puzzle.goal_states(), puzzle.states(puzzle.encode([str(t) for t in range(16)]))):
         for name in ("pdb663", "pdb78"):
-            resolve(puzzle, goal, name, progress=True)
+            resolve_heuristic(puzzle, goal, name, progress=True)
             vs.solve_many(puzzle, goal, goal[0], heuristic=name)
 
 
@@ -70,15 +70,15 @@ def korf100_in_process():
 
 def pdb_build(name):
     import vecsearch as vs
-    from vecsearch.engine.heuristic.evaluation import resolve
+    from vecsearch.engine.heuristic.evaluation import resolve_heuristic
 
     vs.solve_many("sliding-3x3", ["8 6 7 2 5 4 3 x 1"], method="idastar", heuristic="pdb")  # compile apart
     eight = vs.get_puzzle("sliding-3x3")
-    resolve(eight, eight.goal_states(), "pdb", directory=tempfile.mkdtemp())
+    resolve_heuristic(eight, eight.goal_states(), "pdb", directory=tempfile.mkdtemp())
     with tempfile.TemporaryDirectory() as directory:
         puzzle = vs.get_puzzle("sliding-4x4")
         began = time.perf_counter()
-        built = resolve(puzzle, puzzle.goal_states(), name, directory=directory)
+        built = resolve_heuristic(puzzle, puzzle.goal_states(), name, directory=directory)
         seconds = time.perf_counter() - began
     states = sum(f["abstract_states"] for f in built.details["databases"].values())
     return seconds, (f"{built.description}: {states:,} abstract states (tiles + blank region) by BFS,"

@@ -13,7 +13,7 @@ from numba import njit
 from reference import distances, goal_distances, pack_sliding, replay, sliding_goal, sliding_neighbours, unpack_sliding
 
 import vecsearch as vs
-from vecsearch.engine.heuristic.evaluation import heuristic_values, resolve
+from vecsearch.engine.heuristic.evaluation import heuristic_values, resolve_heuristic
 from vecsearch.puzzles.sliding import sliding
 from vecsearch.puzzles.sliding.patterns import pattern_database
 
@@ -251,8 +251,8 @@ def test_additive_heuristics_never_exceed_the_true_distance(rows, cols, partitio
     packed = np.array([pack_sliding(s) for s in states], dtype=np.int64)
     truth = np.array([dist[s] for s in states])
     options = dict(partition=partition, reflect=reflect, directory=tmp_path)
-    pdb = resolve(puzzle, puzzle.goal_states(), "pdb", **options)
-    values = {name: heuristic_values(resolve(puzzle, puzzle.goal_states(), name), packed)
+    pdb = resolve_heuristic(puzzle, puzzle.goal_states(), "pdb", **options)
+    values = {name: heuristic_values(resolve_heuristic(puzzle, puzzle.goal_states(), name), packed)
               for name in ("manhattan", "linear-conflict")}
     values["pdb"] = heuristic_values(pdb, packed)
     for name, h in values.items():
@@ -291,9 +291,10 @@ def test_the_4x4_default_takes_7_8_once_built_else_6_6_3(tmp_path):
                 database_path(name, tmp_path).unlink()
             assert sorted(map(len, default_partition(puzzle, tiles, tmp_path))) == [3, 6, 6]
     with pytest.raises(vs.InvalidPuzzleInput, match="needs the 4x4 with the blank's home in a corner"):
-        resolve(puzzle, puzzle.states(puzzle.encode("1 2 3 4 5 x 6 7 8 9 10 11 12 13 14 15".split())), "pdb78")
+        elsewhere = puzzle.states(puzzle.encode("1 2 3 4 5 x 6 7 8 9 10 11 12 13 14 15".split()))
+        resolve_heuristic(puzzle, elsewhere, "pdb78")
     with pytest.raises(ValueError, match="has no heuristic 'pdb78'"):
-        resolve(sliding(3, 3), sliding(3, 3).goal_states(), "pdb78")
+        resolve_heuristic(sliding(3, 3), sliding(3, 3).goal_states(), "pdb78")
 
 
 @pytest.mark.parametrize("rows,cols,partition,reflect", [
@@ -305,7 +306,8 @@ def test_bounds_updated_from_the_parent_equal_whole_ones_along_random_walks(rows
     from vecsearch.puzzles.sliding.lookups import additive_pdb, additive_pdb_update
 
     puzzle = sliding(rows, cols)
-    made = resolve(puzzle, puzzle.goal_states(), "pdb", partition=partition, reflect=reflect, directory=tmp_path)
+    made = resolve_heuristic(puzzle, puzzle.goal_states(), "pdb", partition=partition, reflect=reflect,
+                             directory=tmp_path)
     assert made.update is additive_pdb_update
     neighbours = sliding_neighbours(rows, cols)
     rng = random.Random(5)
@@ -324,8 +326,8 @@ def test_bounds_updated_from_the_parent_equal_whole_ones_along_random_walks(rows
 def test_mirror_images_of_a_goal_share_pattern_databases(tmp_path):
     puzzle = sliding(3, 3)
     korf = puzzle.encode([str(t) for t in range(9)])
-    ours = resolve(puzzle, puzzle.goal_states(), "pdb", directory=tmp_path)
-    theirs = resolve(puzzle, puzzle.states(korf), "pdb", directory=tmp_path)
+    ours = resolve_heuristic(puzzle, puzzle.goal_states(), "pdb", directory=tmp_path)
+    theirs = resolve_heuristic(puzzle, puzzle.states(korf), "pdb", directory=tmp_path)
     assert ours.details["built"] and not theirs.details["built"]
     assert set(ours.details["databases"]) == set(theirs.details["databases"])
     neighbours = sliding_neighbours(3, 3)

@@ -4,9 +4,10 @@ Every layer of a breadth-first search is a numpy array of packed states; numba k
 a whole layer at once and deduplicate it against a bitset (or a hash set), and bidirectional
 search meets in the middle. Paths are rebuilt from the stored layers.
 
-``import vecsearch`` loads the errors and the registry, neither numpy nor numba; every other
-public name loads its module on first use (the command line sets up its process before numpy
-loads: ``cli.command_line``).
+``import vecsearch`` loads neither numpy nor numba: each public name, imported in ``__init__.pyi``
+from the module defining it (what IDEs and type checkers read), loads that module on first use
+(``vecsearch.lazy``; the command line sets up its process before numpy loads:
+``cli.command_line``).
 
 Module map:
   puzzle             the puzzle contract (state layout, moves, rank) and the ``Puzzle`` class
@@ -20,6 +21,7 @@ Module map:
   svg                pictures of states and solutions (puzzles supply ``draw(state)``)
   plots              matplotlib pictures of one or several profiles (lazy import)
   optional           lazy imports of optional dependencies, errors naming the extra
+  lazy               public names loaded on first use, listed in a package's ``__init__.pyi``
   engine             every search, in rooms that import downwards (``vecsearch.engine`` lists its public
                      names; a room keeps the kernel templates its modules drive beside them):
     runtime/         layers, visited sets, threads over blocks, the memory planner, kernel code generation,
@@ -46,67 +48,8 @@ Module map:
                      a widget or a standalone page; ``to_networkx`` (explorer/graph)
 """
 
-import importlib
+from vecsearch.lazy import attach_stub
 
-from vecsearch.errors import (
-    InvalidPuzzleInput,
-    MemoryLimitError,
-    NoSolution,
-    PuzzleDefinitionError,
-    SearchInterrupted,
-    UnknownPuzzle,
-    VecsearchError,
-)
-from vecsearch.registry import get_problem, get_puzzle
-
-# Everything else loads on first use (PEP 562): ``import vecsearch`` stays cheap for the CLI.
-_LAZY = {
-    "Moves": "vecsearch.contract", "Rank": "vecsearch.contract", "Rules": "vecsearch.contract",
-    "Puzzle": "vecsearch.puzzle",
-    "Heuristic": "vecsearch.heuristics",
-    "solve_pairs": "vecsearch.engine",
-    "BoundRecord": "vecsearch.engine", "LayerRecord": "vecsearch.engine",
-    "Profile": "vecsearch.engine",
-    "SearchResult": "vecsearch.engine", "bfs": "vecsearch.engine",
-    "bidirectional": "vecsearch.engine",
-    "Solution": "vecsearch.engine",
-    "ManySolutions": "vecsearch.engine", "distance_table": "vecsearch.engine",
-    "solve": "vecsearch.engine", "solve_many": "vecsearch.engine", "METHODS": "vecsearch.engine",
-    "DistanceTable": "vecsearch.engine",
-    "ClassEnumeration": "vecsearch.engine", "SymmetryGroup": "vecsearch.puzzles.permutation.symmetry",
-    "plot_profiles": "vecsearch.plots",
-    "validate": "vecsearch.validation", "clear_caches": "vecsearch.engine", "warm_up": "vecsearch.engine",
-    "Explorer": "vecsearch.explorer", "explore": "vecsearch.explorer", "to_networkx": "vecsearch.explorer.graph",
-    "Orbit": "vecsearch.puzzles.permutation", "PermutationDefinition": "vecsearch.puzzles.permutation",
-    "PermutationPuzzle": "vecsearch.puzzles.permutation", "load_definition": "vecsearch.puzzles.permutation",
-    "Pattern": "vecsearch.puzzles.permutation", "phases": "vecsearch.puzzles.permutation",
-    "distances_between": "vecsearch.engine",
-    "ValuePuzzle": "vecsearch.values", "Vector": "vecsearch.values", "Permutation": "vecsearch.values",
-    "Subset": "vecsearch.values",
-}
-
-__all__ = [
-    "BoundRecord", "ClassEnumeration", "DistanceTable", "Explorer", "Heuristic", "InvalidPuzzleInput", "LayerRecord",
-    "METHODS", "ManySolutions", "MemoryLimitError", "NoSolution", "Moves", "Orbit", "Pattern", "Permutation",
-    "PermutationDefinition", "PermutationPuzzle", "Profile", "Puzzle", "PuzzleDefinitionError", "Rank", "Rules",
-    "SearchInterrupted", "SearchResult", "Solution", "Subset", "SymmetryGroup", "UnknownPuzzle", "ValuePuzzle",
-    "VecsearchError", "Vector",
-    "bfs", "bidirectional", "clear_caches", "distance_table", "distances_between", "explore", "get_problem",
-    "get_puzzle", "load_definition", "phases", "plot_profiles", "solve", "solve_many", "solve_pairs", "to_networkx",
-    "validate", "warm_up",
-]
+# Every public name loads its module on first use (PEP 562): ``import vecsearch`` stays cheap for the CLI.
+__getattr__, __dir__, __all__ = attach_stub(__name__, __file__)
 __version__ = "0.1.0"
-
-
-def __getattr__(name: str):
-    """A public name not loaded yet: import its module, keep the name here, return it."""
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'vecsearch' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))

@@ -14,7 +14,7 @@ import time
 
 import numpy as np
 
-from vecsearch.engine.heuristic.evaluation import inverse_table, resolve, search_kernels
+from vecsearch.engine.heuristic.evaluation import inverse_table, resolve_heuristic, search_kernels
 from vecsearch.engine.heuristic.idastar import solution_along
 from vecsearch.engine.results.profile import BoundRecord, Profile
 from vecsearch.engine.results.result import SearchResult
@@ -79,7 +79,7 @@ def astar(puzzle, start=None, goal=None, *, heuristic=None, max_depth=None, max_
     watch = jit.Stopwatch()
     if len(goals) == 0:
         return SearchResult(puzzle, profile, None, True, [])
-    chosen = resolve(puzzle, goals, heuristic)
+    chosen = resolve_heuristic(puzzle, goals, heuristic)
     kernels = search_kernels(puzzle, chosen)
     fixed = (kernel_tables(puzzle), chosen.tables, inverse_table(puzzle), goals)
     cap = MAX_F if max_depth is None else max_depth

@@ -42,7 +42,7 @@ def search_kernels(puzzle, heuristic: Heuristic):
                                                   optional_roles=OPTIONAL_ROLES))
 
 
-def resolve(puzzle, goals: np.ndarray, heuristic=None, **options) -> Heuristic:
+def resolve_heuristic(puzzle, goals: np.ndarray, heuristic=None, **options) -> Heuristic:
     """A ``Heuristic`` towards ``goals``: ``heuristic`` is one already made, a name the puzzle
     offers, or None for the puzzle's default. Made heuristics are kept for the process."""
     if isinstance(heuristic, Heuristic):

@@ -31,7 +31,7 @@ import time
 import numba
 import numpy as np
 
-from vecsearch.engine.heuristic.evaluation import heuristic_values, resolve, search_kernels
+from vecsearch.engine.heuristic.evaluation import heuristic_values, resolve_heuristic, search_kernels
 from vecsearch.engine.heuristic.sequences import sequence_table
 from vecsearch.engine.results.profile import BoundRecord, Profile
 from vecsearch.engine.results.result import SearchResult
@@ -70,7 +70,7 @@ def idastar(puzzle, start=None, goal=None, *, heuristic=None, max_depth=None, on
     watch = jit.Stopwatch()
     if len(goals) == 0:  # the goal lies in another component
         return SearchResult(puzzle, profile, None, True, [])
-    chosen = resolve(puzzle, goals, heuristic)
+    chosen = resolve_heuristic(puzzle, goals, heuristic)
     fixed = (kernel_tables(puzzle), chosen.tables, sequence_table(puzzle), goals)
     cap = DEFAULT_MAX_BOUND if max_depth is None else max_depth
     start_h = heuristic_values(chosen, starts[:1])
@@ -233,7 +233,7 @@ def idastar_many(puzzle, starts, goal=None, *, heuristic=None, max_depth=None, t
                                  " solve towards one component at a time")
     component = goal_components.pop()
     cap = DEFAULT_MAX_BOUND if max_depth is None else max_depth
-    chosen = resolve(puzzle, goals, heuristic)
+    chosen = resolve_heuristic(puzzle, goals, heuristic)
     kernel = search_kernels(puzzle, chosen).ida_many_worker
     fixed = (kernel_tables(puzzle), chosen.tables, sequence_table(puzzle), goals, cap)
     defer_from = max(1, split_from) if (threads or numba.get_num_threads()) > 1 else NO_BOUND
