@@ -108,6 +108,27 @@ def test_a_worker_killed_mid_search_costs_a_redo_not_the_counts(client):
     assert victim not in client.run(os.getpid).values()
 
 
+@pytest.mark.slow  # the only worker killed and restarted
+def test_a_killed_worker_that_held_the_only_copy_of_the_job_costs_a_redo():
+    """The job is sent to the workers once: when every worker holding it dies, it is sent
+    again, else each retry of the layer waits on a lost copy."""
+    from vecsearch.engine.runtime.cluster import local_cluster
+
+    puzzle = vs.get_puzzle("pancake-8")
+    expected = vs.bfs(puzzle, mode="twobit").layer_sizes
+    killed = []
+    with local_cluster(1) as client:
+        victim = next(iter(client.run(os.getpid).values()))
+
+        def kill_during_the_next_layer(record):
+            if record.depth == 4 and not killed:
+                threading.Timer(0.02, lambda: (os.kill(victim, signal.SIGKILL), killed.append(victim))).start()
+
+        result = vs.bfs(puzzle, client=client, segments=4, on_layer=kill_during_the_next_layer)
+        assert killed and result.layer_sizes == expected
+        assert victim not in client.run(os.getpid).values()
+
+
 def test_a_stopped_search_resumes_with_the_same_counts(tmp_path):
     puzzle = vs.get_puzzle("pancake-9")
     expected = vs.bfs(puzzle, mode="twobit").layer_sizes

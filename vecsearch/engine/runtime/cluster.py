@@ -28,6 +28,29 @@ def local_cluster(workers: int):
         yield client
 
 
+class Broadcast:
+    """A value sent to every worker of ``client`` once (``scatter(broadcast=True)``), for tasks to
+    take as an argument, and sent again when the cluster has lost every copy (the workers holding
+    it died): tasks that take a lost copy are cancelled for lost dependencies, however often they
+    are made again."""
+
+    def __init__(self, client, value):
+        self.client = client
+        self.value = value
+        self._future = self._send()
+
+    def _send(self):
+        # a worker being restarted has as long as a search waits for it
+        return self.client.scatter(self.value, broadcast=True, hash=False, timeout=WORKER_WAIT)
+
+    @property
+    def future(self):
+        """The value's future on the cluster, sent again first if every copy was lost."""
+        if self._future.status != "finished":
+            self._future = self._send()
+        return self._future
+
+
 def cluster_workers(client) -> dict[str, dict]:
     """``{address: info}`` of the workers of ``client``'s cluster, asked of the scheduler now.
 

@@ -53,6 +53,7 @@ import numpy as np
 from vecsearch.engine.runtime import jit
 from vecsearch.engine.runtime.cluster import (
     WORKER_WAIT,
+    Broadcast,
     WorkerLost,
     again_if_a_worker_is_lost,
     cluster_workers,
@@ -351,7 +352,7 @@ class OwnerRunner:
             self.owners = {t: names[t % len(names)] for t in range(job.layout.segments)}
         self.segments = job.layout.segments
         self.plain_job = job
-        self.job = self.client.scatter(job, broadcast=True, hash=False)
+        self.job = Broadcast(self.client, job)
         return warm_workers(self.client, warm, job)
 
     def _where(self) -> dict[int, str]:
@@ -383,7 +384,7 @@ class OwnerRunner:
                     raise WorkerLost from None
 
     def _on_owner(self, where, segment, function, *args):
-        return self.client.submit(function, self.job, segment, *args, workers=[where[segment]],
+        return self.client.submit(function, self.job.future, segment, *args, workers=[where[segment]],
                                   allow_other_workers=False, pure=False)
 
     def seed(self, starts: np.ndarray) -> int:

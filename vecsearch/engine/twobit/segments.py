@@ -42,7 +42,7 @@ from vecsearch.engine.results.classes import ClassEnumeration, ClassLayer
 from vecsearch.engine.results.profile import PartitionedRecord, Profile
 from vecsearch.engine.results.result import SearchResult
 from vecsearch.engine.runtime import planner
-from vecsearch.engine.runtime.cluster import again_if_a_worker_is_lost, cluster_workers
+from vecsearch.engine.runtime.cluster import Broadcast, again_if_a_worker_is_lost, cluster_workers
 from vecsearch.engine.runtime.codegen import layer_kernels
 from vecsearch.engine.runtime.endpoints import endpoints, portable
 from vecsearch.engine.runtime.guarded import kernel_tables
@@ -129,12 +129,13 @@ class DaskRunner(SharedTables):
     def start(self, job: Job) -> float:
         self.segments = job.layout.segments
         self.job_here = job
-        self.job = self.client.scatter(job, broadcast=True, hash=False)
+        self.job = Broadcast(self.client, job)
         return warm_workers(self.client, warm, job)
 
     def map(self, task, depth: int, pull: bool) -> list:
         def run() -> list:
-            futures = [self.client.submit(task, self.job, t, depth, pull, pure=False) for t in range(self.segments)]
+            job = self.job.future
+            futures = [self.client.submit(task, job, t, depth, pull, pure=False) for t in range(self.segments)]
             return self.client.gather(futures)
 
         return again_if_a_worker_is_lost(run)
