@@ -171,3 +171,43 @@ def test_a_two_bit_table_is_read_into_place_in_chunks_and_a_truncated_one_is_ref
     table.write_bytes(table.read_bytes()[:-8])
     with pytest.raises(vs.VecsearchError, match="is damaged: .* ends before its array does"):
         vs.bfs("pancake-8", resume=directory)
+
+
+@pytest.mark.parametrize("mode", ["layers", "twobit", "partitioned"])
+def test_a_directory_that_cannot_be_written_is_refused_before_the_first_layer(tmp_path, mode):
+    from command_line import run
+
+    a_file = tmp_path / "a-file"
+    a_file.write_text("")
+    layers = []
+    options = dict(segments=2) if mode == "partitioned" else dict(mode=mode)
+    for directory, expected in ((a_file, "it is a file, not a directory"), (a_file / "below", "Not a directory")):
+        with pytest.raises(vs.VecsearchError, match=f"cannot write checkpoints to {directory}: {expected}"):
+            vs.bfs("pancake-6", checkpoint=directory, on_layer=layers.append, **options)
+    assert layers == []
+    option = ["--segments", "2", "--spill"] if mode == "partitioned" else ["--mode", mode, "--checkpoint"]
+    code, out, err = run("bfs", "pancake-6", *option, str(a_file / "below"))
+    what = "the search's tables" if mode == "partitioned" else "checkpoints"
+    assert (code, out) == (2, "") and err.endswith(f"vecsearch: error: cannot write {what} to {a_file / 'below'}:"
+                                                   " Not a directory\n")
+
+
+def test_a_checkpoint_the_disk_refuses_stops_the_search_naming_it_and_leaves_the_last_one_whole(tmp_path,
+                                                                                                monkeypatch):
+    directory = tmp_path / "ck"
+    vs.bfs("pancake-6", mode="twobit", checkpoint=directory, max_depth=2)
+    before = checkpoints.load(directory)[0]
+    real_write = checkpoints._write
+
+    def full_disk(path, write):
+        if path.suffix == ".npy":
+            raise OSError(28, "No space left on device")
+        real_write(path, write)
+
+    monkeypatch.setattr(checkpoints, "_write", full_disk)
+    with pytest.raises(vs.VecsearchError, match=f"cannot write the checkpoint to {directory}: No space left on"
+                                                " device .the one written before it, if any, is whole."):
+        vs.bfs("pancake-6", mode="twobit", checkpoint=directory, resume=directory)
+    monkeypatch.undo()
+    assert checkpoints.load(directory)[0] == before
+    assert vs.bfs("pancake-6", mode="twobit", resume=directory).layer_sizes == vs.bfs("pancake-6").layer_sizes

@@ -19,6 +19,7 @@ from vecsearch.engine.results.result import SearchResult
 from vecsearch.engine.results.solution import Solution
 from vecsearch.engine.runtime import jit, planner
 from vecsearch.engine.runtime.blocks import thread_limit
+from vecsearch.engine.runtime.checkpoint import writable_directory
 from vecsearch.engine.runtime.endpoints import as_puzzle, endpoints
 from vecsearch.engine.runtime.goals import least_goal
 from vecsearch.engine.runtime.progress import layer_progress
@@ -145,6 +146,7 @@ def bfs(puzzle, start=None, goal=None, *, max_depth=None, keep_layers=None, back
                 raise ValueError("an enumeration modulo symmetry saves checkpoints in two-bit mode, in one process:"
                                  " mode='twobit' (a partitioned one is not resumed)")
             mode = "twobit"
+        _writable_directories(checkpoint, spill, owner_local)
         partition = dict(segments=segments, client=client, owner_local=owner_local,
                          directory=None if owner_local else spill,
                          owners_directory=str(spill) if owner_local and spill is not None else None) \
@@ -169,6 +171,7 @@ def bfs(puzzle, start=None, goal=None, *, max_depth=None, keep_layers=None, back
         if (spill is not None and checkpoint is not None and not owner_local
                 and Path(spill).resolve() != Path(checkpoint).resolve()):
             raise ValueError("a partitioned search's files are its checkpoint: give spill or checkpoint, not both")
+        _writable_directories(checkpoint, spill, owner_local)
         with layer_progress(progress, on_layer, f"bfs {puzzle.name}") as on_layer:
             return partitioned_bfs(puzzle, start, max_depth=max_depth, backward=backward, segments=segments,
                                    client=client, threads=threads,
@@ -176,12 +179,22 @@ def bfs(puzzle, start=None, goal=None, *, max_depth=None, keep_layers=None, back
                                    keep_farthest=KEEP_FARTHEST if keep_farthest is None else keep_farthest,
                                    max_memory=max_memory, on_layer=on_layer, owner_local=owner_local,
                                    owners_directory=str(spill) if owner_local and spill is not None else None)
+    _writable_directories(checkpoint, spill, owner_local)
     with layer_progress(progress, on_layer, f"bfs {puzzle.name}") as on_layer:
         return enumerate_space(
             puzzle, start, max_depth=max_depth, keep_layers=keep_layers, backward=backward, visited=visited,
             threads=threads, on_layer=on_layer, mode=mode, max_memory=max_memory, checkpoint=checkpoint,
             resume=resume, keep_farthest=KEEP_FARTHEST if keep_farthest is None else keep_farthest,
         )
+
+
+def _writable_directories(checkpoint, spill, owner_local: bool) -> None:
+    """Make and check the directories a search will write, before it starts (an owner-local
+    spill directory is each worker's own, on its machine)."""
+    if checkpoint is not None:
+        writable_directory(checkpoint, "checkpoints")
+    if spill is not None and not owner_local:
+        writable_directory(spill, "the search's tables")
 
 
 def bidirectional(puzzle, start=None, goal=None, *, max_depth=None, max_forward=None, max_backward=None,

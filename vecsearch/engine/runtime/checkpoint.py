@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import tempfile
 import time
 from pathlib import Path
 
@@ -48,9 +49,31 @@ FORMAT = "vecsearch-checkpoint-3"  # 2: the ranks of the sliding and one-orbit p
 MANIFEST = "checkpoint.json"
 
 
+def writable_directory(directory, what: str) -> None:
+    """Make ``directory`` (and its parents) unless it exists, and make sure files can be created
+    in it: a search that is to write ``what`` there is refused before its first layer, not after
+    it (a ``VecsearchError`` naming the directory and the reason)."""
+    if Path(directory).exists() and not Path(directory).is_dir():
+        raise VecsearchError(f"cannot write {what} to {directory}: it is a file, not a directory")
+    try:
+        Path(directory).mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=directory):
+            pass
+    except OSError as error:
+        raise VecsearchError(f"cannot write {what} to {directory}: {error.strerror or error}") from None
+
+
 def save(directory, meta: dict, arrays: dict[str, np.ndarray]) -> None:
-    """Write ``meta`` (JSON-able) and ``arrays`` as the directory's new checkpoint."""
-    directory = Path(directory)
+    """Write ``meta`` (JSON-able) and ``arrays`` as the directory's new checkpoint (a
+    ``VecsearchError`` if the disk refuses: full, or gone)."""
+    try:
+        _save(Path(directory), meta, arrays)
+    except OSError as error:
+        raise VecsearchError(f"cannot write the checkpoint to {directory}: {error.strerror or error} (the one written"
+                             " before it, if any, is whole)") from None
+
+
+def _save(directory: Path, meta: dict, arrays: dict[str, np.ndarray]) -> None:
     directory.mkdir(parents=True, exist_ok=True)
     previous = _manifest(directory)
     generation = previous.get("generation", 0) + 1
