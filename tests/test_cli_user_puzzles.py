@@ -106,3 +106,27 @@ def test_a_resume_under_another_metric_is_refused_and_the_output_kept(tmp_path):
     assert out.read_text() == written  # nothing overwritten
     code, _, err = run("batch", str(definition), str(instances), "-o", str(out))
     assert code == 0 and "2 of 2 instances already answered" in err  # the same puzzle resumes
+
+
+def test_a_users_code_that_fails_is_named_at_its_line_not_a_traceback(tmp_path):
+    import pytest
+
+    import vecsearch as vs
+
+    (tmp_path / "typo.py").write_text("import vecsearch as vs\n\ndef make(:\n    pass\n")
+    (tmp_path / "failing.py").write_text("def make():\n    return helper()\n\n\ndef helper():\n"
+                                         "    raise RuntimeError('no rules yet')\n")
+    (tmp_path / "missing_import.py").write_text("import no_such_module_of_yours\n")
+    (tmp_path / "failing_module.py").write_text("x = 1\nraise ValueError('as it is imported')\n")
+    expected = {
+        f"{tmp_path / 'typo.py'}": "line 3: SyntaxError: invalid syntax",
+        f"{tmp_path / 'failing.py'}:make": "line 6, in helper: RuntimeError: no rules yet",
+        f"{tmp_path / 'missing_import.py'}": "line 1: ModuleNotFoundError: No module named 'no_such_module_of_yours'",
+        "failing_module:puzzle": "failing_module.py, line 2: ValueError: as it is imported",
+    }
+    for spec, message in expected.items():
+        code, out, err = run("bfs", spec, env={"PYTHONPATH": str(tmp_path)}, cwd=tmp_path)
+        assert (code, out, err) == (2, "", f"vecsearch: error: {spec}: {message}\n")
+        with pytest.raises(vs.PuzzleDefinitionError, match=f"^{spec}: ") as raised:
+            vs.get_puzzle(spec)
+        assert raised.value.__cause__ is not None  # the user's own traceback, in Python

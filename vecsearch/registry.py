@@ -23,11 +23,13 @@ import importlib
 import inspect
 import py_compile
 import sys
+import sysconfig
+import traceback
 from functools import cache
 from importlib.util import cache_from_source
 from pathlib import Path
 
-from vecsearch.errors import UnknownPuzzle
+from vecsearch.errors import PuzzleDefinitionError, UnknownPuzzle
 
 PUZZLE_MODULES = (
     "vecsearch.puzzles.sliding",
@@ -140,6 +142,9 @@ def get_puzzle(name: str):
     ------
     UnknownPuzzle
         No puzzle has that name.
+    PuzzleDefinitionError
+        A user's code fails as it is imported or called: the message names the line, the
+        original exception is its ``__cause__``.
 
     Examples
     --------
@@ -176,8 +181,12 @@ def user_puzzle(spec: str):
         try:
             module = importlib.import_module(source)
         except ModuleNotFoundError as error:
+            if error.name is None or not (source == error.name or source.startswith(f"{error.name}.")):
+                raise _raised_by_users_code(spec, error) from error  # a module the user's module imports
             raise UnknownPuzzle(f"{spec}: no module {error.name!r} to import (give path/to/file.py:{attribute} for"
                                 " a file that is not on the Python path)") from None
+        except Exception as error:  # the user's module fails as it is imported
+            raise _raised_by_users_code(spec, error) from error
     else:
         return None
     if not attribute.isidentifier() or not hasattr(module, attribute):
@@ -186,7 +195,10 @@ def user_puzzle(spec: str):
                             f" its puzzles: {', '.join(offered) or 'none'}")
     value = getattr(module, attribute)
     if callable(value) and not isinstance(value, Puzzle) and _takes_no_arguments(value):
-        value = value()
+        try:
+            value = value()
+        except Exception as error:  # the user's function fails
+            raise _raised_by_users_code(spec, error) from error
     if not isinstance(value, Puzzle):
         raise UnknownPuzzle(f"{spec}: {attribute} is a {type(value).__name__}, not a vecsearch Puzzle (or a function"
                             " of no arguments returning one)")
@@ -215,7 +227,39 @@ def _file_module(path: str, spec: str):
     if str(file.parent) not in sys.path:
         sys.path.insert(0, str(file.parent))
     _hash_checked_bytecode(file)
-    return importlib.import_module(name)
+    try:
+        return importlib.import_module(name)
+    except Exception as error:  # the user's file does not compile, or fails as it runs
+        raise _raised_by_users_code(spec, error) from error
+
+
+def _raised_by_users_code(spec: str, error: Exception) -> PuzzleDefinitionError:
+    """``error``, raised as the user's code named by ``spec`` was imported or called, as a
+    ``PuzzleDefinitionError`` that says where in that code (the innermost line of a file that is
+    neither vecsearch's nor Python's nor an installed package's) and what (the original is its
+    cause)."""
+    if isinstance(error, SyntaxError):
+        file, line, function, what = error.filename or "?", error.lineno, "<module>", error.msg
+    else:
+        frames = [frame for frame in traceback.extract_tb(error.__traceback__) if _users_file(frame.filename)]
+        file, line, function = (frames[-1].filename, frames[-1].lineno, frames[-1].name) if frames else ("", 0, "")
+        what = str(error)
+    where = ""
+    if file:
+        named = spec.rpartition(":")[0] if ":" in spec else spec  # a file's lines need not name it again
+        same = named.endswith(".py") and Path(named).resolve() == Path(file).resolve()
+        where = "" if same else f"{Path(file).name}, "
+        where += f"line {line}" + (f", in {function}" if function != "<module>" else "") + ": "
+    return PuzzleDefinitionError(f"{spec}: {where}{type(error).__name__}: {what}")
+
+
+def _users_file(filename: str) -> bool:
+    if filename.startswith("<"):  # frozen modules, code compiled from strings
+        return False
+    path = Path(filename).resolve()
+    paths = sysconfig.get_paths()
+    roots = [Path(__file__).parent, *(Path(paths[key]) for key in ("stdlib", "platstdlib", "purelib", "platlib"))]
+    return not any(path.is_relative_to(root.resolve()) for root in roots)
 
 
 def _hash_checked_bytecode(file: Path) -> None:
