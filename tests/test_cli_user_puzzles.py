@@ -108,10 +108,12 @@ def test_a_resume_under_another_metric_is_refused_and_the_output_kept(tmp_path):
     assert code == 0 and "2 of 2 instances already answered" in err  # the same puzzle resumes
 
 
-def test_a_users_code_that_fails_is_named_at_its_line_not_a_traceback(tmp_path):
+def test_a_users_code_that_fails_is_named_at_its_line_not_a_traceback(tmp_path, monkeypatch):
     import pytest
 
     import vecsearch as vs
+
+    monkeypatch.syspath_prepend(str(tmp_path))  # for the module named by its name
 
     (tmp_path / "typo.py").write_text("import vecsearch as vs\n\ndef make(:\n    pass\n")
     (tmp_path / "failing.py").write_text("def make():\n    return helper()\n\n\ndef helper():\n"
@@ -125,7 +127,7 @@ def test_a_users_code_that_fails_is_named_at_its_line_not_a_traceback(tmp_path):
         "failing_module:puzzle": "failing_module.py, line 2: ValueError: as it is imported",
     }
     for spec, message in expected.items():
-        code, out, err = run("bfs", spec, env={"PYTHONPATH": str(tmp_path)}, cwd=tmp_path)
+        code, out, err = run("bfs", spec)
         assert (code, out, err) == (2, "", f"vecsearch: error: {spec}: {message}\n")
         with pytest.raises(vs.PuzzleDefinitionError, match=f"^{spec}: ") as raised:
             vs.get_puzzle(spec)
