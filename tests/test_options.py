@@ -112,3 +112,26 @@ def test_the_command_line_refuses_a_method_the_puzzle_cannot_run():
 def test_a_batch_result_prints_short():
     found = vs.solve_many("sliding-2x3", ["1 2 3 4 5 x", "1 2 3 4 x 5", "1 2 3 5 4 x"], method="pairs")
     assert repr(found) == "<ManySolutions sliding-2x3: 2 of 3 solved by 'pairs', longest 1>"
+
+
+ENTRY_POINTS = {
+    "bfs": lambda **o: vs.bfs("pancake-5", **o),
+    "bidirectional": lambda **o: vs.bidirectional("pancake-5", "2 1 3 4 5", **o),
+    "solve": lambda **o: vs.solve("pancake-5", "2 1 3 4 5", **o),
+    "solve_many": lambda **o: vs.solve_many("pancake-5", ["2 1 3 4 5"], **o),
+    "DistanceTable": lambda **o: vs.DistanceTable("pancake-5", **o),
+}
+
+
+@pytest.mark.parametrize("entry", ENTRY_POINTS)
+def test_a_depth_limit_or_thread_count_that_means_nothing_is_refused(entry):
+    call = ENTRY_POINTS[entry]
+    for depth in (-1, 2.5, True, "3"):
+        with pytest.raises(ValueError, match=f"max_depth must be a whole number of moves, 0 or more .or None., not"
+                                             f" {depth!r}"):
+            call(max_depth=depth)
+    for threads in (0, -2, 1.5):
+        with pytest.raises(ValueError, match=f"threads must be a whole number, 1 or more .or None for all cores.,"
+                                             f" not {threads!r}"):
+            call(threads=threads)
+    assert call(max_depth=np.int64(3), threads=1) is not None  # numpy's integers are whole numbers

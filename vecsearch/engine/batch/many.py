@@ -15,7 +15,7 @@ from vecsearch.engine.batch import methods
 from vecsearch.engine.batch.instances import Instances, instances_from
 from vecsearch.engine.batch.strategies import solve_chunk
 from vecsearch.engine.results.answers import Chunk, ManySolutions
-from vecsearch.engine.runtime.endpoints import as_puzzle
+from vecsearch.engine.runtime.endpoints import as_puzzle, depth_limit
 from vecsearch.engine.runtime.progress import progress_bar
 
 
@@ -67,6 +67,7 @@ def solve_many(puzzle, instances, goal=None, *, method: str = "auto", max_depth=
     ([1, 31, -1], 'r')
     """
     puzzle = as_puzzle(puzzle)
+    depth_limit(max_depth)
     batch, errors = instances_from(puzzle, instances, goal)
     chosen = methods.for_batch(method, puzzle, batch, options, max_depth)
     chunks = list(chunks_of(puzzle, batch, chosen, max_depth=max_depth, chunk_size=chunk_size, client=client,
@@ -79,6 +80,7 @@ def iter_many(puzzle, instances: Instances, *, method: str = "auto", max_depth=N
     """``Chunk`` after ``Chunk`` as chunks finish (in input order locally; with a ``client``, in
     finishing order unless ``ordered``)."""
     puzzle = as_puzzle(puzzle)
+    depth_limit(max_depth)
     chosen = methods.for_batch(method, puzzle, instances, options, max_depth)
     return chunks_of(puzzle, instances, chosen, max_depth=max_depth, chunk_size=chunk_size, client=client,
                      progress=progress, ordered=ordered, options=options)

@@ -14,7 +14,7 @@ from vecsearch.engine.batch import methods
 from vecsearch.engine.results.result import SearchResult
 from vecsearch.engine.results.solution import Solution
 from vecsearch.engine.runtime.caches import DISTANCE_TABLES
-from vecsearch.engine.runtime.endpoints import as_puzzle
+from vecsearch.engine.runtime.endpoints import as_puzzle, depth_limit
 from vecsearch.engine.runtime.goals import default_goals
 from vecsearch.errors import NoSolution
 
@@ -110,6 +110,7 @@ def solve(puzzle, start=None, goal=None, *, method: str | None = None, max_depth
     vecsearch.errors.NoSolution: sliding-3x3: no solution within 30 moves
     """
     puzzle = as_puzzle(puzzle)
+    depth_limit(max_depth)
     condition = goal is None and puzzle.has_goal_condition
     chosen = methods.check(method or ("bfs" if condition else "bidirectional"), puzzle, options, one=True)
     starts = puzzle.start_states() if start is None else puzzle.states(start)

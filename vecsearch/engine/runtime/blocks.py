@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import numbers
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -100,6 +101,8 @@ def thread_limit(threads: int | None):
     if threads is None:
         yield
         return
+    if isinstance(threads, bool) or not isinstance(threads, numbers.Integral) or threads < 1:
+        raise ValueError(f"threads must be a whole number, 1 or more (or None for all cores), not {threads!r}")
     previous = numba.get_num_threads()
     numba.set_num_threads(max(1, min(threads, numba.config.NUMBA_NUM_THREADS)))
     try:

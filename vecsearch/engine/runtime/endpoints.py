@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import numbers
+
 from vecsearch.engine.runtime.codegen import layer_kernels
 from vecsearch.engine.runtime.goals import goal_layer
 from vecsearch.engine.runtime.guarded import kernel_tables
@@ -16,6 +18,14 @@ def as_puzzle(puzzle):
     puzzle = get_puzzle(puzzle) if isinstance(puzzle, str) else puzzle
     probe_once(puzzle)
     return puzzle
+
+
+def depth_limit(max_depth):
+    """``max_depth`` (None: no limit), refused unless it is a whole number of moves, 0 or more."""
+    if max_depth is not None and (isinstance(max_depth, bool) or not isinstance(max_depth, numbers.Integral)
+                                  or max_depth < 0):
+        raise ValueError(f"max_depth must be a whole number of moves, 0 or more (or None), not {max_depth!r}")
+    return max_depth
 
 
 def portable(puzzle):

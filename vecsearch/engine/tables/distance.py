@@ -33,7 +33,7 @@ from vecsearch.engine.results.solution import Solution
 from vecsearch.engine.runtime import blocks, jit, planner
 from vecsearch.engine.runtime.blocks import thread_limit
 from vecsearch.engine.runtime.codegen import layer_kernels
-from vecsearch.engine.runtime.endpoints import as_puzzle
+from vecsearch.engine.runtime.endpoints import as_puzzle, depth_limit
 from vecsearch.engine.runtime.goals import default_goals
 from vecsearch.engine.runtime.guarded import kernel_tables
 from vecsearch.engine.runtime.large_arrays import table_array
@@ -105,7 +105,7 @@ class DistanceTable:
                  max_memory=None, progress=False):
         if storage not in STORAGES:
             raise ValueError(f"storage must be one of {', '.join(STORAGES)}, not {storage!r}")
-        if storage == "mod3" and max_depth is not None:
+        if depth_limit(max_depth) is not None and storage == "mod3":
             raise ValueError("storage='mod3' holds whole components: a ball (max_depth) needs storage='bytes'")
         puzzle = as_puzzle(puzzle)
         if not puzzle.has_rank:
