@@ -134,3 +134,12 @@ def test_the_command_line_phases(tmp_path):
     code, _, err = run("bfs", str(path), "--start", D_PAIR, "--csv")
     assert code == 0 and err.startswith("vecsearch: note: --start is a pattern: the search starts"
                                         f" from the {result.starts:,} states it matches")
+
+
+def test_phases_take_a_puzzles_name_and_refuse_a_puzzle_without_pieces():
+    by_name = vs.phases("pancake-5", "? ? ? 4 5", "1 2 3 4 5")
+    assert by_name.counts == vs.phases(vs.get_puzzle("pancake-5"), "? ? ? 4 5", "1 2 3 4 5").counts == [1, 2, 2, 1]
+    for make in (lambda: vs.phases("eight", "1 2 3 4 5 6 7 8 x", "1 2 3 4 5 6 7 8 x"),
+                 lambda: vs.Pattern(vs.get_puzzle("eight"), "1 2 3 4 5 6 7 8 x")):
+        with pytest.raises(vs.InvalidPuzzleInput, match="sliding-3x3: patterns are states of permutation puzzles"):
+            make()

@@ -253,13 +253,10 @@ def run_profile(args) -> int:
 
 
 def run_phases(args) -> int:
-    from vecsearch.errors import InvalidPuzzleInput
-    from vecsearch.puzzles.permutation import PermutationPuzzle, phases
-    from vecsearch.registry import get_puzzle
+    from vecsearch.puzzles.permutation import phases
+    from vecsearch.puzzles.permutation.patterns import permutation_puzzle
 
-    puzzle = get_puzzle(args.puzzle)
-    if not isinstance(puzzle, PermutationPuzzle):
-        raise InvalidPuzzleInput(f"{puzzle.name}: patterns are states of permutation puzzles (FILE.tws, pocket-...)")
+    puzzle = permutation_puzzle(args.puzzle)
     goal = args.goal if args.goal is not None else puzzle.format_state(puzzle.goal_states()[0])
     result = phases(puzzle, args.start, goal, threads=args.threads, max_memory=args.max_memory)
     print(result)

@@ -221,6 +221,7 @@ class Pattern(Coarsening):
     """
 
     def __init__(self, puzzle, text: str):
+        puzzle = permutation_puzzle(puzzle)
         self.text = text
         classes, ignored = _read(puzzle.definition, text)
         super().__init__(puzzle, classes, ignored, f"{puzzle.name} [{' '.join(text.split())}]")
@@ -296,6 +297,18 @@ def _read(definition: PermutationDefinition, text: str):
     return classes, ignored
 
 
+def permutation_puzzle(puzzle):
+    """``puzzle``, or the puzzle it names, refused unless a permutation puzzle: patterns are
+    pieces left out of its states."""
+    from vecsearch.registry import get_puzzle
+
+    puzzle = get_puzzle(puzzle) if isinstance(puzzle, str) else puzzle
+    if not isinstance(getattr(puzzle, "definition", None), PermutationDefinition):
+        raise InvalidPuzzleInput(f"{getattr(puzzle, 'name', puzzle)}: patterns are states of permutation puzzles"
+                                 " (FILE.tws, pocket-..., pancake-...)")
+    return puzzle
+
+
 def phases(puzzle, start: str | Pattern, goal: str | Pattern, *, threads=None, max_memory=None, progress=False):
     """God's number between two phases: from each position matching one pattern to another.
 
@@ -305,8 +318,8 @@ def phases(puzzle, start: str | Pattern, goal: str | Pattern, *, threads=None, m
 
     Parameters
     ----------
-    puzzle : PermutationPuzzle
-        The puzzle.
+    puzzle : PermutationPuzzle or str
+        The puzzle, or its name.
     start : str or Pattern
         The first phase's pattern.
     goal : str or Pattern
@@ -337,6 +350,7 @@ def phases(puzzle, start: str | Pattern, goal: str | Pattern, *, threads=None, m
     """
     from vecsearch.engine import DistanceTable, distances_between, distances_in
 
+    puzzle = permutation_puzzle(puzzle)
     start = start if isinstance(start, Pattern) else Pattern(puzzle, start)
     goal = goal if isinstance(goal, Pattern) else Pattern(puzzle, goal)
     both = start.meet(goal, f"{puzzle.name} [{start.text}] & [{goal.text}]")
