@@ -135,3 +135,14 @@ def test_a_depth_limit_or_thread_count_that_means_nothing_is_refused(entry):
                                              f" not {threads!r}"):
             call(threads=threads)
     assert call(max_depth=np.int64(3), threads=1) is not None  # numpy's integers are whole numbers
+
+
+def test_a_name_or_a_batch_of_the_wrong_type_is_refused_saying_what_was_expected():
+    for name in (5, None, ["eight"]):
+        with pytest.raises(TypeError, match=f"a puzzle or problem is named by a str, not a {type(name).__name__}"):
+            vs.get_puzzle(name)
+        with pytest.raises(TypeError, match="named by a str" if name is None or name == 5 else "unhashable"):
+            vs.get_problem(name)
+    for batch in (5, "1 2 3 4 5 6 7 x 8"):
+        with pytest.raises(TypeError, match=f"instances are an iterable of starts.*not a {type(batch).__name__}$"):
+            vs.solve_many("eight", batch)

@@ -63,6 +63,11 @@ def _modules(name: str | None = None):
     return (importlib.import_module(m) for m in (*named, *(m for m in PUZZLE_MODULES if m not in named)))
 
 
+def _check_name(name) -> None:
+    if not isinstance(name, str):
+        raise TypeError(f"a puzzle or problem is named by a str, not a {type(name).__name__} ({name!r})")
+
+
 def is_definition_file(name: str) -> bool:
     """Whether ``name`` names a definition file (``PATH.tws``, ``PATH.tws:METRIC``): no
     problem's name, and no user's ``module:attribute``."""
@@ -106,6 +111,7 @@ def get_problem(name: str):
     >>> problem.title
     '3x3 sliding puzzle, one per line (9 tokens, blank x)'
     """
+    _check_name(name)
     if is_definition_file(name):
         raise UnknownPuzzle(f"{name} is a definition file, not a problem; problems have judge formats (see"
                             " `vecsearch list`)")
@@ -152,6 +158,7 @@ def get_puzzle(name: str):
     >>> puzzle.name, puzzle.rank_size
     ('sliding-3x4', 239500800)
     """
+    _check_name(name)
     found = user_puzzle(name)
     if found is not None:
         return found

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import numpy as np
@@ -125,6 +126,9 @@ def instances_from(puzzle, items, goal=None) -> tuple[Instances, list[tuple[obje
     if isinstance(items, np.ndarray):
         starts = puzzle.states(items)
         return Instances(list(range(len(starts))), starts, shared), []
+    if not isinstance(items, Iterable) or isinstance(items, (str, bytes)):
+        raise TypeError(f"instances are an iterable of starts, (id, start[, goal]) tuples or dicts, an array of"
+                        f" states or Instances, not a {type(items).__name__}")
     ids, starts, goals, errors = [], [], [], []
     for position, item in enumerate(items):
         if isinstance(item, dict):
