@@ -201,8 +201,8 @@ class Pattern(Coarsening):
 
     Parameters
     ----------
-    puzzle : PermutationPuzzle
-        The puzzle.
+    puzzle : PermutationPuzzle or str
+        The puzzle, or its name.
     text : str
         The pattern, written as a state of the puzzle is.
 
