@@ -1,6 +1,7 @@
 """The partitioned two-bit search: the same layer counts as a plain search on threads, on a dask
 LocalCluster, out of core, after a worker is killed, and after the client is stopped and resumed."""
 
+import errno
 import json
 import os
 import signal
@@ -15,6 +16,7 @@ from command_line import HANG
 from reference import bfs_layers, pancake_neighbours, sliding_goal, sliding_neighbours
 
 import vecsearch as vs
+from vecsearch.engine.twobit.segment_tasks import new_table
 
 SWAP_TWS = "Name swap\nSet S 6 2\nMove X\nS\n2 1 3 4 5 6\n1 0 0 0 0 0\nEnd\nMove C\nS\n2 3 4 5 6 1\nEnd\n"
 
@@ -141,6 +143,34 @@ def test_a_stopped_search_resumes_with_the_same_counts(tmp_path):
         vs.bfs(puzzle, segments=3, checkpoint=tmp_path, on_layer=stop_at_depth_4)
     assert stop.value.checkpoint == str(tmp_path) and stop.value.result.layer_sizes == expected[:5]
     assert vs.bfs(puzzle, resume=tmp_path, segments=5).layer_sizes == expected  # any segment count
+
+
+def test_a_disk_that_fills_stops_the_search_at_a_whole_layer_and_a_resume_finishes_it(tmp_path, monkeypatch):
+    puzzle = vs.get_puzzle("pancake-8")
+    reserve = os.posix_fallocate
+
+    def full_from_table_4(descriptor, offset, length):  # the disk, as the new tables find it
+        if os.readlink(f"/proc/self/fd/{descriptor}").endswith("table-4.bin"):
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        reserve(descriptor, offset, length)
+
+    monkeypatch.setattr(os, "posix_fallocate", full_from_table_4)
+    stopped = (r"^pancake-8: layer 4 could not be written \(No space left on device\);"
+               rf" the layers to depth 3 are whole in {tmp_path}: make room and resume")
+    with pytest.raises(vs.VecsearchError, match=stopped):
+        vs.bfs(puzzle, segments=3, checkpoint=tmp_path)
+    monkeypatch.undo()
+    resumed = vs.bfs(puzzle, resume=tmp_path, segments=3)
+    assert resumed.layer_sizes == reference_sizes(tuple(range(1, 9)), pancake_neighbours(8))
+
+
+def test_the_range_a_table_file_is_written_in_is_reserved_on_disk_and_the_rest_is_sparse(tmp_path):
+    # a page of a memory-mapped file the disk cannot hold is a SIGBUS when written: reserved, a full disk is an OSError
+    words = 1 << 20
+    new_table(tmp_path / "table-1.bin", words, words // 4, words // 2)
+    made = os.stat(tmp_path / "table-1.bin")
+    assert made.st_size == 8 * words
+    assert 8 * words // 4 <= 512 * made.st_blocks < 8 * words // 2
 
 
 @pytest.mark.slow  # a client process killed and run again

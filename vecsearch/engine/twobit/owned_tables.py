@@ -71,7 +71,14 @@ from vecsearch.engine.twobit.segment_cells import (
     frontier_cells,
     retire_frontier,
 )
-from vecsearch.engine.twobit.segment_tasks import FRONTIER_PATTERN, ROUND_WORDS, Job, SegmentReport, warm_workers
+from vecsearch.engine.twobit.segment_tasks import (
+    FRONTIER_PATTERN,
+    ROUND_WORDS,
+    Job,
+    SegmentReport,
+    new_table,
+    warm_workers,
+)
 from vecsearch.errors import VecsearchError
 
 ROUND_CHILDREN = 1 << 20  # children a segment routes per round, about, before the owners claim them
@@ -99,16 +106,10 @@ def _table(job: Job, segment: int, depth: int, mode: str) -> np.memmap:
     return np.memmap(segment_table(job, segment, depth), dtype=np.int64, mode=mode, shape=(job.layout.words,))
 
 
-def _sparse(path: Path, words: int) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "wb") as handle:
-        handle.truncate(8 * words)
-
-
 def seed(job: Job, segment: int, starts: np.ndarray) -> int:
     """``table-0`` of ``segment``: not reached, but for the starts it owns; their number."""
     lo, hi = job.layout.word_range(segment)
-    _sparse(segment_table(job, segment, 0), job.layout.words)
+    new_table(segment_table(job, segment, 0), job.layout.words, lo, hi)
     table = _table(job, segment, 0, "r+")
     table[lo:hi] = -1
     own = starts[(starts >= 32 * lo) & (starts < 32 * hi)]
@@ -120,7 +121,7 @@ def seed(job: Job, segment: int, starts: np.ndarray) -> int:
 def retire(job: Job, segment: int, depth: int) -> None:
     """``table-(depth+1)`` of ``segment``: its range of ``table-depth`` with the frontier retired."""
     lo, hi = job.layout.word_range(segment)
-    _sparse(segment_table(job, segment, depth + 1), job.layout.words)
+    new_table(segment_table(job, segment, depth + 1), job.layout.words, lo, hi)
     old, new = _table(job, segment, depth, "r"), _table(job, segment, depth + 1, "r+")
     retire_frontier(old, new, lo, hi)
     if depth:

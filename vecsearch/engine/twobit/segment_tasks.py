@@ -25,6 +25,7 @@ reached; the settle phase counts the classes and their positions from the range'
 
 from __future__ import annotations
 
+import errno
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -72,6 +73,23 @@ class SegmentRanges:
         """The low-bit mask of the cells of the table's last word that are ranks."""
         tail = self.rank_size - 32 * (self.words - 1)
         return signed64(LOW_BITS & ((1 << (2 * tail)) - 1))
+
+
+def new_table(path: Path, words: int, lo: int = 0, hi: int | None = None) -> None:
+    """Make the table file ``path``: ``words`` words of zeros, its words ``lo:hi`` (those its
+    writers fill; all by default) reserved on disk. The rest stays sparse. A disk without the
+    room raises ``OSError`` here: a page of a memory-mapped file that the disk cannot hold is a
+    ``SIGBUS`` when first written, which kills the process."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    hi = words if hi is None else hi
+    with open(path, "wb") as handle:
+        handle.truncate(8 * words)
+        if hi > lo:
+            try:
+                os.posix_fallocate(handle.fileno(), 8 * lo, 8 * (hi - lo))
+            except OSError as error:
+                if error.errno not in (errno.EOPNOTSUPP, errno.EINVAL):  # a file system that cannot reserve
+                    raise
 
 
 @dataclass(frozen=True)
@@ -260,7 +278,7 @@ class _RouteFiles:
             return
         if owner not in self.handles:
             self.handles[owner] = open(self._part(owner), "wb")
-        ranks.tofile(self.handles[owner])
+        self.handles[owner].write(np.ascontiguousarray(ranks).data)  # numpy's tofile loses the errno
         self.sent += ranks.nbytes
 
     def _part(self, owner: int) -> Path:

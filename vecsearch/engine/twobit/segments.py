@@ -55,6 +55,7 @@ from vecsearch.engine.twobit.segment_tasks import (
     Job,
     SegmentRanges,
     expand_segment,
+    new_table,
     settle_segment,
     warm,
     warm_workers,
@@ -75,7 +76,7 @@ class SharedTables:
 
     def seed(self, starts: np.ndarray) -> int:
         job = self.job_here
-        _new_table(job, 0)
+        new_table(job.table_path(0), job.layout.words)
         table = job.table(0, "r+")
         for lo in range(0, len(table), FILL_WORDS):
             table[lo:lo + FILL_WORDS] = -1
@@ -84,7 +85,7 @@ class SharedTables:
         return len(starts)
 
     def layer(self, depth: int, pull: bool) -> tuple[list, list]:
-        _new_table(self.job_here, depth + 1)
+        new_table(self.job_here.table_path(depth + 1), self.job_here.layout.words)
         return self.map(expand_segment, depth, pull), self.map(settle_segment, depth, pull)
 
     def committed(self, depth: int) -> None:
@@ -94,11 +95,6 @@ class SharedTables:
 
     def finish(self, depth: int, remove_files: bool) -> None:
         """The files are removed with the temporary run directory, if it is one."""
-
-
-def _new_table(job: Job, depth: int) -> None:
-    with open(job.table_path(depth), "wb") as handle:
-        handle.truncate(8 * job.layout.words)
 
 
 class ThreadRunner(SharedTables):
@@ -202,16 +198,21 @@ def _partitioned(puzzle, start=None, *, max_depth=None, backward=False, segments
         if segments is None:
             segments = (OwnerRunner.default_segments(runner.workers, puzzle.rank_size) if owner_local
                         else default_segments(runner.workers))
-        run = _Run(puzzle, root, start, backward, segments, keep_farthest,
-                   saved, runner, owned, symmetry)
-        if on_layer is not None and run.classes is not None:
-            on_layer(run.classes.records[-1])
+        run: _Run | None = None
         try:
+            run = _Run(puzzle, root, start, backward, segments, keep_farthest,
+                       saved, runner, owned, symmetry)
+            if on_layer is not None and run.classes is not None:
+                on_layer(run.classes.records[-1])
             while not run.exhausted and (max_depth is None or run.depth < max_depth):
                 run.step()
                 if on_layer is not None:
                     on_layer(run.profile.records[-1] if run.classes is None else run.classes.records[-1])
+        except OSError as error:  # a disk full or gone, here or on a worker: what was committed stays whole
+            raise VecsearchError(_unwritten(puzzle, error, run, None if temporary else root)) from None
         except KeyboardInterrupt:
+            if run is None:
+                raise
             if temporary:
                 runner.finish(run.depth, remove_files=True)
             if run.classes is not None:  # not resumed: no checkpoint to name
@@ -224,6 +225,19 @@ def _partitioned(puzzle, start=None, *, max_depth=None, backward=False, segments
     finally:
         if temporary:
             shutil.rmtree(root, ignore_errors=True)
+
+
+def _unwritten(puzzle, error: OSError, run: _Run | None, root: Path | None) -> str:
+    """What a partitioned search that could not write its files says: why, and how far it got."""
+    reason = error.strerror or str(error)
+    if error.filename:
+        reason += f": {error.filename}"
+    if run is None:
+        return f"{puzzle.name}: the partitioned search could not make its first table ({reason})"
+    stopped = f"{puzzle.name}: layer {run.depth + 1} could not be written ({reason})"
+    if root is None:
+        return f"{stopped}; the search stopped at depth {run.depth}"
+    return f"{stopped}; the layers to depth {run.depth} are whole in {root}: make room and resume from it"
 
 
 def plan_disk(puzzle, root: Path | None, max_memory) -> int:
