@@ -303,6 +303,23 @@ def test_a_start_that_is_no_state_is_its_instances_error_not_a_crash():
     assert list(found.ids) == ["b"] and found.lengths.tolist() == [0]
 
 
+def test_packed_words_that_are_no_state_are_refused_and_states_packed_by_hand_are_taken():
+    by_hand = ref.pack_sliding((1, 2, 3, 4, 5, 6, 7, 0, 8))  # the reference's packing: one move from the goal
+    found = vs.solve_many("eight", [by_hand, 5, ref.pack_sliding((1, 1, 3, 4, 5, 6, 7, 0, 8))])
+    assert found.lengths.tolist() == [1] and list(found.ids) == [0]
+    assert [i for i, _ in found.errors] == [1, 2]
+    assert all(" is not a packed state of this puzzle (" in message for _, message in found.errors)
+    for puzzle, words in (("eight", 5), ("pancake-5", 5), ("cubes", 9)):
+        with pytest.raises(vs.InvalidPuzzleInput, match="is not a packed state of this puzzle"):
+            vs.bfs(puzzle, start=words)
+    wide = vs.PermutationPuzzle(vs.load_definition(Path(__file__).parent / "data" / "definitions" / "wide.tws"),
+                                representation="labels")
+    words = wide.parse_state("L C L")
+    assert wide.state(tuple(words)) == tuple(words)
+    with pytest.raises(vs.InvalidPuzzleInput, match="is not a packed state of this puzzle"):
+        wide.state((words[0], -5))
+
+
 def test_progress_bar_counts_instances_on_stderr(capsys):
     puzzle = vs.get_puzzle("sliding-2x3")
     vs.solve_many(puzzle, ["1 2 3 4 5 x"] * 30, chunk_size=10, progress=True)

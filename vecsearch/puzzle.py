@@ -379,10 +379,28 @@ class Puzzle:
             return self.parse_state(value)
         if self.width == 1:
             if isinstance(value, (int, np.integer)):
-                return self._check_words([int(value)])
+                return self._one_of_its_states(self._check_words([int(value)]))
         elif isinstance(value, (tuple, list, np.ndarray)) and len(value) == self.width:
-            return self._check_words([int(w) for w in value])
+            return self._one_of_its_states(self._check_words([int(w) for w in value]))
         raise InvalidPuzzleInput(f"{self.name}: cannot read a state from {value!r}")
+
+    def _one_of_its_states(self, state):
+        """``state`` (words a user packed) if it is one of the puzzle's states: its text reads
+        back to it, ``format_state`` and ``parse_state`` being inverse on states (a puzzle with
+        no text form of its own takes any words). Refused otherwise: a search from words that
+        are no state would answer for something else. An array of packed states is taken as it
+        is (``states``: the states the engine itself returns, in bulk)."""
+        if type(self).format_state is Puzzle.format_state:
+            return state
+        try:
+            text = self.format_state(state)
+            back = self.parse_state(text)
+        except Exception as error:  # noqa: BLE001 - words that are no state may break a format in any way
+            raise InvalidPuzzleInput(f"{self.name}: {state} is not a packed state of this puzzle ({error})") from None
+        if not np.array_equal(np.asarray(back, dtype=np.int64), np.asarray(state, dtype=np.int64)):
+            raise InvalidPuzzleInput(f"{self.name}: {state} is not a packed state of this puzzle (its text"
+                                     f" {text!r} packs as {back})")
+        return state
 
     def is_state_words(self, value) -> bool:
         """Whether ``value`` is one wide state's words: a tuple, list or 1-D array of ``width``
