@@ -221,6 +221,17 @@ def test_jsonl_errors_do_not_stop_the_batch():
     assert result.lengths.tolist() == [0, 1] and result.formatted(1) == "r"
 
 
+def test_jsonl_numbers_json_cannot_write_back_are_errors_of_their_lines():
+    # Python's json reads NaN and Infinity, and 1e400 as inf: written back, neither would be JSON
+    data = (b'{"id": 1e400, "start": "1 2 3 4 5 x"}\n{"id": NaN, "start": "1 2 3 4 5 x"}\n'
+            b'{"id": -Infinity, "start": "1 2 3 4 5 x"}\n{"id": 2.5e3, "start": "1 2 3 4 5 x"}\n')
+    instances, errors = read_jsonl(vs.get_puzzle("sliding-2x3"), data)
+    assert list(instances.ids) == [2500.0]
+    assert errors == [("line 1", "line 1: 1e400 is too large for a number"),
+                      ("line 2", "line 2: NaN is not JSON (a number must be finite)"),
+                      ("line 3", "line 3: -Infinity is not JSON (a number must be finite)")]
+
+
 # --- bulk text -----------------------------------------------------------------------------------
 
 def test_token_lines_match_a_python_split():

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import os
 import sys
 
@@ -46,9 +47,12 @@ def read_jsonl(puzzle, data: bytes, goal=None) -> tuple[Instances, list]:
         if not line.strip():
             continue
         try:
-            record = json.loads(line)
+            record = json.loads(line, parse_constant=_not_json, parse_float=_finite)
         except json.JSONDecodeError as error:
             errors.append((f"line {number}", f"line {number}: not JSON ({error.msg} at column {error.colno})"))
+            continue
+        except ValueError as error:
+            errors.append((f"line {number}", f"line {number}: {error}"))
             continue
         if not isinstance(record, dict) or "start" not in record:
             key = record.get("id", f"line {number}") if isinstance(record, dict) else f"line {number}"
@@ -57,6 +61,20 @@ def read_jsonl(puzzle, data: bytes, goal=None) -> tuple[Instances, list]:
         items.append((record.get("id", number), record["start"], record.get("goal")))
     instances, bad = instances_from(puzzle, items, goal)
     return instances, errors + bad
+
+
+def _not_json(name: str):
+    """Python's extensions to JSON (``NaN``, ``Infinity``), which no other reader takes, refused."""
+    raise ValueError(f"{name} is not JSON (a number must be finite)")
+
+
+def _finite(text: str) -> float:
+    """A JSON number with a fraction or exponent, refused if it does not fit a float (``1e400``):
+    it would come back as ``Infinity``, which is not JSON."""
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"{text} is too large for a number")
+    return value
 
 
 # --- resuming -----------------------------------------------------------------------------
