@@ -3,6 +3,8 @@ wherever a puzzle goes, ``vecsearch solve PUZZLE --start``, and resumes bound to
 
 import json
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 from command_line import run, run_process
@@ -34,6 +36,18 @@ def test_a_file_or_a_module_names_a_puzzle_wherever_a_puzzle_goes(tmp_path):
     lines.write_text('{"id": 1, "start": "12 0 0", "goal": "6 6 0"}\n')
     code, out, err = run("batch", f"{maker}:make", str(lines))
     assert code == 0 and json.loads(out)["length"] == distances([(12, 0, 0)], jug_reference((12, 7, 5)))[(6, 6, 0)]
+
+
+def test_a_files_neighbours_shadow_no_module_and_a_file_named_like_a_module_is_refused(tmp_path):
+    (tmp_path / "mine.py").write_text(f"import sys\nsys.path.insert(0, {str(EXAMPLES)!r})\nfrom jugs import puzzle\n")
+    (tmp_path / "colorsys.py").write_text("from mine import puzzle\n")  # the standard library's name
+    check = ("import vecsearch as vs, colorsys; vs.get_puzzle(sys.argv[1]); del sys.modules['colorsys'];"
+             " import colorsys; print(colorsys.__file__)")
+    loaded = subprocess.run([sys.executable, "-c", f"import sys; {check}", str(tmp_path / "mine.py")],
+                            capture_output=True, text=True, cwd=tmp_path.parent)
+    assert loaded.returncode == 0 and Path(loaded.stdout.strip()).parent != tmp_path, loaded.stderr
+    code, _, err = run("bfs", str(tmp_path / "colorsys.py"))
+    assert code == 2 and "the module named 'colorsys' is " in err and "rename colorsys.py" in err, err
 
 
 CYCLE = """import vecsearch as vs

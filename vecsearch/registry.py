@@ -175,8 +175,9 @@ def get_puzzle(name: str):
 def user_puzzle(spec: str):
     """The puzzle ``spec`` names in a user's code, or None when ``spec`` names none that way:
     ``module:attribute`` or ``path/to/file.py:attribute`` (``path/to/file.py``: its ``puzzle``).
-    A file is imported as a module named after it, its folder first on ``sys.path`` (so the
-    kernels generated for it, and worker processes, import it by that name)."""
+    A file is imported as a module named after it, its folder added last to ``sys.path`` (so the
+    kernels generated for it, and worker processes, import it by that name; its neighbours
+    shadow no module); a module of that name found first is refused."""
     from vecsearch.puzzle import Puzzle
 
     if is_definition_file(spec):
@@ -232,12 +233,17 @@ def _file_module(path: str, spec: str):
         raise UnknownPuzzle(f"{spec}: a module named {name!r} is already imported from {loaded.__file__}; rename"
                             f" {file.name}")
     if str(file.parent) not in sys.path:
-        sys.path.insert(0, str(file.parent))
+        sys.path.append(str(file.parent))  # last: the folder's other files shadow no module imported later
     _hash_checked_bytecode(file)
     try:
-        return importlib.import_module(name)
+        module = importlib.import_module(name)
     except Exception as error:  # the user's file does not compile, or fails as it runs
         raise _raised_by_users_code(spec, error) from error
+    found = getattr(module, "__file__", None)
+    if found is None or Path(found).resolve() != file:
+        raise UnknownPuzzle(f"{spec}: the module named {name!r} is {found or 'a package'}, found first on the"
+                            f" Python path; rename {file.name}")
+    return module
 
 
 def _raised_by_users_code(spec: str, error: Exception) -> PuzzleDefinitionError:
