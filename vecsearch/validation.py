@@ -204,6 +204,8 @@ def _call_children(puzzle, role: str, state):
     except IndexError as error:
         raise PuzzleDefinitionError(f"{where} failed: IndexError: {error} (the puzzle has {len(puzzle.tables)}"
                                     " table(s))") from None
+    except PuzzleDefinitionError:
+        raise  # what a ValuePuzzle's adapter found, named already
     except (OverflowError, ValueError, TypeError) as error:
         raise PuzzleDefinitionError(f"{where} failed writing its children: {type(error).__name__}: {error};"
                                     f" each state is {puzzle.width} signed 64-bit word(s)") from None
