@@ -172,6 +172,24 @@ def test_user_state_text_round_trip_and_errors():
         vs.Puzzle("broken", climb_expand, 2, rank=vs.Rank(climb_expand))
 
 
+def test_a_count_that_is_no_whole_number_of_at_least_one_is_refused_by_name():
+    rank = vs.Rank(lambda state, tables: state, 100)
+    for size in (0, -5, 2.5, True):  # 2.5 was taken as 2, 0 named only when a search probed the rank
+        with pytest.raises(vs.PuzzleDefinitionError, match=rf"^broken: the Rank's size must be a whole number, 1 or"
+                                                           rf" more, not {size!r}$"):
+            vs.Puzzle("broken", climb_expand, 2, rank=vs.Rank(rank.rank, size))
+    for moves in (0, vs.Moves(2.5), vs.Moves(np.float64(2.0))):
+        with pytest.raises(vs.PuzzleDefinitionError, match="^broken: the number of moves must be a whole number"):
+            vs.Puzzle("broken", climb_expand, moves, rank=rank)
+    with pytest.raises(vs.PuzzleDefinitionError, match=r"^broken: the width \(words a state\) must be a whole"):
+        vs.Puzzle("broken", vs.Rules(climb_expand, width=1.5), 2, rank=rank)
+    with pytest.raises(vs.PuzzleDefinitionError, match="^broken: max_predecessors must be a whole number"):
+        vs.Puzzle("broken", vs.Rules(climb_expand, reversible=False, predecessors=climb_expand, max_predecessors=0),
+                  2, rank=rank)
+    made = vs.Puzzle("fine", climb_expand, np.int64(2), rank=vs.Rank(rank.rank, np.uint16(100)))
+    assert (made.max_moves, made.rank_size) == (2, 100) and type(made.rank_size) is int
+
+
 # --- three jugs 8-5-3, hand-packed (4 bits each): more predecessors than moves ---------------
 CAPACITY = (8, 5, 3)
 POURS = np.array([(i, j) for i in range(3) for j in range(3) if i != j], np.int64)

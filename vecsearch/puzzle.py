@@ -41,6 +41,7 @@ process (a fraction of a second), and the kernels load from the cache either way
 from __future__ import annotations
 
 import functools
+import numbers
 import secrets
 from collections.abc import Iterable, Mapping, Sequence
 from types import MappingProxyType
@@ -157,14 +158,13 @@ class Puzzle:
         self.rank = None if rank is None else as_record(rank, Rank, None, name, "rank")
         if self.rank is not None and self.rank.size is None:
             raise PuzzleDefinitionError(f"{name}: the Rank needs its size (the number of ranks)")
-        self.width = int(self.rules.width)
-        self.max_moves = int(self.moves.count)
-        if self.width < 1 or self.max_moves < 1:
-            raise PuzzleDefinitionError(f"{name}: the width and the number of moves must be >= 1")
-        self.max_predecessors = int(self.rules.max_predecessors or self.max_moves)
+        self.width = _count(self.rules.width, name, "the width (words a state)")
+        self.max_moves = _count(self.moves.count, name, "the number of moves")
+        self.max_predecessors = (self.max_moves if self.rules.max_predecessors is None else
+                                 _count(self.rules.max_predecessors, name, "max_predecessors"))
         self.tables = _contiguous(tables)
         self.reversible = bool(self.rules.reversible)
-        self.rank_size = None if self.rank is None else int(self.rank.size)
+        self.rank_size = None if self.rank is None else _count(self.rank.size, name, "the Rank's size")
         names = self.moves.names
         self.move_names = tuple(names) if names else tuple(str(m) for m in range(self.max_moves))
         if len(self.move_names) != self.max_moves:
@@ -472,6 +472,13 @@ def python_function(function):
             return function(*args)
 
     return run
+
+
+def _count(value, name: str, what: str) -> int:
+    """``value`` (a width, a number of moves, a rank's size) as an int: a whole number, 1 or more."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
+        raise PuzzleDefinitionError(f"{name}: {what} must be a whole number, 1 or more, not {value!r}")
+    return int(value)
 
 
 def _contiguous(tables):
