@@ -13,10 +13,12 @@ import time
 import pytest
 from clusters import wait_for_workers
 from command_line import HANG
+from distributed.comm.core import CommClosedError
 from reference import bfs_layers, pancake_neighbours, sliding_goal, sliding_neighbours
 
 import vecsearch as vs
-from vecsearch.engine.twobit.segment_tasks import new_table
+from vecsearch.engine.twobit import segments
+from vecsearch.engine.twobit.segment_tasks import new_table, warm
 
 SWAP_TWS = "Name swap\nSet S 6 2\nMove X\nS\n2 1 3 4 5 6\n1 0 0 0 0 0\nEnd\nMove C\nS\n2 3 4 5 6 1\nEnd\n"
 
@@ -110,6 +112,26 @@ def test_a_worker_killed_mid_search_costs_a_redo_not_the_counts(client):
     assert victim not in client.run(os.getpid).values()
 
 
+@pytest.mark.slow  # a worker killed and restarted
+def test_a_worker_killed_as_it_warms_up_costs_its_warm_up_not_the_search(client, tmp_path, monkeypatch):
+    puzzle = vs.get_puzzle("pancake-8")
+    before = client.run(os.getpid)
+    killed = tmp_path / "killed"
+
+    def warm_or_die(job):  # the first worker to warm up dies (created at once, or found made)
+        try:
+            os.close(os.open(killed, os.O_CREAT | os.O_EXCL))
+        except FileExistsError:
+            return warm(job)
+        os._exit(3)
+
+    monkeypatch.setattr(segments, "warm", warm_or_die)
+    result = vs.bfs(puzzle, client=client, segments=4)
+    assert killed.exists() and result.layer_sizes == reference_sizes(tuple(range(1, 9)), pancake_neighbours(8))
+    wait_for_workers(client)  # the nanny restarts it, for the next test
+    assert len(set(before.values()) - set(client.run(os.getpid).values())) == 1
+
+
 @pytest.mark.slow  # the only worker killed and restarted
 def test_a_killed_worker_that_held_the_only_copy_of_the_job_costs_a_redo():
     """The job is sent to the workers once: when every worker holding it dies, it is sent
@@ -162,6 +184,13 @@ def test_a_disk_that_fills_stops_the_search_at_a_whole_layer_and_a_resume_finish
     monkeypatch.undo()
     resumed = vs.bfs(puzzle, resume=tmp_path, segments=3)
     assert resumed.layer_sizes == reference_sizes(tuple(range(1, 9)), pancake_neighbours(8))
+
+    def connection_closed(runner, depth, pull):  # dask's errors are OSErrors too, but no disk's
+        raise CommClosedError("in <TCP (closed)>: Stream is closed")
+
+    monkeypatch.setattr(segments.ThreadRunner, "layer", connection_closed)
+    with pytest.raises(CommClosedError):
+        vs.bfs(puzzle, segments=3)
 
 
 def test_the_range_a_table_file_is_written_in_is_reserved_on_disk_and_the_rest_is_sparse(tmp_path):

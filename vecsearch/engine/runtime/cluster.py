@@ -81,18 +81,24 @@ class WorkerLost(Exception):
     pending."""
 
 
-def again_if_a_worker_is_lost(make, tries: int = TRIES):
-    """``make()``, made again (up to ``tries`` times in all) when a worker dies under it, for
-    work whose rerun has the same effect (a layer's tasks only read the previous table and write
-    their own segment's next one). dask says so in several ways (a killed worker, a cancelled or
-    lost future, a closed connection)."""
+def worker_lost_errors() -> tuple[type[BaseException], ...]:
+    """The exceptions by which dask says a worker died under the work: a killed worker, a
+    cancelled or lost future, a closed connection (an ``OSError``)."""
     from distributed import KilledWorker
     from distributed.client import FutureCancelledError
     from distributed.comm.core import CommClosedError
 
+    return WorkerLost, KilledWorker, FutureCancelledError, CommClosedError, OSError
+
+
+def again_if_a_worker_is_lost(make, tries: int = TRIES):
+    """``make()``, made again (up to ``tries`` times in all) when a worker dies under it
+    (``worker_lost_errors``), for work whose rerun has the same effect (a layer's tasks only read
+    the previous table and write their own segment's next one)."""
+    lost = worker_lost_errors()
     for attempt in range(tries):
         try:
             return make()
-        except (WorkerLost, KilledWorker, FutureCancelledError, CommClosedError, OSError):
+        except lost:
             if attempt == tries - 1:
                 raise

@@ -33,7 +33,7 @@ from pathlib import Path
 import numpy as np
 
 from vecsearch.engine.runtime import jit, planner
-from vecsearch.engine.runtime.cluster import cluster_workers
+from vecsearch.engine.runtime.cluster import cluster_workers, worker_lost_errors
 from vecsearch.engine.runtime.codegen import layer_kernels
 from vecsearch.engine.runtime.endpoints import as_puzzle
 from vecsearch.engine.runtime.guarded import kernel_tables
@@ -227,10 +227,20 @@ def warm_workers(client, warming, job: Job) -> float:
         hosts.setdefault(info.get("host", address), []).append(address)
     first = [addresses[0] for addresses in hosts.values()]
     rest = [address for addresses in hosts.values() for address in addresses[1:]]
-    seconds = dict(client.run(warming, job, workers=first))
+    seconds = _warm_on(client, warming, job, first)
     if rest:
-        seconds.update(client.run(warming, job, workers=rest))
+        seconds.update(_warm_on(client, warming, job, rest))
     return max(seconds.values(), default=0.0)
+
+
+def _warm_on(client, warming, job: Job, workers: list[str]) -> dict[str, float]:
+    """``warming(job)`` on ``workers``; nothing if one died meanwhile: the warm-up only saves
+    time (a replacement loads or compiles the kernels on its first task, and a warming that
+    failed otherwise fails again there, where the layer's retries and errors take it)."""
+    try:
+        return dict(client.run(warming, job, workers=workers))
+    except worker_lost_errors():
+        return {}
 
 
 def warm(job: Job) -> float:

@@ -209,6 +209,8 @@ def _partitioned(puzzle, start=None, *, max_depth=None, backward=False, segments
                 if on_layer is not None:
                     on_layer(run.profile.records[-1] if run.classes is None else run.classes.records[-1])
         except OSError as error:  # a disk full or gone, here or on a worker: what was committed stays whole
+            if error.errno is None:
+                raise  # not the disk: dask's closed connections, after the retries of a lost worker
             raise VecsearchError(_unwritten(puzzle, error, run, None if temporary else root)) from None
         except KeyboardInterrupt:
             if run is None:
