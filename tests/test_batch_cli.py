@@ -1,7 +1,9 @@
 """`vecsearch batch`: resuming after a real kill (of a separate process), exit codes, and a dask
 LocalCluster run equal to the local one."""
 
+import errno
 import json
+import os
 import random
 import signal
 import subprocess
@@ -12,6 +14,8 @@ from pathlib import Path
 import held
 import pytest
 from command_line import HANG, run
+
+from vecsearch import batch_io
 
 HELD_SCRIPT = Path(__file__).parent / "held.py"
 CHUNK = 10  # instances per chunk of the killed runs
@@ -97,6 +101,39 @@ def test_exit_codes_and_messages(tmp_path):
     ]
     code, out, err = run("batch", "eight", "-", "--method", "magic", stdin="1 2 3 4 5 6 7 8 x\n")
     assert code == 2 and "invalid choice: 'magic'" in err
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "judge"])
+def test_an_output_that_cannot_be_written_is_named_and_a_full_disk_keeps_the_answers_before_it(tmp_path, monkeypatch,
+                                                                                             fmt):
+    source = eight_file(tmp_path / "in.txt", 6)
+    args = ["eight", str(source), "--chunk-size", "2", "--format", fmt]
+    for out, reason in ((tmp_path, "Is a directory"), (tmp_path / "no" / "out", "No such file or directory")):
+        assert run("batch", *args, "-o", str(out)) == (2, "", f"vecsearch: error: cannot write {out}: {reason}\n")
+    out = tmp_path / "out"
+    chunks = batch_io.iter_many
+
+    def disk_full_after_two_chunks(*given, **options):
+        for number, chunk in enumerate(chunks(*given, **options)):
+            if number == 2:
+                raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+            yield chunk
+
+    monkeypatch.setattr(batch_io, "iter_many", disk_full_after_two_chunks)
+    code, _, err = run("batch", *args, "-o", str(out))
+    assert (code, err) == (2, f"vecsearch: error: cannot write {out}: No space left on device; the answers before are"
+                              " kept: run the same command again to resume\n")
+    assert out.read_bytes().count(b"\n") == 4
+    monkeypatch.undo()
+    code, _, err = run("batch", *args, "-o", str(out))
+    unit = "instances" if fmt == "jsonl" else "cases"
+    assert (code, err) == (0, f"vecsearch: resuming {out}: 4 of 6 {unit} already answered\n")
+    clean = tmp_path / "clean"
+    assert run("batch", *args, "-o", str(clean))[0] == 0
+    if fmt == "judge":
+        assert out.read_text() == clean.read_text()
+    else:
+        assert sorted(json.loads(line)["id"] for line in out.read_text().splitlines()) == list(range(1, 7))
 
 
 def test_the_cli_offers_every_method_of_the_registry():

@@ -19,6 +19,7 @@ after each chunk) and is cut back to that point. Ids must be unique in an input:
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import math
@@ -29,7 +30,7 @@ import numpy as np
 
 from vecsearch.engine.batch.instances import Instances, duplicate_ids, instances_from
 from vecsearch.engine.batch.many import iter_many
-from vecsearch.errors import InvalidPuzzleInput
+from vecsearch.errors import InvalidPuzzleInput, VecsearchError
 from vecsearch.kernels.text import record_lines
 
 # --- reading ------------------------------------------------------------------------------
@@ -82,6 +83,18 @@ def _finite(text: str) -> float:
 
 def _key(identifier) -> str:
     return json.dumps(identifier)
+
+
+def writable(out: str | None) -> None:
+    """Refuse (a ``VecsearchError`` naming it) an output file that cannot be appended to: a
+    folder, a missing folder, no permission; before any work, and before a resume reads it."""
+    if out is None:
+        return
+    try:
+        with open(out, "ab"):
+            pass
+    except OSError as error:
+        raise VecsearchError(f"cannot write {out}: {error.strerror or error}") from None
 
 
 def answered_records(path: str) -> dict[str, int | None]:
@@ -194,6 +207,7 @@ def run_jsonl(puzzle, instances, errors, out, *, stream=None, report=None, **sol
     ids = instances.ids.tolist() if isinstance(instances.ids, np.ndarray) else list(instances.ids)
     _refuse_duplicates(ids + [i for i, _ in errors])
     digests = instances.digests(puzzle.identity)
+    writable(out)
     done = answered_records(out) if out is not None else {}
     if done:
         keys = [_key(i) for i in ids]
@@ -203,9 +217,8 @@ def run_jsonl(puzzle, instances, errors, out, *, stream=None, report=None, **sol
         keep = np.flatnonzero([k not in done for k in keys])
         instances, digests = instances.select(keep), digests[keep]
         errors = [(i, m) for i, m in errors if _key(i) not in done]
-    handle = open(out, "ab") if out is not None else stream
     answered = 0
-    try:
+    with _answers_to(out, stream) as handle:
         if errors:
             handle.write("".join(json.dumps({"id": i, "error": m}) + "\n" for i, m in errors).encode())
             handle.flush()
@@ -213,10 +226,25 @@ def run_jsonl(puzzle, instances, errors, out, *, stream=None, report=None, **sol
             handle.write(jsonl_records(puzzle, chunk, digests[chunk.where], solve_options.get("max_depth")))
             handle.flush()
             answered += len(chunk.lengths)
+    return answered
+
+
+@contextlib.contextmanager
+def _answers_to(out: str | None, stream):
+    """The handle answers are appended to: ``out`` (``writable(out)`` first), opened to append and
+    closed after, or ``stream``. A file the disk stops taking is a ``VecsearchError`` naming it;
+    the answers written before stay, for a rerun to resume after them."""
+    handle = open(out, "ab") if out is not None else stream
+    try:
+        yield handle
+    except OSError as error:
+        if out is None:
+            raise  # the stream's own (a closed pipe: the command line's to handle)
+        raise VecsearchError(f"cannot write {out}: {error.strerror or error}; the answers before are kept: run the"
+                             " same command again to resume") from None
     finally:
         if out is not None:
             handle.close()
-    return answered
 
 
 def run_judge(problem, instances, out, *, errors=(), stream=None, report=None, max_depth=None,
@@ -233,6 +261,7 @@ def run_judge(problem, instances, out, *, errors=(), stream=None, report=None, m
     marker_digests = {case: _bytes_digest(f"{case}:{message}") for case, message in bad}
     digests = np.array([instance_digests[i] if i >= 0 else marker_digests[n] for n, i in order], np.int64)
     done = size = 0
+    writable(out)
     if out is not None:
         done, size = _judge_progress(out, digests)
         if done and report is not None:
@@ -241,7 +270,6 @@ def run_judge(problem, instances, out, *, errors=(), stream=None, report=None, m
     instances = instances.select(np.array([i for _, i in left if i >= 0], np.int64))
     markers = [n for n, i in left if i < 0]  # cases still to mark, in order
     written_so_far = _prefix_digest(digests[:done])
-    handle = open(out, "ab") if out is not None else stream
     answered = 0
     limit = problem.max_depth if max_depth is None else max_depth
     marker = (problem.marker + "\n").encode()
@@ -257,7 +285,7 @@ def run_judge(problem, instances, out, *, errors=(), stream=None, report=None, m
             size += len(data)
             _mark(out, done, size, written_so_far.hexdigest())
 
-    try:
+    with _answers_to(out, stream) as handle:
         for chunk in iter_many(problem.puzzle, instances, max_depth=limit, ordered=True, **solve_options):
             pieces = []
             for number, answer in zip(np.asarray(chunk.ids).tolist(), _answer_lines(problem, chunk), strict=True):
@@ -269,9 +297,6 @@ def run_judge(problem, instances, out, *, errors=(), stream=None, report=None, m
             answered += len(chunk.lengths)
         if markers:
             write([marker] * len(markers))
-    finally:
-        if out is not None:
-            handle.close()
     return answered
 
 
