@@ -31,7 +31,12 @@ def test_progress_bar_only_when_asked_or_on_a_terminal():
     assert code == 0 and "bfs sliding-2x3" in err
 
 
-def test_unwritable_output_is_one_line_and_exit_2(tmp_path):
-    code, out, err = run("profile", "sliding-2x3", "--csv", str(tmp_path / "missing" / "x.csv"))
-    assert code == 2
-    assert err.startswith("vecsearch: error: cannot write ") and err.count("\n") == 1
+def test_an_output_that_cannot_be_written_is_refused_before_the_search(tmp_path):
+    missing = tmp_path / "missing" / "x.csv"
+    for option, path, reason in (("--csv", missing, f"cannot write {missing}: no directory {missing.parent}"),
+                                 ("--csv", tmp_path, f"cannot write {tmp_path}: it is a directory"),
+                                 ("--plot", tmp_path / "x.csv", f"cannot plot to {tmp_path / 'x.csv'}: name a file of"
+                                                                " one of the types ")):
+        code, out, err = run("profile", "sliding-2x3", option, str(path))
+        assert (code, out) == (2, "") and err.startswith(f"vecsearch: error: {reason}") and err.count("\n") == 1
+    assert "png, ps" in run("profile", "sliding-2x3", "--plot", str(tmp_path / "x.csv"))[2]

@@ -11,6 +11,7 @@ import contextlib
 import importlib.util
 import os
 import sys
+import tempfile
 import threading
 from pathlib import Path
 from typing import NoReturn
@@ -232,10 +233,19 @@ def _print_farthest(puzzle, result, count: int) -> None:
 
 
 def run_profile(args) -> int:
-    if args.plot is not None:  # before the search: a missing matplotlib should not waste it
+    if args.plot is not None:  # before the search: a missing matplotlib or a wrong file should not waste it
         from vecsearch.optional import require
 
         require("matplotlib", "vecsearch profile --plot")
+        from matplotlib.figure import Figure
+
+        formats = Figure().canvas.get_supported_filetypes()
+        if Path(args.plot).suffix.lstrip(".").lower() not in formats:
+            raise InputError(f"cannot plot to {args.plot}: name a file of one of the types"
+                             f" {', '.join(sorted(formats))}")
+        _writable_file(args.plot)
+    if args.csv is not None:
+        _writable_file(args.csv)
     _, result = _enumerate(args)
     print(result.profile)
     if args.phases:
@@ -263,6 +273,22 @@ def run_phases(args) -> int:
     for state in result.farthest[:3]:
         print(f"  e.g. {result.puzzle.format_state(state)}")
     return 0
+
+
+def _writable_file(path: str) -> None:
+    """Refuse, before a search, a file it could not write after it: a folder, a missing folder,
+    or one that takes no files."""
+    target = Path(path)
+    if target.is_dir():
+        raise InputError(f"cannot write {path}: it is a directory")
+    folder = target.resolve().parent
+    if not folder.is_dir():
+        raise InputError(f"cannot write {path}: no directory {folder}")
+    try:
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as error:
+        raise InputError(f"cannot write {path}: {error.strerror or error}") from None
 
 
 def _write(path: str, save) -> None:
@@ -323,8 +349,7 @@ def run_explore(args) -> int:
     puzzle = get_puzzle(args.puzzle)
     start = puzzle.state(args.start) if args.start is not None else None
     goal = puzzle.state(args.goal) if args.goal is not None else None
-    if not Path(args.output).resolve().parent.is_dir():  # say so before the search, not after
-        raise InputError(f"cannot write {args.output}: no directory {Path(args.output).parent}")
+    _writable_file(args.output)  # say so before the search, not after
     explorer = explore(puzzle, start, goal, max_depth=args.max_depth, max_memory=args.max_memory, threads=args.threads)
     _write(args.output, lambda path: explorer.save(path, per_layer=args.per_layer))
     _note(f"wrote {args.output}: {explorer!r}")
