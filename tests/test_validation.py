@@ -100,6 +100,27 @@ def test_broken_user_puzzles_are_named_precisely(expand, options, message):
         vs.validate(puzzle)
 
 
+def stuck_after_one_press(state, tables, children, moves):
+    if state == tables[0][0]:
+        raise ZeroDivisionError("a pressed light")
+    return good_expand(state, tables, children, moves)
+
+
+def test_a_function_that_raises_and_a_rank_two_states_share_are_named():
+    with pytest.raises(vs.PuzzleDefinitionError, match=rf"^lights-out: expand\('{MASKS[0]}'\) raised ZeroDivisionError:"
+                                                       r" a pressed light$") as raised:
+        vs.validate(lights(stuck_after_one_press))
+    assert isinstance(raised.value.__cause__, ZeroDivisionError)  # the user's own, for their traceback
+    halves = vs.Puzzle("lights-out", good_expand, 9, rank=vs.Rank(lambda s, t: s // 2, 256), tables=(MASKS,), start=0)
+    with pytest.raises(vs.PuzzleDefinitionError, match=r"^lights-out: rank\('(\d+)'\) and rank\('(\d+)'\) are both"
+                                                       r" \d+; a rank numbers each state of a component apart$"):
+        vs.validate(halves)  # a bitset search would count 2 of them as 1
+    odd = vs.Puzzle("lights-out", good_expand, 9, rank=vs.Rank(lambda s, t: 1 // (s & 1) * s, 512), tables=(MASKS,),
+                    start=1)
+    with pytest.raises(vs.PuzzleDefinitionError, match=r"^lights-out: rank\('\d+'\) raised ZeroDivisionError"):
+        vs.validate(odd)
+
+
 COSTS = {0: 1}  # numba cannot read a global dict
 
 

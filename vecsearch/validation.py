@@ -19,6 +19,7 @@ processes take the mark for the probe.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import warnings
 from pathlib import Path
@@ -105,12 +106,13 @@ def _mark(puzzle, samples) -> Path:
 
 def _walk(puzzle, samples: list, limit: int) -> int:
     seen = {_key(s) for s in samples}
+    ranked: dict = {}
     probed = 0
     while samples and probed < limit:
         state = samples.pop(0)
         probed += 1
         children = _call_children(puzzle, "expand", state)
-        _check_ranks(puzzle, state, children)
+        _check_ranks(puzzle, state, children, ranked)
         _check_rank_steps(puzzle, state, children)
         _check_goal(puzzle, state)
         back = "predecessors" if puzzle.probe_function("predecessors_state") else "expand" if puzzle.reversible \
@@ -209,6 +211,8 @@ def _call_children(puzzle, role: str, state):
     except (OverflowError, ValueError, TypeError) as error:
         raise PuzzleDefinitionError(f"{where} failed writing its children: {type(error).__name__}: {error};"
                                     f" each state is {puzzle.width} signed 64-bit word(s)") from None
+    except Exception as error:  # the user's function raised
+        raise PuzzleDefinitionError(f"{where} raised {type(error).__name__}: {error}") from error
     if isinstance(count, (bool, np.bool_)) or not isinstance(count, (int, np.integer)):
         raise PuzzleDefinitionError(f"{where} returned {_plain(count)!r} ({type(count).__name__}); expected an int,"
                                     f" the number of {'predecessors' if role == 'predecessors' else 'children'}"
@@ -229,23 +233,34 @@ def _call_children(puzzle, role: str, state):
     return out
 
 
-def _check_ranks(puzzle, state, children):
+def _check_ranks(puzzle, state, children, ranked: dict):
+    """``rank`` in range, one state per rank (``ranked``: the states ranked so far, by component
+    and rank), ``unrank`` its inverse, ``component`` kept by every move."""
     rank, component, unrank = (puzzle.probe_function(f"{role}_state") for role in ("rank", "component", "unrank"))
     for child, move in [(state, None)] + children:
         if rank is not None:
-            r = rank(child, puzzle.tables)
+            with _raised(puzzle, "rank", child):
+                r = rank(child, puzzle.tables)
             if isinstance(r, (bool, np.bool_)) or not isinstance(r, (int, np.integer)) \
                     or not 0 <= r < puzzle.rank_size:
                 raise PuzzleDefinitionError(f"{puzzle.name}: rank({_show(puzzle, child)}) is {_plain(r)!r};"
                                             f" expected an int in 0..rank_size-1 = {puzzle.rank_size - 1}")
-            if unrank is not None:
+            with _raised(puzzle, "component", child):
                 c = component(child, puzzle.tables) if component is not None else 0
-                back = unrank(r, c, puzzle.tables)
+            other = ranked.setdefault((int(c), int(r)), _key(child))
+            if other != _key(child):
+                raise PuzzleDefinitionError(f"{puzzle.name}: rank({_show(puzzle, child)}) and"
+                                            f" rank({_show(puzzle, other)}) are both {_plain(r)}; a rank numbers each"
+                                            " state of a component apart")
+            if unrank is not None:
+                with _raised(puzzle, "unrank", r):
+                    back = unrank(r, c, puzzle.tables)
                 if _key(back) != _key(child):
                     raise PuzzleDefinitionError(f"{puzzle.name}: unrank(rank({_show(puzzle, child)}) = {r}) is"
                                                 f" {_show(puzzle, back)}, not the state ranked")
         if component is not None and move is not None:
-            before, after = component(state, puzzle.tables), component(child, puzzle.tables)
+            with _raised(puzzle, "component", child):
+                before, after = component(state, puzzle.tables), component(child, puzzle.tables)
             if before != after:
                 raise PuzzleDefinitionError(
                     f"{puzzle.name}: move {puzzle.move_names[move]!r} changes the component from {before} to"
@@ -265,7 +280,8 @@ def _check_rank_steps(puzzle, state, children):
         function = puzzle.probe_function(f"{role}_state")
         if function is None:
             continue
-        count = function(r, c, puzzle.tables, out)
+        with _raised(puzzle, role, state):
+            count = function(r, c, puzzle.tables, out)
         given = sorted(out[:count].tolist())
         wrong = given != expected if role == "expand_rank" else any(given.count(x) > expected.count(x) for x in given)
         if wrong:
@@ -279,7 +295,8 @@ def _check_goal(puzzle, state):
     is_goal = puzzle.probe_function("is_goal_state")
     if is_goal is None:
         return
-    answer = is_goal(state, puzzle.tables)
+    with _raised(puzzle, "is_goal", state):
+        answer = is_goal(state, puzzle.tables)
     if not isinstance(answer, (bool, np.bool_)):
         raise PuzzleDefinitionError(f"{puzzle.name}: is_goal({_show(puzzle, state)}) returned {_plain(answer)!r}"
                                     f" ({type(answer).__name__}); expected a bool")
@@ -301,6 +318,20 @@ def _check_compiled(puzzle, states):
         if compiled != expected:
             raise PuzzleDefinitionError(f"{puzzle.name}: compiled, expand({_show(puzzle, state)}) gives other children"
                                         " than as plain Python (does it rely on Python-only behaviour?)")
+
+
+@contextlib.contextmanager
+def _raised(puzzle, role: str, argument):
+    """An exception the user's function of ``role`` raises on ``argument`` (a state, or a rank)
+    as a ``PuzzleDefinitionError`` naming both (the original its cause)."""
+    try:
+        yield
+    except PuzzleDefinitionError:
+        raise
+    except Exception as error:
+        shown = _show(puzzle, argument) if role != "unrank" else str(_plain(argument))
+        raise PuzzleDefinitionError(f"{puzzle.name}: {role}({shown}) raised {type(error).__name__}: {error}") \
+            from error
 
 
 def _plain(value):
