@@ -4,12 +4,13 @@
 ``limit`` states), calling each role it gives as plain Python on every state and holding what
 it returns to the check ``vecsearch.contract`` declares for the role (``CHECKS``): ``expand`` and
 ``predecessors`` an int count within their room, states of ``width`` words (the first never -1),
-moves in ``0 .. max_moves-1``; ``rank`` an int in ``[0, rank_size)``; ``component`` the same
-along a move; ``unrank`` the inverse of ``rank``; ``expand_rank`` the children's ranks and
-``near_rank`` some of them; ``is_goal`` a bool; ``heuristic`` an int >= 0, 0 on the goal.
+moves in ``0 .. max_moves-1``; ``rank`` an int in ``[0, rank_size)``, no two states of a
+component on one rank; ``component`` the same along a move; ``unrank`` the inverse of ``rank``;
+``expand_rank`` the children's ranks and ``near_rank`` some of them; ``is_goal`` a bool;
+``heuristic`` an int >= 0, 0 on the goal.
 ``predecessors`` (or, for a reversible puzzle, ``expand``) must lead back. Then the compiled
 kernels must give the same children. The first violation raises ``PuzzleDefinitionError``
-naming the function, the state and what was expected.
+naming the function, the state and what was expected (an exception a function raises, too).
 
 The engine probes a user's puzzle this way on its first use in a process (``probe_once``),
 unless it was validated already or made with ``check=False``; a puzzle that passed leaves a mark
