@@ -146,3 +146,10 @@ def test_a_name_or_a_batch_of_the_wrong_type_is_refused_saying_what_was_expected
     for batch in (5, "1 2 3 4 5 6 7 x 8"):
         with pytest.raises(TypeError, match=f"instances are an iterable of starts.*not a {type(batch).__name__}$"):
             vs.solve_many("eight", batch)
+    for entry in (vs.bfs, vs.solve, vs.distance_table, vs.warm_up, vs.validate, vs.explore, vs.to_networkx):
+        with pytest.raises(TypeError, match="^expected a Puzzle or the name of one .a str., not a list$"):
+            entry(["sliding-2x3"])  # it failed on a missing attribute of the list, deep inside
+
+
+def test_warm_up_and_validate_take_a_puzzles_name_as_every_entry_point_does():
+    assert vs.validate("sliding-2x3") > 0 and vs.warm_up("sliding-2x3", validate=False) > 0

@@ -127,6 +127,18 @@ def get_problem(name: str):
     raise UnknownPuzzle(f"unknown problem {name!r}; known problems: {known}")
 
 
+def puzzle_of(puzzle):
+    """``puzzle`` itself, or the puzzle its name names (``get_puzzle``): what every entry point
+    taking "a puzzle or its name" resolves; anything else is a ``TypeError`` saying so."""
+    from vecsearch.puzzle import Puzzle
+
+    if isinstance(puzzle, Puzzle):
+        return puzzle
+    if isinstance(puzzle, str):
+        return get_puzzle(puzzle)
+    raise TypeError(f"expected a Puzzle or the name of one (a str), not a {type(puzzle).__name__}")
+
+
 def get_puzzle(name: str):
     """The puzzle called ``name``, or the puzzle of a problem.
 

@@ -30,6 +30,7 @@ import numpy as np
 from vecsearch.engine.runtime.codegen import cache_dir, layer_kernels
 from vecsearch.engine.runtime.guarded import kernel_tables
 from vecsearch.errors import InvalidPuzzleInput, PuzzleDefinitionError
+from vecsearch.registry import puzzle_of
 
 
 def validate(puzzle, states=None, *, limit: int = 64) -> int:
@@ -40,8 +41,8 @@ def validate(puzzle, states=None, *, limit: int = 64) -> int:
 
     Parameters
     ----------
-    puzzle : Puzzle
-        The puzzle.
+    puzzle : Puzzle or str
+        The puzzle, or its name.
     states : state or sequence of states, optional
         Where to probe (default: the puzzle's start and goal).
     limit : int, default 64
@@ -68,6 +69,7 @@ def validate(puzzle, states=None, *, limit: int = 64) -> int:
     ...
     vecsearch.errors.PuzzleDefinitionError: counter: ...
     """
+    puzzle = puzzle_of(puzzle)
     samples = _defaults(puzzle) if states is None else _given(puzzle, states)
     probed = _walk(puzzle, list(samples), limit)
     _check_compiled(puzzle, samples)

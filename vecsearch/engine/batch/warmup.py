@@ -33,6 +33,7 @@ from vecsearch.engine.runtime import jit, planner
 from vecsearch.engine.runtime.layers import Layer
 from vecsearch.engine.runtime.visited import make_visited
 from vecsearch.engine.tables.distance import DistanceTable, warm_whole_tables
+from vecsearch.registry import puzzle_of
 
 STEPS = ("layers", "solve", "table", "twobit")
 
@@ -75,8 +76,8 @@ def warm_up(puzzle, *, validate: bool = True, batches: bool = False) -> float:
 
     Parameters
     ----------
-    puzzle : Puzzle
-        The puzzle.
+    puzzle : Puzzle or str
+        The puzzle, or its name.
     validate : bool, default True
         Probe the puzzle first (`validate`).
     batches : bool, default False
@@ -95,6 +96,7 @@ def warm_up(puzzle, *, validate: bool = True, batches: bool = False) -> float:
     """
     from vecsearch.validation import validate as check
 
+    puzzle = puzzle_of(puzzle)
     started = time.perf_counter()
     if validate:
         check(puzzle)

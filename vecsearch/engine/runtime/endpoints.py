@@ -8,14 +8,14 @@ from vecsearch.engine.runtime.codegen import layer_kernels
 from vecsearch.engine.runtime.goals import goal_layer
 from vecsearch.engine.runtime.guarded import kernel_tables
 from vecsearch.errors import InvalidPuzzleInput, UnknownPuzzle
-from vecsearch.registry import get_puzzle
+from vecsearch.registry import get_puzzle, puzzle_of
 from vecsearch.validation import probe_once
 
 
 def as_puzzle(puzzle):
     """``puzzle`` itself, or the built-in puzzle it names (``"eight"``, ``"pancake-9"``); a
     user's puzzle probed on its first use (``validation.probe_once``)."""
-    puzzle = get_puzzle(puzzle) if isinstance(puzzle, str) else puzzle
+    puzzle = puzzle_of(puzzle)
     probe_once(puzzle)
     return puzzle
 

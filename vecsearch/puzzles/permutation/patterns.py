@@ -300,9 +300,9 @@ def _read(definition: PermutationDefinition, text: str):
 def permutation_puzzle(puzzle):
     """``puzzle``, or the puzzle it names, refused unless a permutation puzzle: patterns are
     pieces left out of its states."""
-    from vecsearch.registry import get_puzzle
+    from vecsearch.registry import puzzle_of
 
-    puzzle = get_puzzle(puzzle) if isinstance(puzzle, str) else puzzle
+    puzzle = puzzle_of(puzzle)
     if not isinstance(getattr(puzzle, "definition", None), PermutationDefinition):
         raise InvalidPuzzleInput(f"{getattr(puzzle, 'name', puzzle)}: patterns are states of permutation puzzles"
                                  " (FILE.tws, pocket-..., pancake-...)")
