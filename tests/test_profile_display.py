@@ -91,6 +91,11 @@ def test_plot_profiles_compares_several(enumeration, meeting):
     assert labels == ["2x3 forward", "3x3 meet forward", "3x3 meet backward"]
     with pytest.raises(ValueError, match="2 labels for 1 profiles"):
         vs.plot_profiles([meeting.profile], labels=["a", "b"])
+    figure = vs.plot_profiles([enumeration[0], meeting])  # results stand for their profiles, named by puzzle
+    labels = [line.get_label() for line in figure.axes[0].get_lines()]
+    assert labels == ["sliding-2x3 forward", "sliding-3x3 forward", "sliding-3x3 backward"]
+    with pytest.raises(TypeError, match="^plot_profiles takes profiles or search results, not int$"):
+        vs.plot_profiles([meeting, 5])
 
 
 def test_heuristic_profiles_plot_per_bound():

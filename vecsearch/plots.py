@@ -38,9 +38,10 @@ def plot_profiles(profiles, labels=None, *, axes=None, title: str | None = None)
     Parameters
     ----------
     profiles : list of Profile, or dict
-        The profiles, or ``{label: profile}``.
+        The profiles, or ``{label: profile}``; a search's result (``vs.bfs(...)``) stands for
+        its profile.
     labels : list of str, optional
-        One per profile (with a list).
+        One per profile (with a list; default: the puzzles' names when results are given).
     axes : sequence of matplotlib.axes.Axes, optional
         Four axes to draw on (default: a new 2x2 figure).
     title : str, optional
@@ -64,9 +65,15 @@ def plot_profiles(profiles, labels=None, *, axes=None, title: str | None = None)
     """
     if isinstance(profiles, dict):
         labels, profiles = list(profiles), list(profiles.values())
-    profiles = list(profiles)
+    given = list(profiles)
+    profiles = [getattr(p, "profile", p) for p in given]  # a search's result stands for its profile
+    wrong = [type(p).__name__ for p in profiles if not hasattr(p, "records")]
+    if wrong:
+        raise TypeError(f"plot_profiles takes profiles or search results, not {', '.join(wrong)}")
     if not profiles or not all(p.records for p in profiles):
         raise ValueError("plot_profiles needs at least one profile, each with records")
+    if labels is None and all(hasattr(g, "puzzle") for g in given):
+        labels = [g.puzzle.name for g in given]
     if labels is None:
         labels = [""] if len(profiles) == 1 else [f"#{i + 1}" for i in range(len(profiles))]
     labels = list(labels)
