@@ -41,6 +41,18 @@ def test_segments_on_threads_count_what_the_reference_counts():
     assert sliding.complete and isinstance(sliding.profile.records[-1], vs.engine.results.profile.PartitionedRecord)
 
 
+def test_a_segment_count_that_means_nothing_is_refused_and_a_small_table_takes_fewer(tmp_path):
+    for count in (0, -1, 2.5, True):
+        with pytest.raises(ValueError, match=rf"^segments must be a whole number, 1 or more .or None., not {count}$"):
+            vs.bfs("pancake-7", segments=count)
+    with pytest.raises(vs.VecsearchError, match=r"^pancake-7: 159 segments for a table of 158 words .32 ranks"
+                                                r" each.: give at most 158$"):  # a million of them took minutes
+        vs.bfs("pancake-7", segments=159)
+    assert vs.bfs("pancake-7", segments=158).layer_sizes == reference_sizes(tuple(range(1, 8)), pancake_neighbours(7))
+    tiny = vs.bfs("pancake-3", spill=tmp_path / "spill")  # one word: the default segments (4 a thread) are one
+    assert tiny.layer_sizes == reference_sizes((1, 2, 3), pancake_neighbours(3))
+
+
 @pytest.mark.slow  # searches on a cluster
 def test_a_local_cluster_counts_what_the_local_search_counts(client, tmp_path):
     definition = tmp_path / "swap.tws"

@@ -28,6 +28,7 @@ resumed: ``search.json`` says it enumerated classes, and a resume is refused.
 from __future__ import annotations
 
 import json
+import numbers
 import os
 import shutil
 import tempfile
@@ -177,6 +178,7 @@ def _partitioned(puzzle, start=None, *, max_depth=None, backward=False, segments
         raise VecsearchError(f"{puzzle.name} cannot use the two-bit search: it needs rank, rank_size and unrank")
     if backward and not puzzle.searchable_backward:
         raise VecsearchError(f"{puzzle.name} is directed and has no predecessor function: it can only search forwards")
+    segments = _segment_count(puzzle, segments)
     root = resume if resume is not None else directory
     temporary = root is None
     saved = _load_state(Path(root), puzzle) if resume is not None else None
@@ -198,6 +200,7 @@ def _partitioned(puzzle, start=None, *, max_depth=None, backward=False, segments
         if segments is None:
             segments = (OwnerRunner.default_segments(runner.workers, puzzle.rank_size) if owner_local
                         else default_segments(runner.workers))
+            segments = min(segments, planner.two_bit_words(puzzle.rank_size))  # a small table: a word each at most
         run: _Run | None = None
         try:
             run = _Run(puzzle, root, start, backward, segments, keep_farthest,
@@ -227,6 +230,20 @@ def _partitioned(puzzle, start=None, *, max_depth=None, backward=False, segments
     finally:
         if temporary:
             shutil.rmtree(root, ignore_errors=True)
+
+
+def _segment_count(puzzle, segments) -> int | None:
+    """``segments`` as given (None: the default), refused unless a whole number from 1 to the
+    table's words: a segment owns whole words of 32 ranks."""
+    if segments is None:
+        return None
+    if isinstance(segments, bool) or not isinstance(segments, numbers.Integral) or segments < 1:
+        raise ValueError(f"segments must be a whole number, 1 or more (or None), not {segments!r}")
+    words = planner.two_bit_words(puzzle.rank_size)
+    if segments > words:
+        raise VecsearchError(f"{puzzle.name}: {segments:,} segments for a table of {words:,} words (32 ranks each):"
+                             f" give at most {words:,}")
+    return int(segments)
 
 
 def _unwritten(puzzle, error: OSError, run: _Run | None, root: Path | None) -> str:
