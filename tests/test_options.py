@@ -137,6 +137,16 @@ def test_a_depth_limit_or_thread_count_that_means_nothing_is_refused(entry):
     assert call(max_depth=np.int64(3), threads=1) is not None  # numpy's integers are whole numbers
 
 
+def test_a_count_of_kept_states_or_of_a_chunks_instances_that_means_nothing_is_refused():
+    for kept in (-1, 2.5, True):  # numpy's "negative dimensions are not allowed", or a TypeError, deep inside
+        with pytest.raises(ValueError, match=rf"^keep_farthest must be a whole number, 0 or more .* not {kept}$"):
+            vs.bfs("sliding-2x3", keep_farthest=kept)
+    for size in (0, -3, 2.5):  # each was taken: 0 as the default, -3 and 2.5 as 1
+        with pytest.raises(ValueError, match=rf"^chunk_size must be a whole number, 1 or more .or None., not {size}$"):
+            vs.solve_many("eight", ["1 2 3 4 5 6 7 x 8"], chunk_size=size)
+    assert vs.solve_many("eight", [EIGHT_FAR, "1 2 3 4 5 6 7 x 8"], chunk_size=1).lengths.tolist() == [31, 1]
+
+
 def test_a_name_or_a_batch_of_the_wrong_type_is_refused_saying_what_was_expected():
     for name in (5, None, ["eight"]):
         with pytest.raises(TypeError, match=f"a puzzle or problem is named by a str, not a {type(name).__name__}"):

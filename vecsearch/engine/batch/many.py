@@ -15,7 +15,7 @@ from vecsearch.engine.batch import methods
 from vecsearch.engine.batch.instances import Instances, instances_from
 from vecsearch.engine.batch.strategies import solve_chunk
 from vecsearch.engine.results.answers import Chunk, ManySolutions
-from vecsearch.engine.runtime.endpoints import as_puzzle, depth_limit
+from vecsearch.engine.runtime.endpoints import as_puzzle, depth_limit, whole_number
 from vecsearch.engine.runtime.progress import progress_bar
 
 
@@ -70,6 +70,7 @@ def solve_many(puzzle, instances, goal=None, *, method: str = "auto", max_depth=
     """
     puzzle = as_puzzle(puzzle)
     depth_limit(max_depth)
+    whole_number(chunk_size, "chunk_size", 1)
     batch, errors = instances_from(puzzle, instances, goal)
     chosen = methods.for_batch(method, puzzle, batch, options, max_depth)
     chunks = list(chunks_of(puzzle, batch, chosen, max_depth=max_depth, chunk_size=chunk_size, client=client,
@@ -83,6 +84,7 @@ def iter_many(puzzle, instances: Instances, *, method: str = "auto", max_depth=N
     finishing order unless ``ordered``)."""
     puzzle = as_puzzle(puzzle)
     depth_limit(max_depth)
+    whole_number(chunk_size, "chunk_size", 1)
     chosen = methods.for_batch(method, puzzle, instances, options, max_depth)
     return chunks_of(puzzle, instances, chosen, max_depth=max_depth, chunk_size=chunk_size, client=client,
                      progress=progress, ordered=ordered, options=options)
@@ -93,7 +95,7 @@ def chunks_of(puzzle, instances: Instances, method: methods.Method, *, max_depth
     """``iter_many`` once the puzzle, the instances and the method are resolved (``options``
     checked against the method)."""
     options = dict(options or {})
-    size = max(1, int(chunk_size)) if chunk_size else method.chunk_size
+    size = method.chunk_size if chunk_size is None else chunk_size
     bounds = [(lo, min(len(instances), lo + size)) for lo in range(0, len(instances), size)]
     with progress_bar(progress, f"{method.name} {puzzle.name}", unit=" inst", total=len(instances)) as bar:
         if client is not None:

@@ -20,7 +20,7 @@ from vecsearch.engine.results.solution import Solution
 from vecsearch.engine.runtime import jit, planner
 from vecsearch.engine.runtime.blocks import thread_limit
 from vecsearch.engine.runtime.checkpoint import writable_directory
-from vecsearch.engine.runtime.endpoints import as_puzzle, depth_limit, endpoints
+from vecsearch.engine.runtime.endpoints import as_puzzle, depth_limit, endpoints, whole_number
 from vecsearch.engine.runtime.goals import least_goal
 from vecsearch.engine.runtime.progress import layer_progress
 from vecsearch.errors import MemoryLimitError, VecsearchError
@@ -132,6 +132,7 @@ def bfs(puzzle, start=None, goal=None, *, max_depth=None, keep_layers=None, back
 
     puzzle = as_puzzle(puzzle)
     depth_limit(max_depth)
+    whole_number(keep_farthest, "keep_farthest", 0)
     partitioned = (client is not None or segments is not None or spill is not None or owner_local
                    or is_partitioned(resume))
     if symmetry is not None:

@@ -20,12 +20,17 @@ def as_puzzle(puzzle):
     return puzzle
 
 
+def whole_number(value, name: str, least: int, unit: str = ""):
+    """``value`` (None: the parameter's default), refused unless it is a whole number, ``least``
+    or more: a ``ValueError`` naming the parameter ``name`` (counted in ``unit``)."""
+    if value is not None and (isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < least):
+        raise ValueError(f"{name} must be a whole number{unit}, {least} or more (or None), not {value!r}")
+    return value
+
+
 def depth_limit(max_depth):
     """``max_depth`` (None: no limit), refused unless it is a whole number of moves, 0 or more."""
-    if max_depth is not None and (isinstance(max_depth, bool) or not isinstance(max_depth, numbers.Integral)
-                                  or max_depth < 0):
-        raise ValueError(f"max_depth must be a whole number of moves, 0 or more (or None), not {max_depth!r}")
-    return max_depth
+    return whole_number(max_depth, "max_depth", 0, " of moves")
 
 
 def portable(puzzle):

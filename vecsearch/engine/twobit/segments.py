@@ -28,7 +28,6 @@ resumed: ``search.json`` says it enumerated classes, and a resume is refused.
 from __future__ import annotations
 
 import json
-import numbers
 import os
 import shutil
 import tempfile
@@ -45,7 +44,7 @@ from vecsearch.engine.results.result import SearchResult
 from vecsearch.engine.runtime import planner
 from vecsearch.engine.runtime.cluster import Broadcast, again_if_a_worker_is_lost, cluster_workers
 from vecsearch.engine.runtime.codegen import layer_kernels
-from vecsearch.engine.runtime.endpoints import endpoints, portable
+from vecsearch.engine.runtime.endpoints import endpoints, portable, whole_number
 from vecsearch.engine.runtime.guarded import kernel_tables
 from vecsearch.engine.runtime.layers import Layer
 from vecsearch.engine.twobit.owned_tables import OwnerRunner
@@ -235,10 +234,8 @@ def _partitioned(puzzle, start=None, *, max_depth=None, backward=False, segments
 def _segment_count(puzzle, segments) -> int | None:
     """``segments`` as given (None: the default), refused unless a whole number from 1 to the
     table's words: a segment owns whole words of 32 ranks."""
-    if segments is None:
+    if whole_number(segments, "segments", 1) is None:
         return None
-    if isinstance(segments, bool) or not isinstance(segments, numbers.Integral) or segments < 1:
-        raise ValueError(f"segments must be a whole number, 1 or more (or None), not {segments!r}")
     words = planner.two_bit_words(puzzle.rank_size)
     if segments > words:
         raise VecsearchError(f"{puzzle.name}: {segments:,} segments for a table of {words:,} words (32 ranks each):"
