@@ -120,6 +120,7 @@ ENTRY_POINTS = {
     "solve": lambda **o: vs.solve("pancake-5", "2 1 3 4 5", **o),
     "solve_many": lambda **o: vs.solve_many("pancake-5", ["2 1 3 4 5"], **o),
     "DistanceTable": lambda **o: vs.DistanceTable("pancake-5", **o),
+    "solve_pairs": lambda **o: vs.solve_pairs("pancake-5", ["2 1 3 4 5"], ["1 2 3 4 5"], **o),
 }
 
 
@@ -137,7 +138,7 @@ def test_a_depth_limit_or_thread_count_that_means_nothing_is_refused(entry):
     assert call(max_depth=np.int64(3), threads=1) is not None  # numpy's integers are whole numbers
 
 
-def test_a_count_of_kept_states_or_of_a_chunks_instances_that_means_nothing_is_refused():
+def test_a_count_of_kept_states_or_of_a_chunks_instances_that_means_nothing_is_refused(tmp_path):
     for kept in (-1, 2.5, True):  # numpy's "negative dimensions are not allowed", or a TypeError, deep inside
         with pytest.raises(ValueError, match=rf"^keep_farthest must be a whole number, 0 or more .* not {kept}$"):
             vs.bfs("sliding-2x3", keep_farthest=kept)
@@ -145,6 +146,13 @@ def test_a_count_of_kept_states_or_of_a_chunks_instances_that_means_nothing_is_r
         with pytest.raises(ValueError, match=rf"^chunk_size must be a whole number, 1 or more .or None., not {size}$"):
             vs.solve_many("eight", ["1 2 3 4 5 6 7 x 8"], chunk_size=size)
     assert vs.solve_many("eight", [EIGHT_FAR, "1 2 3 4 5 6 7 x 8"], chunk_size=1).lengths.tolist() == [31, 1]
+    for limit in ("max_forward", "max_backward"):
+        with pytest.raises(ValueError, match=f"^{limit} must be a whole number of moves, 0 or more .or None., not -1$"):
+            vs.solve_pairs("eight", [EIGHT_FAR], ["1 2 3 4 5 6 7 8 x"], **{limit: -1})
+    with pytest.raises(ValueError, match="^max_states must be a whole number, 1 or more .or None., not -1$"):
+        vs.to_networkx("sliding-2x3", max_states=-1)  # "more than -1 states within 0 moves"
+    with pytest.raises(ValueError, match="^per_layer must be a whole number, 1 or more, not 2.5$"):
+        vs.explore("sliding-2x3").save(tmp_path / "page.html", per_layer=2.5)  # it wrote a page
 
 
 def test_a_name_or_a_batch_of_the_wrong_type_is_refused_saying_what_was_expected():

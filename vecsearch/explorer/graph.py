@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from vecsearch.engine.layered.search import bfs
 from vecsearch.engine.runtime.codegen import layer_kernels
-from vecsearch.engine.runtime.endpoints import as_puzzle
+from vecsearch.engine.runtime.endpoints import as_puzzle, whole_number
 from vecsearch.engine.runtime.guarded import kernel_tables
 from vecsearch.errors import VecsearchError
 from vecsearch.explorer.records import plain_state
@@ -48,6 +48,7 @@ def to_networkx(puzzle, start=None, *, max_depth: int | None = None, max_states:
     """
     nx = require("networkx", "to_networkx")
     puzzle = as_puzzle(puzzle)
+    whole_number(max_states, "max_states", 1)
     seen = 0
 
     def count(record):

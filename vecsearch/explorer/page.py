@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import html
 import json
+import numbers
 import uuid
 from pathlib import Path
 
@@ -32,8 +33,8 @@ def style() -> str:
 def snapshot(explorer, per_layer: int = PER_LAYER) -> dict:
     """Everything a static page shows: ``overview`` (with each layer's ``available`` states),
     ``pages`` by ``"side/depth/page"``, ``neighbours`` by state id, ``records`` and ``palette``."""
-    if per_layer < 1:
-        raise ValueError(f"per_layer must be >= 1, got {per_layer}")
+    if isinstance(per_layer, bool) or not isinstance(per_layer, numbers.Integral) or per_layer < 1:
+        raise ValueError(f"per_layer must be a whole number, 1 or more, not {per_layer!r}")
     records = Records(explorer)
     overview = dict(explorer.overview(records), live=False)
     pages, shown = {}, []

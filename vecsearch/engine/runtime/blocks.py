@@ -95,14 +95,19 @@ def together(call: Callable, workers: int) -> list | None:
         _team_busy.release()
 
 
+def thread_count(threads):
+    """``threads`` (None: all cores), refused unless it is a whole number, 1 or more."""
+    if threads is not None and (isinstance(threads, bool) or not isinstance(threads, numbers.Integral) or threads < 1):
+        raise ValueError(f"threads must be a whole number, 1 or more (or None for all cores), not {threads!r}")
+    return threads
+
+
 @contextlib.contextmanager
 def thread_limit(threads: int | None):
     """Within the block, searches use at most ``threads`` threads (None: no change)."""
-    if threads is None:
+    if thread_count(threads) is None:
         yield
         return
-    if isinstance(threads, bool) or not isinstance(threads, numbers.Integral) or threads < 1:
-        raise ValueError(f"threads must be a whole number, 1 or more (or None for all cores), not {threads!r}")
     previous = numba.get_num_threads()
     numba.set_num_threads(max(1, min(threads, numba.config.NUMBA_NUM_THREADS)))
     try:

@@ -21,7 +21,7 @@ from vecsearch.engine.results.answers import ManySolutions
 from vecsearch.engine.runtime import blocks, jit
 from vecsearch.engine.runtime.caches import PAIR_DEPTH_TABLES
 from vecsearch.engine.runtime.codegen import layer_kernels
-from vecsearch.engine.runtime.endpoints import as_puzzle
+from vecsearch.engine.runtime.endpoints import as_puzzle, depth_limit, whole_number
 from vecsearch.engine.runtime.guarded import kernel_tables
 from vecsearch.engine.runtime.planner import physical_bytes
 from vecsearch.engine.runtime.progress import progress_bar
@@ -67,6 +67,10 @@ def solve_pairs(puzzle, starts, goals, *, max_depth=None, max_forward=None, max_
     [4]
     """
     puzzle = as_puzzle(puzzle)
+    depth_limit(max_depth)
+    for side, limit in (("max_forward", max_forward), ("max_backward", max_backward)):
+        whole_number(limit, side, 0, " of moves")
+    blocks.thread_count(threads)
     start_states, start_offsets = _sets(puzzle, starts, "start")
     goal_states, goal_offsets = _sets(puzzle, goals, "goal")
     n = len(start_offsets) - 1
