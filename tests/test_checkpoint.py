@@ -57,6 +57,17 @@ def test_a_depth_limit_then_resume_continues_where_it_stopped(tmp_path):
     assert vs.bfs("pancake-8", resume=directory).layer_sizes == vs.bfs("pancake-8").layer_sizes
 
 
+@pytest.mark.parametrize("options", [dict(mode="twobit"), dict(mode="layers"), dict(segments=2)],
+                         ids=["twobit", "layers", "partitioned"])
+def test_a_search_saved_past_the_depth_limit_asked_is_not_resumed_as_if_within_it(tmp_path, options):
+    directory = tmp_path / "ck"
+    vs.bfs("pancake-7", max_depth=5, checkpoint=directory, **options)
+    with pytest.raises(vs.VecsearchError, match=f"^the search in {directory} reached depth 5, past max_depth 3:"
+                                                f" resume it with a max_depth of 5 or more, or none$"):
+        vs.bfs("pancake-7", resume=directory, max_depth=3)  # it answered with depths 0..5
+    assert vs.bfs("pancake-7", resume=directory, max_depth=5).depth == 5
+
+
 def test_checkpoint_files_are_one_generation_written_atomically(tmp_path):
     directory = tmp_path / "ck"
     vs.bfs("pancake-7", mode="twobit", checkpoint=directory)

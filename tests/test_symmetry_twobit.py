@@ -155,6 +155,8 @@ def test_a_stopped_two_bit_class_search_resumes_from_its_checkpoint(tmp_path):
         with pytest.raises(vs.VecsearchError, match=message):
             vs.bfs(puzzle, resume=tmp_path / "ck", **options)
     vs.bfs(puzzle, symmetry="rotations", checkpoint=tmp_path / "two", max_depth=3)
+    with pytest.raises(vs.VecsearchError, match="reached depth 3, past max_depth 2"):
+        vs.bfs(puzzle, symmetry="rotations", resume=tmp_path / "two", max_depth=2)
     for options, message in ((dict(symmetry="mirror (U R)"), "modulo another symmetry group of order 2"),
                              (dict(symmetry="rotations", start=["U", "R"]), "from other start states")):
         with pytest.raises(vs.VecsearchError, match=message):

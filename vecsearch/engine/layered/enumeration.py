@@ -45,6 +45,7 @@ def enumerate_space(puzzle, start=None, *, max_depth=None, keep_layers=None, bac
     if resume is not None:
         saved = _load(resume, puzzle, start, mode)
         meta = saved[0]
+        checkpoints.not_past(resume, len(meta["records"]) - 1, max_depth)
         mode, backward, keep_layers = meta["mode"], meta["backward"], meta["keep_layers"]
         visited = meta["visited"] if mode == "layers" else "auto"
         starts = saved[1]["starts"]

@@ -63,6 +63,14 @@ def writable_directory(directory, what: str) -> None:
         raise VecsearchError(f"cannot write {what} to {directory}: {error.strerror or error}") from None
 
 
+def not_past(directory, depth: int, max_depth) -> None:
+    """Refuse to resume a search saved at ``depth`` under a ``max_depth`` below it: its answer
+    would be for more than was asked (a ``VecsearchError``)."""
+    if max_depth is not None and depth > max_depth:
+        raise VecsearchError(f"the search in {directory} reached depth {depth}, past max_depth {max_depth}: resume it"
+                             f" with a max_depth of {depth} or more, or none")
+
+
 def save(directory, meta: dict, arrays: dict[str, np.ndarray]) -> None:
     """Write ``meta`` (JSON-able) and ``arrays`` as the directory's new checkpoint (a
     ``VecsearchError`` if the disk refuses: full, or gone)."""

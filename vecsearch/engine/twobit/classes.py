@@ -82,6 +82,7 @@ def enumerate_twobit_classes(puzzle, symmetry, ranks: np.ndarray, component: int
             clock = jit.Stopwatch()
             if resume is not None:
                 _restore(resume, search, result, starts)
+                checkpoints.not_past(resume, result.depth, max_depth)
                 written[0] = result.depth
                 count = search.count()
             else:

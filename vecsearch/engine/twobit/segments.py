@@ -42,6 +42,7 @@ from vecsearch.engine.results.classes import ClassEnumeration, ClassLayer
 from vecsearch.engine.results.profile import PartitionedRecord, Profile
 from vecsearch.engine.results.result import SearchResult
 from vecsearch.engine.runtime import planner
+from vecsearch.engine.runtime.checkpoint import not_past
 from vecsearch.engine.runtime.cluster import Broadcast, again_if_a_worker_is_lost, cluster_workers
 from vecsearch.engine.runtime.codegen import layer_kernels
 from vecsearch.engine.runtime.endpoints import endpoints, portable, whole_number
@@ -181,6 +182,8 @@ def _partitioned(puzzle, start=None, *, max_depth=None, backward=False, segments
     root = resume if resume is not None else directory
     temporary = root is None
     saved = _load_state(Path(root), puzzle) if resume is not None else None
+    if saved is not None:
+        not_past(root, len(saved["records"]) - 1, max_depth)
     owner_local = owner_local or bool(saved and saved.get("owners"))
     if owner_local:
         if client is None:
