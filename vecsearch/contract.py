@@ -217,6 +217,13 @@ Rank = _record("Rank", "rank", "A perfect rank of the states: bitsets, two-bit s
     (512, True)""")
 
 
+def is_whole(value, least=None) -> bool:
+    """Whether ``value`` is a whole number (an int or a numpy integer, not a bool), ``least`` or
+    more when given: what every count a user gives (moves, a rank's size, threads, depths) must be."""
+    return (isinstance(value, numbers.Integral) and not isinstance(value, bool)
+            and (least is None or value >= least))
+
+
 def as_record(value, record, function_field, name, what):
     """``value`` as a ``record`` (what ``Puzzle(...)`` takes for its ``what``): itself, or
     (``function_field``) a bare function, or (``Moves``) a number of moves."""
@@ -224,7 +231,7 @@ def as_record(value, record, function_field, name, what):
         return value
     if function_field is not None and callable(value):
         return record(value)
-    if record is Moves and isinstance(value, numbers.Integral) and not isinstance(value, bool):
+    if record is Moves and is_whole(value):
         return Moves(int(value))
     if value is None and what != "rank":
         raise PuzzleDefinitionError(f"{name}: give its {what} ({record.__name__}(...))")

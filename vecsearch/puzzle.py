@@ -41,7 +41,6 @@ process (a fraction of a second), and the kernels load from the cache either way
 from __future__ import annotations
 
 import functools
-import numbers
 import secrets
 from collections.abc import Iterable, Mapping, Sequence
 from types import MappingProxyType
@@ -50,7 +49,7 @@ import numba
 import numpy as np
 
 from vecsearch._numba import state_function
-from vecsearch.contract import RANK_MEMORY, ROLES, ROLES_BY_NAME, Guard, Moves, Rank, Rules, as_record
+from vecsearch.contract import RANK_MEMORY, ROLES, ROLES_BY_NAME, Guard, Moves, Rank, Rules, as_record, is_whole
 from vecsearch.errors import InvalidPuzzleInput, PuzzleDefinitionError
 from vecsearch.fingerprint import puzzle_digest
 from vecsearch.heuristics import Heuristic
@@ -476,7 +475,7 @@ def python_function(function):
 
 def _count(value, name: str, what: str) -> int:
     """``value`` (a width, a number of moves, a rank's size) as an int: a whole number, 1 or more."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
+    if not is_whole(value, 1):
         raise PuzzleDefinitionError(f"{name}: {what} must be a whole number, 1 or more, not {value!r}")
     return int(value)
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import html
 import json
-import numbers
 import uuid
 from pathlib import Path
 
+from vecsearch.contract import is_whole
 from vecsearch.explorer.records import Records, sample_positions, state_id
 
 PER_LAYER = 48  # states of each layer a static page holds
@@ -33,7 +33,7 @@ def style() -> str:
 def snapshot(explorer, per_layer: int = PER_LAYER) -> dict:
     """Everything a static page shows: ``overview`` (with each layer's ``available`` states),
     ``pages`` by ``"side/depth/page"``, ``neighbours`` by state id, ``records`` and ``palette``."""
-    if isinstance(per_layer, bool) or not isinstance(per_layer, numbers.Integral) or per_layer < 1:
+    if not is_whole(per_layer, 1):
         raise ValueError(f"per_layer must be a whole number, 1 or more, not {per_layer!r}")
     records = Records(explorer)
     overview = dict(explorer.overview(records), live=False)

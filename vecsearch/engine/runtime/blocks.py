@@ -17,12 +17,13 @@ from __future__ import annotations
 
 import contextlib
 import itertools
-import numbers
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
 import numba
+
+from vecsearch.contract import is_whole
 
 _pool: ThreadPoolExecutor | None = None
 _pool_lock = threading.Lock()
@@ -97,7 +98,7 @@ def together(call: Callable, workers: int) -> list | None:
 
 def thread_count(threads):
     """``threads`` (None: all cores), refused unless it is a whole number, 1 or more."""
-    if threads is not None and (isinstance(threads, bool) or not isinstance(threads, numbers.Integral) or threads < 1):
+    if threads is not None and not is_whole(threads, 1):
         raise ValueError(f"threads must be a whole number, 1 or more (or None for all cores), not {threads!r}")
     return threads
 

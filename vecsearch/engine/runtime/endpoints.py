@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import numbers
-
+from vecsearch.contract import is_whole
 from vecsearch.engine.runtime.codegen import layer_kernels
 from vecsearch.engine.runtime.goals import goal_layer
 from vecsearch.engine.runtime.guarded import kernel_tables
@@ -23,7 +22,7 @@ def as_puzzle(puzzle):
 def whole_number(value, name: str, least: int, unit: str = ""):
     """``value`` (None: the parameter's default), refused unless it is a whole number, ``least``
     or more: a ``ValueError`` naming the parameter ``name`` (counted in ``unit``)."""
-    if value is not None and (isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < least):
+    if value is not None and not is_whole(value, least):
         raise ValueError(f"{name} must be a whole number{unit}, {least} or more (or None), not {value!r}")
     return value
 
