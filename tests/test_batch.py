@@ -289,6 +289,11 @@ def test_duplicate_ids_are_refused():
     instances, _ = instances_from(puzzle, [("a", "1 2 3 4 5 x"), ("b", "1 2 3 4 x 5"), ("a", "1 2 3 x 4 5")])
     with pytest.raises(vs.InvalidPuzzleInput, match=r'1 id\(s\) name more than one instance \("a"\)'):
         run_jsonl(puzzle, instances, [], None, stream=io.BytesIO())
+    # solve_many's answers and errors are known by their ids as well: the same rule, an
+    # unhashable id compared by its text, a malformed instance's id counted too
+    with pytest.raises(vs.InvalidPuzzleInput, match=r'2 id\(s\) name more than one instance \("a", \[2\]\)'):
+        vs.solve_many(puzzle, [("a", "1 2 3 4 5 x"), ([2], "1 2 3 4 x 5"), ("a", "1 2 3 x 4 5"), ([2], "1 2 x")])
+    assert vs.solve_many(puzzle, [("a", "1 2 3 4 5 x"), ([2], "1 2 3 4 x 5")]).lengths.tolist() == [0, 1]
 
 
 def test_a_wide_puzzles_states_are_starts_however_they_are_given():

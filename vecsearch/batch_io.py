@@ -28,7 +28,7 @@ import sys
 
 import numpy as np
 
-from vecsearch.engine.batch.instances import Instances, duplicate_ids, instances_from
+from vecsearch.engine.batch.instances import Instances, instances_from, refuse_duplicate_ids
 from vecsearch.engine.batch.many import iter_many
 from vecsearch.errors import InvalidPuzzleInput, VecsearchError
 from vecsearch.kernels.text import record_lines
@@ -130,13 +130,6 @@ def _check_resume(out: str, done: dict, keys: list[str], digests: np.ndarray, er
             " remove it to start afresh")
 
 
-def _refuse_duplicates(ids) -> None:
-    twice = duplicate_ids(ids)
-    if twice:
-        shown = ", ".join(json.dumps(i) for i in twice[:5]) + (", ..." if len(twice) > 5 else "")
-        raise InvalidPuzzleInput(f"{len(twice):,} id(s) name more than one instance ({shown}); ids must be unique")
-
-
 def _judge_progress(path: str, digests: np.ndarray) -> tuple[int, int]:
     """(cases answered, bytes) a judge-format output holds, cut back to that point (a file
     without its marker starts over); answers to other cases than the input's first ones are
@@ -205,7 +198,7 @@ def run_jsonl(puzzle, instances, errors, out, *, stream=None, report=None, **sol
     how much a resume found done; ``solve_options`` go to ``iter_many``. Returns the number of
     instances answered now."""
     ids = instances.ids.tolist() if isinstance(instances.ids, np.ndarray) else list(instances.ids)
-    _refuse_duplicates(ids + [i for i, _ in errors])
+    refuse_duplicate_ids(ids + [i for i, _ in errors])
     digests = instances.digests(puzzle.identity)
     writable(out)
     done = answered_records(out) if out is not None else {}

@@ -8,6 +8,7 @@ instance by its content, so that a resumed batch can tell instances that changed
 from __future__ import annotations
 
 import hashlib
+import json
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -104,15 +105,39 @@ def _mix(x: np.ndarray) -> np.ndarray:
     return x ^ (x >> np.uint64(31))
 
 
-def duplicate_ids(ids) -> list:
-    """The ids that occur more than once, in order of first occurrence."""
+def refuse_duplicate_ids(ids) -> None:
+    """Refuse (``InvalidPuzzleInput``, naming the first five) ids that name more than one
+    instance: an answer, an error or a resumed output must say which instance it is of."""
     listed = ids.tolist() if isinstance(ids, np.ndarray) else list(ids)
-    counts = Counter(map(_hashable, listed))
-    return [i for i in dict.fromkeys(map(_hashable, listed)) if counts[i] > 1]
+    try:
+        keys, distinct = listed, len(set(listed))
+    except TypeError:  # an unhashable id (a list, a dict) is compared by its repr
+        keys = [i if _is_hashable(i) else repr(i) for i in listed]
+        distinct = len(set(keys))
+    if distinct == len(keys):
+        return
+    counts = Counter(keys)
+    first = {}
+    for key, identifier in zip(keys, listed):
+        first.setdefault(key, identifier)
+    twice = [identifier for key, identifier in first.items() if counts[key] > 1]
+    shown = ", ".join(_shown(i) for i in twice[:5]) + (", ..." if len(twice) > 5 else "")
+    raise InvalidPuzzleInput(f"{len(twice):,} id(s) name more than one instance ({shown}); ids must be unique")
 
 
-def _hashable(identifier):
-    return identifier if not isinstance(identifier, (list, dict)) else repr(identifier)
+def _is_hashable(identifier) -> bool:
+    try:
+        hash(identifier)
+    except TypeError:
+        return False
+    return True
+
+
+def _shown(identifier) -> str:
+    try:
+        return json.dumps(identifier)
+    except (TypeError, ValueError):
+        return repr(identifier)
 
 
 def instances_from(puzzle, items, goal=None) -> tuple[Instances, list[tuple[object, str]]]:

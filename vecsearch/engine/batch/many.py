@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 
 from vecsearch.engine.batch import methods
-from vecsearch.engine.batch.instances import Instances, instances_from
+from vecsearch.engine.batch.instances import Instances, instances_from, refuse_duplicate_ids
 from vecsearch.engine.batch.strategies import solve_chunk
 from vecsearch.engine.results.answers import Chunk, ManySolutions
 from vecsearch.engine.runtime.endpoints import as_puzzle, depth_limit, whole_number
@@ -32,7 +32,7 @@ def solve_many(puzzle, instances, goal=None, *, method: str = "auto", max_depth=
     instances : array or iterable
         An array of starts, an iterable of starts (states or texts), ``(id, start)`` or
         ``(id, start, goal)`` tuples, or ``{"id", "start", "goal"}`` dicts; ids default to
-        positions. A wide puzzle's state is the tuple of its words (as ``parse_state`` gives
+        positions and must be unique. A wide puzzle's state is the tuple of its words (as ``parse_state`` gives
         it), a list or an array row: one start, never a pair. Packed states given one by one
         are checked to be states of the puzzle; an array of them (the engine's own, in bulk)
         is taken as it is.
@@ -72,6 +72,7 @@ def solve_many(puzzle, instances, goal=None, *, method: str = "auto", max_depth=
     depth_limit(max_depth)
     whole_number(chunk_size, "chunk_size", 1)
     batch, errors = instances_from(puzzle, instances, goal)
+    refuse_duplicate_ids([*batch.ids, *(key for key, _ in errors)])
     chosen = methods.for_batch(method, puzzle, batch, options, max_depth)
     chunks = list(chunks_of(puzzle, batch, chosen, max_depth=max_depth, chunk_size=chunk_size, client=client,
                             progress=progress, options=options))
