@@ -118,7 +118,7 @@ def refuse_duplicate_ids(ids) -> None:
         return
     counts = Counter(keys)
     first = {}
-    for key, identifier in zip(keys, listed):
+    for key, identifier in zip(keys, listed, strict=True):
         first.setdefault(key, identifier)
     twice = [identifier for key, identifier in first.items() if counts[key] > 1]
     shown = ", ".join(_shown(i) for i in twice[:5]) + (", ..." if len(twice) > 5 else "")
