@@ -68,6 +68,11 @@ def test_bad_usage_exits_2():
     assert code == 2 and "expected a number >= 0" in err
     code, _, err = run("bfs", "pancake-5", "--workers", "x")
     assert code == 2 and "argument --workers: expected a number >= 1, got x" in err and "_positive" not in err
+    # a value that starts with a dash and a digit is the option's (told what it should be), not an unknown option
+    code, _, err = run("bfs", "pancake-5", "--max-memory", "-5G")
+    assert code == 2 and "argument --max-memory: cannot read a memory size from '-5G'" in err
+    code, _, err = run("bfs", "pancake-5", "--max-memory", "1G", "-x")
+    assert code == 2 and "unrecognized arguments: -x" in err
 
 
 def test_bfs_csv_has_depth_and_states_columns():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import re
 
 EXAMPLES = """\
 examples:
@@ -42,10 +43,20 @@ examples:
 """
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse taking a word that starts with a dash and a digit (``-5G``, ``-3,4``) as a value,
+    not an unknown option, as Python 3.13's argparse does (3.11's took only ``-5`` and ``-0.5``):
+    ``--max-memory -5G`` is then told what a memory size is, not that it lacks an argument."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._negative_number_matcher = re.compile(r"-\.?\d")
+
+
 def build_parser() -> argparse.ArgumentParser:
     from vecsearch.engine.batch import methods
 
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="vecsearch", description="Exhaustive state-space search for combinatorial puzzles.",
         epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter,
     )
