@@ -47,6 +47,24 @@ def test_the_command_line_gives_its_process_one_blas_thread_unless_told_otherwis
         assert (done.returncode, done.stdout.strip()) == (0, expected), done.stderr
 
 
+def test_the_command_lines_numba_does_not_import_coverage_unless_asked_to_report_to_it():
+    """numba imports coverage.py only to report compiled lines to it, under NUMBA_JIT_COVERAGE=1:
+    a command's process skips it (50-70 ms of its start-up); the user's own imports still get it."""
+    code = ("import os, sys\n"
+            "from vecsearch._startup import prepare_process\n"
+            "prepare_process()\n"
+            "from numba import njit\n"
+            "from numba.misc import coverage_support\n"
+            "print('coverage' in sys.modules, coverage_support.coverage_available, njit(lambda x: x + 1)(1))\n"
+            "import coverage\n"
+            "print(coverage.Coverage.__name__)\n")
+    environment = {k: v for k, v in os.environ.items() if k != "NUMBA_JIT_COVERAGE"}
+    for told, expected in ((None, "False False 2\nCoverage"), ("1", "True True 2\nCoverage")):
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                              env=environment if told is None else {**environment, "NUMBA_JIT_COVERAGE": told})
+        assert (done.returncode, done.stdout.strip()) == (0, expected), done.stderr
+
+
 def test_a_problem_loads_its_own_family_only_and_no_two_families_know_one_name():
     loaded = python("import sys, vecsearch as vs; vs.get_problem('gap'); vs.get_puzzle('cubes')\n"
                     "print(' '.join(sorted(m for m in sys.modules if m.startswith('vecsearch.puzzles.'))))")

@@ -16,6 +16,7 @@ import threading
 from pathlib import Path
 from typing import NoReturn
 
+from vecsearch._startup import prepare_process
 from vecsearch.cli_arguments import build_parser
 from vecsearch.cli_input import InputError, input_name, read_input, refuse_typed_instance
 
@@ -447,13 +448,10 @@ def command_line() -> NoReturn:
     the standard streams, and ends the process with ``main``'s status. An exception ends the
     process the usual way.
 
-    Before numpy loads (``import vecsearch`` does not load it), the process is given one BLAS
-    thread unless ``OPENBLAS_NUM_THREADS`` says otherwise: no command does linear algebra, and
-    numpy's OpenBLAS starts a thread per core that spins at every start-up (a one-line ``solve
-    eight``: 0.38 s of CPU instead of 0.48 on 2 cores; more threads on more cores), which batches
-    of many processes pay many times over. Dask workers the command starts inherit it.
+    Before numpy and numba load (``import vecsearch`` loads neither), the process is set up for a
+    command (``vecsearch._startup``: one BLAS thread, numba without coverage.py).
     """
-    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    prepare_process()
     status = main()
     threading._shutdown()  # type: ignore[attr-defined]  # what the interpreter's exit runs first: threads joined
     atexit._run_exitfuncs()
