@@ -53,13 +53,13 @@ def test_the_command_lines_numba_does_not_import_coverage_unless_asked_to_report
     code = ("import os, sys\n"
             "from vecsearch._startup import prepare_process\n"
             "prepare_process()\n"
-            "from numba import njit\n"
+            "import numba\n"
             "from numba.misc import coverage_support\n"
-            "print('coverage' in sys.modules, coverage_support.coverage_available, njit(lambda x: x + 1)(1))\n"
+            "print('coverage' in sys.modules, coverage_support.coverage_available)\n"
             "import coverage\n"
             "print(coverage.Coverage.__name__)\n")
     environment = {k: v for k, v in os.environ.items() if k != "NUMBA_JIT_COVERAGE"}
-    for told, expected in ((None, "False False 2\nCoverage"), ("1", "True True 2\nCoverage")):
+    for told, expected in ((None, "False False\nCoverage"), ("1", "True True\nCoverage")):
         done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
                               env=environment if told is None else {**environment, "NUMBA_JIT_COVERAGE": told})
         assert (done.returncode, done.stdout.strip()) == (0, expected), done.stderr
