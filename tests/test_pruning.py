@@ -8,6 +8,7 @@ optimal lengths from twsearch (``tests/data/tws_solve_lengths.json``, with its c
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 import random
@@ -111,7 +112,7 @@ def test_a_pattern_database_holds_the_coset_distances():
                     distance[key] = depth
                     nxt.append(child)
         frontier = nxt
-    states = space.states([space.encode(s) for s in distance])
+    states = space.states(np.array([space.encode(s) for s in distance]))
     ranks = layer_kernels(space).ranks(states, space.tables)
     assert entries[ranks].tolist() == list(distance.values())
     assert int((np.asarray(entries) != pruning.UNREACHED).sum()) == len(distance)
@@ -205,7 +206,7 @@ def test_databases_no_move_changes_together_are_added_up():
     while frontier:
         frontier = [child for state in frontier for _, move in python_moves(puzzle) for child in [move(state)]
                     if child not in distance and not distance.setdefault(child, distance[state] + 1) < 0]
-    states = puzzle.states([puzzle.encode(position) for position in distance])
+    states = puzzle.states(np.array([puzzle.encode(position) for position in distance]))
     got = heuristic_values(heuristic, states)
     each = {pattern.name: _largest_projection_distance(puzzle, [pattern], states) for pattern in (a, b, c)}
     assert got.tolist() == np.maximum(each[a.name] + each[b.name], each[c.name]).tolist()
@@ -230,7 +231,8 @@ def _largest_projection_distance(puzzle, patterns, states):
     for pattern in patterns:
         space = projections.coarse_puzzle(pattern)
         entries, _, _ = pruning.projection_database(pattern, space, puzzle.goal_states())
-        coarse = space.states([space.encode(projections.coarse_state(pattern, puzzle.pieces(s))) for s in states])
+        coarse = space.states(np.array([space.encode(projections.coarse_state(pattern, puzzle.pieces(s)))
+                                        for s in states]))
         found = np.asarray(entries)[layer_kernels(space).ranks(coarse, space.tables)]
         want = np.maximum(want, np.minimum(found, 15))
     return want
@@ -295,16 +297,22 @@ def _plain_distances(puzzle):
     return distance
 
 
+@functools.cache
+def _two_generator_distances():
+    """``_plain_distances`` of the two-generator cube, the same in each representation (read only)."""
+    return _plain_distances(_two_generator_cube("coordinates"))
+
+
 @pytest.mark.parametrize("representation", ["coordinates", "labels", "pieces", "group"])
 def test_the_default_of_a_small_group_is_its_exact_distance_table(representation):
     puzzle = _two_generator_cube(representation)
     heuristic = puzzle.make_heuristic(puzzle.goal_states(), "pdb")
     assert heuristic.function is exact.BOUNDS[puzzle.representation]
     assert heuristic.details["entries"] == [29_160] and heuristic.details["bytes"] == 14_580  # not 174,960 ranks
-    distance = _plain_distances(puzzle)
+    distance = _two_generator_distances()
     assert len(distance) == 29_160 and max(distance.values()) == 14
     positions = list(distance)
-    states = puzzle.states([puzzle.encode(p) for p in positions])
+    states = puzzle.states(np.array([puzzle.encode(p) for p in positions]))
     assert heuristic_values(heuristic, states).tolist() == [distance[p] for p in positions]
     sample = random.Random(5).sample(range(len(positions)), 60)
     found = vs.solve_many(puzzle, states[sample], method="idastar", heuristic=heuristic)

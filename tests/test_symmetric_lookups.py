@@ -37,7 +37,7 @@ def direct_values(puzzle, pattern, states):
     """``pattern``'s database at each state's projection, ranked in its coset space."""
     space = projections.coarse_puzzle(pattern)
     entries, _, _ = pruning.projection_database(pattern, space, puzzle.goal_states())
-    coarse = space.states([space.encode(projections.coarse_state(pattern, puzzle.pieces(s))) for s in states])
+    coarse = space.states(np.array([space.encode(projections.coarse_state(pattern, puzzle.pieces(s))) for s in states]))
     return np.minimum(np.asarray(entries)[layer_kernels(space).ranks(coarse, space.tables)], 15)
 
 
@@ -70,7 +70,7 @@ def test_a_conjugate_lookup_is_the_image_projections_database_everywhere(represe
     assert group.order == 12 and elements == list(range(12))
     distance = plain_distances(puzzle)
     positions = random.Random(5).sample(list(distance), 1500)
-    states = puzzle.states([puzzle.encode(p) for p in positions])
+    states = puzzle.states(np.array([puzzle.encode(p) for p in positions]))
     truth = np.array([distance[p] for p in positions])
     images = 0
     for e in elements[1:]:
@@ -105,8 +105,8 @@ def test_conjugate_lookups_through_rotations_of_three_orbits():
     heuristic = ranked.make_heuristic(ranked.goal_states(), "pdb", patterns=[same], lookups=12)
     assert heuristic.function is database_bounds.coordinates_terms_bound and len(heuristic.details["lookups"]) > 1
     want = np.maximum.reduce([direct_values(puzzle, window, states), *images])
-    assert heuristic_values(heuristic, ranked.states([ranked.encode(puzzle.pieces(s)) for s in states])).tolist() \
-        == want.tolist()
+    encoded = ranked.states(np.array([ranked.encode(puzzle.pieces(s)) for s in states]))
+    assert heuristic_values(heuristic, encoded).tolist() == want.tolist()
 
 
 def test_an_image_counting_twists_the_symmetry_shifts_unevenly_is_not_a_projection():
@@ -133,7 +133,7 @@ def test_a_projection_that_is_an_image_is_read_not_stored_and_the_bound_is_admis
     assert heuristic.details["lookups"] == [window.name, moved.name, other.name]
     distance = plain_distances(puzzle)
     positions = list(distance)
-    states = puzzle.states([puzzle.encode(p) for p in positions])
+    states = puzzle.states(np.array([puzzle.encode(p) for p in positions]))
     sample = random.Random(6).sample(range(len(positions)), 2000)
     want = np.maximum.reduce([direct_values(puzzle, p, states[sample]) for p in (window, moved, other)])
     assert heuristic_values(heuristic, states[sample]).tolist() == want.tolist()
