@@ -214,7 +214,7 @@ def test_pattern_database_entries_equal_abstract_distances(rows, cols, homes, bl
 
 
 def test_a_cached_array_is_mapped_read_or_mapped_for_lookups(tmp_path):
-    from vecsearch.engine.heuristic.pdb import cached_array, database_path
+    from vecsearch.engine.runtime.saved_arrays import cached_array, database_path
 
     values = np.arange(1000, dtype=np.uint8)
     built, facts, _, fresh = cached_array("made", lambda: (values, {"what": "counts"}), tmp_path)
@@ -236,6 +236,14 @@ def test_a_cached_array_is_mapped_read_or_mapped_for_lookups(tmp_path):
     assert np.array_equal(np.load(database_path("made", tmp_path)), values)
     with pytest.raises(ValueError, match="load must be one of map, read, lookups"):
         cached_array("made", never, tmp_path, load="copy")
+    path = database_path("made", tmp_path)
+    for broken in (path.read_bytes()[:100], b"not an array"):  # cut short, overwritten: built again, replaced
+        spoilt = path.with_suffix(".spoilt")
+        spoilt.write_bytes(broken)
+        spoilt.replace(path)  # a new file: the arrays mapped above keep theirs
+        again, facts, _, fresh = cached_array("made", lambda: (values, {"what": "again"}), tmp_path, load="lookups")
+        assert fresh and facts == {"what": "again"} and np.array_equal(again, values)
+        assert np.array_equal(np.load(path), values)
 
 
 @pytest.mark.parametrize("rows,cols,partition,reflect", [
@@ -264,7 +272,7 @@ def test_additive_heuristics_never_exceed_the_true_distance(rows, cols, partitio
 
 
 def test_the_4x4_default_takes_7_8_once_built_else_6_6_3(tmp_path):
-    from vecsearch.engine.heuristic.pdb import database_path
+    from vecsearch.engine.runtime.saved_arrays import database_path
     from vecsearch.puzzles.sliding.heuristics import (
         canonical_patterns,
         default_partition,

@@ -25,7 +25,8 @@ Module map:
   engine             every search, in rooms that import downwards (``vecsearch.engine`` lists its public
                      names; a room keeps the kernel templates its modules drive beside them):
     runtime/         layers, visited sets, threads over blocks, the memory planner, kernel code generation,
-                     a user's functions guarded, goals, caches, compile time, progress, checkpoints, endpoints
+                     a user's functions guarded, goals, caches, compile time, progress, checkpoints, endpoints,
+                     arrays saved on disk
     results/         per-layer profiles, ``SearchResult``, ``Solution`` (paths from stored layers), ``ManySolutions``
     twobit/          two bits per rank: whole spaces, the partitioned search over segments (threads or dask)
     layered/         ``bfs``, ``bidirectional``: sides growing layers; a whole space enumerated, checkpointed;

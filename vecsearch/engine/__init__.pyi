@@ -14,8 +14,6 @@ from vecsearch.engine.batch.warmup import warm_up as warm_up
 from vecsearch.engine.heuristic.evaluation import resolve_heuristic as resolve_heuristic
 from vecsearch.engine.heuristic.pdb import UNREACHED as UNREACHED
 from vecsearch.engine.heuristic.pdb import Abstraction as Abstraction
-from vecsearch.engine.heuristic.pdb import cached_array as cached_array
-from vecsearch.engine.heuristic.pdb import database_path as database_path
 from vecsearch.engine.heuristic.pdb import enumerate_distances as enumerate_distances
 from vecsearch.engine.heuristic.sequences import canonical_automaton as canonical_automaton
 from vecsearch.engine.heuristic.sequences import undo_automaton as undo_automaton
@@ -33,6 +31,8 @@ from vecsearch.engine.runtime.caches import clear_caches as clear_caches
 from vecsearch.engine.runtime.codegen import layer_kernels as layer_kernels
 from vecsearch.engine.runtime.endpoints import components as components
 from vecsearch.engine.runtime.progress import layer_progress as layer_progress
+from vecsearch.engine.runtime.saved_arrays import cached_array as cached_array
+from vecsearch.engine.runtime.saved_arrays import database_path as database_path
 from vecsearch.engine.tables.between import distances_between as distances_between
 from vecsearch.engine.tables.between import distances_in as distances_in
 from vecsearch.engine.tables.distance import DistanceTable as DistanceTable

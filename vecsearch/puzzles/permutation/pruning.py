@@ -5,9 +5,8 @@ orientations ignored: a pattern written by the user, or one of ``default_pattern
 space is itself a permutation puzzle (its solved state is the coarsened one) whose rank is
 perfect; the engine's distance table (``vecsearch.engine.DistanceTable``) enumerates it
 breadth-first from the goal's projections (a byte per rank, ``UNREACHED`` where none), and
-``engine.heuristic.pdb.cached_array``
-keeps it on disk under a name hashed from the definition, the projection, the metric and the
-goal. The databases of a heuristic are also kept together in one file, two entries a byte
+``engine.cached_array`` keeps it on disk under a name hashed from the definition, the projection,
+the metric and the goal. The databases of a heuristic are also kept together in one file, two entries a byte
 (``pack_entries``: distances above 15 become 15), read into memory when it is made: half the
 memory and half the loading of bytes. The distance of a state's projection never exceeds the
 state's own, so the largest over the projections is an admissible bound.
