@@ -225,9 +225,9 @@ def test_warm_up_databases_names_the_pattern_databases_a_puzzle_has():
 
 def test_warm_up_builds_pattern_databases(tmp_path, monkeypatch):
     import vecsearch as vs
-    from vecsearch.engine.heuristic import pdb
+    from vecsearch.engine.runtime import saved_arrays
 
-    monkeypatch.setattr(pdb, "cache_dir", lambda: tmp_path)  # the databases' directory, empty (not the kernels')
+    monkeypatch.setattr(saved_arrays, "cache_dir", lambda: tmp_path)  # the databases' folder, empty (not the kernels')
     vs.clear_caches("heuristics")
     code, out, err = run("warm-up", "sliding-3x3", "--databases", "pdb")
     assert code == 0 and "additive pattern databases 4-4 + reflected lookup: 0 MiB, built in" in out, err

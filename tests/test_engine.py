@@ -237,6 +237,61 @@ def test_distance_table_and_descent(rows, cols, threads):
         assert replay(start, names, neighbours) == goal
 
 
+@pytest.mark.parametrize("storage", ["bytes", "mod3"])
+def test_a_whole_distance_table_is_built_once_per_machine(storage, tmp_path, monkeypatch):
+    """Saved by the first process that needs it, mapped by the next (the table and its profile as
+    built); one file per puzzle, goal and storage; one that other code made is built again."""
+    from vecsearch.engine.tables import distance
+
+    built = []
+    build = distance.DistanceTable.__init__
+    monkeypatch.setattr(distance.DistanceTable, "__init__",
+                        lambda self, *a, **k: built.append(1) or build(self, *a, **k))
+    puzzle = sliding(2, 3)
+    first = distance.saved_table(puzzle, puzzle.goal_states(), storage=storage, directory=tmp_path)
+    again = distance.saved_table(puzzle, puzzle.goal_states(), storage=storage, directory=tmp_path)
+    assert len(built) == 1 and [p.suffix for p in sorted(tmp_path.iterdir())] == [".json", ".npy"]
+    assert again is not first and (again.max_distance, again.complete) == (first.max_distance, True) == (21, True)
+    assert again.profile.to_records() == first.profile.to_records() and again.profile.visited == "twobit"
+    dist, neighbours, goal = goal_distances(2, 3), sliding_neighbours(2, 3), sliding_goal(2, 3)
+    starts = [random_state(2, 3, random.Random(i), 40) for i in range(60)] + [(2, 1, 3, 4, 5, 0)]  # + another component
+    lengths, moves = again.solve_many(np.array([pack_sliding(s) for s in starts]))
+    assert lengths.tolist() == [dist.get(s, -1) for s in starts]
+    for start, length, row in zip(starts, lengths, moves, strict=True):
+        assert length < 0 or replay(start, [puzzle.move_names[m] for m in row[:length]], neighbours) == goal
+    other_goal = puzzle.states("1 2 3 4 x 5")
+    assert distance.saved_table(puzzle, other_goal, storage=storage, directory=tmp_path).distance("1 2 3 4 5 x") == 1
+    assert len(built) == 2 and len(list(tmp_path.glob("*.npy"))) == 2
+    monkeypatch.setattr("vecsearch.fingerprint.source_digest", lambda: "another vecsearch")
+    distance.saved_table(puzzle, puzzle.goal_states(), storage=storage, directory=tmp_path)
+    assert len(built) == 3 and len(list(tmp_path.glob("*.npy"))) == 2  # built again, in the same file
+
+
+def test_the_table_method_saves_whole_tables_and_not_balls(tmp_path, monkeypatch):
+    from vecsearch.engine.tables import distance
+
+    folder = tmp_path
+    monkeypatch.setattr(distance, "cache_dir", lambda: folder)
+    puzzle = sliding(2, 3)
+    vs.clear_caches("distance_tables")
+    try:
+        assert vs.distance_table(puzzle, max_depth=5).radius == 5 and not (tmp_path / "tables").exists()
+        many = vs.solve_many(puzzle, ["1 2 3 4 x 5", "x 5 4 3 2 1"], method="table")
+        assert many.lengths.tolist() == [1, 15] and len(list((tmp_path / "tables").glob("*.npy"))) == 1
+        # towards another goal (one per batch, or per start of a batch): for this process only
+        assert vs.distance_table(puzzle, "x 5 4 3 2 1").distance("1 2 3 4 5 x") == 15
+        assert vs.solve_many(puzzle, [("a", "1 2 3 4 x 5", "1 2 3 4 5 x"), ("b", "x 5 4 3 2 1", "1 2 3 4 5 x")],
+                             method="start-tables").lengths.tolist() == [1, 15]
+        assert len(list((tmp_path / "tables").glob("*.npy"))) == 1
+        folder = tmp_path / "blocked"  # its "tables" a file: nothing can be saved, the table is this process's
+        folder.mkdir()
+        (folder / "tables").write_text("")
+        vs.clear_caches("distance_tables")
+        assert vs.distance_table(puzzle).distance("x 5 4 3 2 1") == 15
+    finally:
+        vs.clear_caches("distance_tables")
+
+
 def test_profile_records_every_layer_and_keeps_compile_time_apart():
     result = vs.bfs("sliding-2x4")
     records = result.profile.records

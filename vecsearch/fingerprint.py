@@ -6,12 +6,15 @@ functions (plain or numba), arrays (their bytes, shape and type), numbers, strin
 them, modules by name. It is what numba compiles into a kernel, so it changes when the kernel
 would, and only then: an edited comment, or another function of the same file, leaves it as it
 was. ``puzzle_digest(puzzle)`` adds the puzzle's traits and tables (a metric changes its moves).
+``source_digest()`` covers vecsearch's own code: what a result saved on disk was computed by.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import types
+from pathlib import Path
 
 import numpy as np
 
@@ -37,6 +40,19 @@ def puzzle_digest(puzzle) -> str:
         if function is not None:
             _function(digest, function, set())
     _value(digest, (puzzle.tables, puzzle.layout_arrays()), set())
+    return digest.hexdigest()
+
+
+@functools.cache
+def source_digest() -> str:
+    """The hex digest of vecsearch's source files and numba's version (read once per process,
+    8 ms): results saved on disk by other code are not read as this code's."""
+    import numba
+
+    digest = hashlib.blake2b(numba.__version__.encode(), digest_size=DIGEST_BYTES)
+    package = Path(__file__).parent
+    for path in sorted(package.rglob("*.py")):
+        digest.update(str(path.relative_to(package)).encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()
 
 

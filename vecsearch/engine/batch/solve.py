@@ -10,9 +10,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from vecsearch.engine.batch import methods
 from vecsearch.engine.results.result import SearchResult
 from vecsearch.engine.results.solution import Solution
+from vecsearch.engine.runtime.blocks import thread_limit
 from vecsearch.engine.runtime.caches import DISTANCE_TABLES
 from vecsearch.engine.runtime.endpoints import as_puzzle, depth_limit
 from vecsearch.engine.runtime.goals import default_goals
@@ -23,7 +26,10 @@ if TYPE_CHECKING:
 
 
 def distance_table(puzzle, goal=None, *, max_depth=None, storage="bytes", threads=None) -> DistanceTable:
-    """The distance table towards a goal, built once per process and then reused.
+    """The distance table towards a goal, built once and then reused: the whole table towards
+    the puzzle's own goal once per machine (saved in ``$VECSEARCH_CACHE_DIR/tables`` and mapped
+    by later processes, ``tables.distance.saved_table``), others once per process (tables
+    rooted at the starts of a batch are as many as its distinct starts: not kept on disk).
 
     Parameters
     ----------
@@ -41,7 +47,8 @@ def distance_table(puzzle, goal=None, *, max_depth=None, storage="bytes", thread
     Returns
     -------
     DistanceTable
-        The table, kept until ``clear_caches("distance_tables")``.
+        The table, kept in the process until ``clear_caches("distance_tables")`` (a whole one
+        also on disk).
 
     Examples
     --------
@@ -50,13 +57,24 @@ def distance_table(puzzle, goal=None, *, max_depth=None, storage="bytes", thread
     >>> vs.distance_table("eight").distance("8 6 7 2 5 4 3 x 1")
     31
     """
-    from vecsearch.engine.tables.distance import DistanceTable  # a solve by search never needs it
+    from vecsearch.engine.tables.distance import DistanceTable, saved_table  # a solve by search never needs it
 
     puzzle = as_puzzle(puzzle)
     goals = default_goals(puzzle) if goal is None else puzzle.states(goal)
     key = (puzzle, goals.tobytes(), max_depth, storage)
+    if depth_limit(max_depth) is None and _its_own_goal(puzzle, goals):
+        return DISTANCE_TABLES.get(key, lambda: saved_table(puzzle, goals, storage=storage, threads=threads))
     return DISTANCE_TABLES.get(key, lambda: DistanceTable(puzzle, goals, max_depth=max_depth, storage=storage,
                                                           threads=threads))
+
+
+def _its_own_goal(puzzle, goals: np.ndarray) -> bool:
+    """Whether ``goals`` (a layer) are the puzzle's goal states, in any order, or the states its
+    goal condition accepts in their component."""
+    if not len(goals) or not (puzzle.has_default_goal or puzzle.has_goal_condition):
+        return False
+    own = default_goals(puzzle, goals[:1])
+    return own.shape == goals.shape and np.array_equal(np.unique(own, axis=0), np.unique(goals, axis=0))
 
 
 def solve(puzzle, start=None, goal=None, *, method: str | None = None, max_depth=None, **options) -> Solution:
@@ -158,9 +176,10 @@ def idastar_one(puzzle, starts, goals, max_depth, options) -> SearchResult:
 
 
 def table_one(puzzle, starts, goals, max_depth, options) -> SearchResult:
-    """The path down the distance table of the goal (built once per process, then reused)."""
-    table = distance_table(puzzle, default_goals(puzzle) if goals is None else goals, **options)
-    solution = table.solution(starts[:1])
+    """The path down the distance table of the goal (``distance_table``: built once, then reused)."""
+    with thread_limit(options.get("threads")):
+        table = distance_table(puzzle, default_goals(puzzle) if goals is None else goals, **options)
+        solution = table.solution(starts[:1])
     if solution is not None and max_depth is not None and len(solution) > max_depth:
         solution = None
     return SearchResult(puzzle, table.profile, solution, True, [])

@@ -14,6 +14,7 @@ import numpy as np
 
 from vecsearch.engine.batch.methods import ball_radius, table_storage
 from vecsearch.engine.batch.solve import RUNNERS_OF_ONE, distance_table
+from vecsearch.engine.runtime.blocks import thread_limit
 from vecsearch.engine.runtime.codegen import layer_kernels
 from vecsearch.engine.runtime.goals import default_goals
 from vecsearch.engine.runtime.guarded import kernel_tables
@@ -43,9 +44,12 @@ def one_by_one(puzzle, chunk, max_depth, options, method):
 
 
 def table_chunk(puzzle, chunk, max_depth, options, method):
+    """The descents of the distance table (``threads``: those that build it, if it is built here,
+    and walk it)."""
     goals = chunk.goals if chunk.goals is not None else default_goals(puzzle, chunk.starts)
-    table = distance_table(puzzle, goals, storage=table_storage(puzzle), **options)
-    return (*table.solve_many(chunk.starts), None)
+    with thread_limit(options.get("threads")):
+        table = distance_table(puzzle, goals, storage=table_storage(puzzle), **options)
+        return (*table.solve_many(chunk.starts), None)
 
 
 def pairs_chunk(puzzle, chunk, max_depth, options, method):

@@ -16,6 +16,15 @@ layers pushes every state of the frontier. The 3x3x3's pattern database of six e
 or a puzzle without an unrank: a search of layers with a bitset, which reads no more of the rank
 space than the ball holds.
 
+A whole table is built once per machine where it is asked for through ``saved_table`` (what
+``distance_table`` asks for the puzzle's own goal, and so the ``table`` method of ``solve`` and
+``solve_many``): saved in
+``$VECSEARCH_CACHE_DIR/tables`` (``runtime.saved_arrays``) under a name hashed from what the
+puzzle computes (``fingerprint.puzzle_digest``), the goal and the storage, and memory-mapped by
+later processes for their lookups, unless other code made it (``fingerprint.source_digest``).
+The 2x2x2's table of two bits (22 MB) is built in 1.2 s and loaded in milliseconds. Tables over
+``SAVED_TABLE_BYTES`` are not saved.
+
 A table may stop at a ``max_depth`` (a *ball* of that radius around the goal). ``search`` then
 meets it in the middle: a BFS from the starts stops at its first layer that touches the ball,
 so one ball serves every instance with that goal and each instance pays only for its own side.
@@ -23,27 +32,36 @@ so one ball serves every instance with that goal and each instance pays only for
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
+import json
+import re
+
 import numpy as np
 
 from vecsearch.engine.layered.sides import Side
 from vecsearch.engine.results import paths
-from vecsearch.engine.results.profile import Profile
+from vecsearch.engine.results.profile import LayerRecord, Profile
 from vecsearch.engine.results.result import SearchResult
 from vecsearch.engine.results.solution import Solution
 from vecsearch.engine.runtime import blocks, jit, planner
 from vecsearch.engine.runtime.blocks import thread_limit
-from vecsearch.engine.runtime.codegen import layer_kernels
+from vecsearch.engine.runtime.codegen import cache_dir, layer_kernels
 from vecsearch.engine.runtime.endpoints import as_puzzle, depth_limit
 from vecsearch.engine.runtime.goals import default_goals
 from vecsearch.engine.runtime.guarded import kernel_tables
 from vecsearch.engine.runtime.large_arrays import table_array
 from vecsearch.engine.runtime.progress import layer_progress
+from vecsearch.engine.runtime.saved_arrays import cached_array, database_path
 from vecsearch.engine.runtime.visited import state_key
 from vecsearch.engine.twobit.search import PATTERNS, TwoBitSearch
 from vecsearch.engine.twobit.segment_cells import record_cells
 from vecsearch.errors import InvalidPuzzleInput, MemoryLimitError, VecsearchError
 
 STORAGES = ("bytes", "mod3")
+SAVED_TABLE_BYTES = 1 << 30  # whole tables up to this size are saved for later processes (pancake-12's: 120 MB)
+SAVED_GOAL_RANKS = 1 << 16  # and goals of up to this many states (their ranks are kept beside the table)
+SAVED_FORMAT = 1  # the layout of a saved table and its facts: a new one names other files
 DESCEND_BLOCK = 4096  # starts per block a thread takes when many walk down the table
 
 
@@ -90,7 +108,7 @@ class DistanceTable:
 
     See Also
     --------
-    distance_table : The same, built once per process and cached.
+    distance_table : The same, built once (a whole table once per machine) and then reused.
 
     Examples
     --------
@@ -201,6 +219,29 @@ class DistanceTable:
         self.goal_ranks = np.unique(layer_kernels(puzzle).ranks(goals, kernel_tables(puzzle)))
         self.complete = True
         self.radius = None
+
+    def _saved(self) -> tuple[np.ndarray, dict]:
+        """The array and facts ``saved_table`` keeps on disk (``_restored`` reads them back)."""
+        facts = {"puzzle": self.puzzle.name, "storage": self.storage, "component": int(self.component),
+                 "max_distance": int(self.max_distance), "visited": self.profile.visited,
+                 "records": [{k: v.item() if isinstance(v, np.generic) else v for k, v in record.items()}
+                             for record in self.profile.to_records()]}
+        if self.storage == "mod3":
+            return self.mod3, {**facts, "goal_ranks": self.goal_ranks.tolist()}
+        return self.distances, facts
+
+    @classmethod
+    def _restored(cls, puzzle, array: np.ndarray, facts: dict) -> DistanceTable:
+        """The whole table ``_saved`` gave ``array`` and ``facts`` for, over ``array`` as it is."""
+        table = cls.__new__(cls)
+        table.puzzle, table.storage, table.component = puzzle, facts["storage"], facts["component"]
+        table.max_distance, table.complete, table.radius = facts["max_distance"], True, None
+        table.profile = Profile([LayerRecord(**record) for record in facts["records"]], visited=facts["visited"])
+        if table.storage == "mod3":
+            table.mod3, table.goal_ranks = array, np.array(facts["goal_ranks"], np.int64)
+        else:
+            table.distances = array
+        return table
 
     @property
     def unknown(self) -> int:
@@ -320,3 +361,63 @@ class DistanceTable:
             raise AssertionError("the table gives the meeting state no path to the goal")
         states = np.concatenate(forward + [down.states[1:]])
         return Solution(self.puzzle, states, paths.moves_along(self.puzzle, forward) + list(down.moves), profile)
+
+
+def saved_table(puzzle, goals: np.ndarray, *, storage: str = "bytes", threads=None, directory=None) -> DistanceTable:
+    """The whole distance table of ``puzzle`` towards ``goals`` (a layer), loaded from disk if a
+    process built it before, else built and saved for the next (see the module).
+
+    The file holds what ``DistanceTable(puzzle, goals, storage=storage)`` computes; it is
+    memory-mapped for scattered lookups (``cached_array``'s ``"lookups"``). One made by other
+    code (``fingerprint.source_digest``: another vecsearch or numba) is built again and replaced.
+    A table over ``SAVED_TABLE_BYTES``, or towards more than ``SAVED_GOAL_RANKS`` goal states, is
+    built for this process only. ``directory``: where to keep it (default:
+    ``$VECSEARCH_CACHE_DIR/tables``).
+    """
+    from vecsearch.fingerprint import source_digest
+
+    puzzle = as_puzzle(puzzle)
+    goals = puzzle.states(goals)
+
+    def build():
+        return DistanceTable(puzzle, goals, storage=storage, threads=threads)
+
+    size = puzzle.rank_size // 4 if storage == "mod3" else puzzle.rank_size
+    if not puzzle.has_rank or size > SAVED_TABLE_BYTES or len(goals) > SAVED_GOAL_RANKS:
+        return build()
+    built = []
+
+    def build_saved():
+        built.append(build())
+        array, facts = built[0]._saved()
+        return array, {**facts, "made_by": source_digest()}
+
+    name, folder = _saved_name(puzzle, goals, storage), cache_dir() / "tables" if directory is None else directory
+    _forget_if_made_by_other_code(database_path(name, folder), source_digest())
+    array, facts, _, _ = cached_array(name, build_saved, folder, load="lookups")
+    return built[0] if built else DistanceTable._restored(puzzle, array, facts)
+
+
+def _saved_name(puzzle, goals: np.ndarray, storage: str) -> str:
+    """The file name of a saved table: the puzzle's name (as a file name may hold it), the
+    storage, and a digest of what the table holds (what the puzzle computes, the goal)."""
+    from vecsearch.fingerprint import puzzle_digest
+
+    digest = hashlib.blake2b(digest_size=12)
+    for part in (puzzle_digest(puzzle), storage, str(SAVED_FORMAT)):
+        digest.update(part.encode() + b"\0")
+    digest.update(np.unique(goals, axis=0).tobytes())
+    readable = re.sub(r"[^A-Za-z0-9_.-]+", "_", puzzle.name)[:60]
+    return f"{readable}-{storage}-{digest.hexdigest()}"
+
+
+def _forget_if_made_by_other_code(path, made_by: str) -> None:
+    """Remove the table saved at ``path`` if other code made it (a process reading it keeps
+    its open file): one file per puzzle, goal and storage, however often vecsearch changes."""
+    facts = path.with_suffix(".json")
+    try:
+        if path.exists() and json.loads(facts.read_text()).get("made_by") != made_by:
+            path.unlink()
+    except (OSError, ValueError):  # no facts to read, or a file another process removed first
+        with contextlib.suppress(OSError):
+            path.unlink()
