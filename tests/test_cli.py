@@ -3,6 +3,7 @@ and the entry point as a user types it (``run_process``: ``python -m vecsearch``
 
 import csv
 import io
+import json
 import subprocess
 import sys
 
@@ -232,3 +233,23 @@ def test_warm_up_builds_pattern_databases(tmp_path, monkeypatch):
     code, out, err = run("warm-up", "sliding-3x3", "--databases", "pdb")
     assert code == 0 and "additive pattern databases 4-4 + reflected lookup: 0 MiB, built in" in out, err
     assert len(list((tmp_path / "pdb").glob("*.npy"))) == 3  # two patterns, and the partition's file
+
+
+def test_warm_up_builds_the_distance_table_that_later_batches_map(tmp_path, monkeypatch):
+    import vecsearch as vs
+    from vecsearch.engine.tables import distance
+
+    monkeypatch.setattr(distance, "cache_dir", lambda: tmp_path)  # the tables' folder, empty (not the kernels')
+    vs.clear_caches("distance_tables")
+    try:
+        code, out, err = run("warm-up", "sliding-2x3", "--table")
+        saved = next((tmp_path / "tables").glob("sliding-2x3-bytes-*.npy"))
+        assert code == 0 and "sliding-2x3      distance table (bytes): 0 MiB, built in" in out and str(saved) in out, err
+        vs.clear_caches("distance_tables")  # as in a later process
+        code, out, err = run("batch", "sliding-2x3", "-", "--method", "table", stdin='{"id": 1, "start": "x 5 4 3 2 1"}')
+        assert code == 0 and json.loads(out)["length"] == 15 and vs.distance_table("sliding-2x3").loaded, err
+        code, out, err = run("warm-up", "gap", "--table")
+        assert (code, out) == (2, "") and err == ("vecsearch: error: --table: method 'table' needs predecessors (or"
+                                                  " reversible moves) and a rank; gap has not\n")
+    finally:
+        vs.clear_caches("distance_tables")

@@ -13,6 +13,7 @@ import os
 import sys
 import tempfile
 import threading
+import time
 from pathlib import Path
 from typing import NoReturn
 
@@ -300,6 +301,8 @@ def _write(path: str, save) -> None:
 
 
 def run_warm_up(args) -> int:
+    from vecsearch.engine.batch import methods
+    from vecsearch.engine.batch.solve import distance_table
     from vecsearch.engine.batch.warmup import kernel_set, warm_up
     from vecsearch.engine.runtime import jit
     from vecsearch.registry import WARM_UP_EXAMPLES, get_puzzle
@@ -312,6 +315,11 @@ def run_warm_up(args) -> int:
         if not args.databases.startswith("pdb") or args.databases not in puzzle.heuristic_names:
             offered = [name for name in puzzle.heuristic_names if name.startswith("pdb")] or ["none"]
             raise InputError(f"{puzzle.name} has no pattern databases {args.databases!r}; it has: {', '.join(offered)}")
+    for puzzle in named if args.table else ():
+        try:
+            methods.check("table", puzzle)  # a rank and predecessors
+        except methods.MethodError as error:
+            raise InputError(f"--table: {error}") from None
     if args.all:
         known = {kernel_set(p) for p in puzzles}
         for name in WARM_UP_EXAMPLES:
@@ -340,6 +348,12 @@ def run_warm_up(args) -> int:
         made = resolve_heuristic(puzzle, puzzle.goal_states(), args.databases, progress=None)
         print(f"{puzzle.name:<16} {made.description}: {made.nbytes / 2**20:.0f} MiB,"
               f" {'built' if made.details.get('built') else 'loaded'} in {made.build_seconds:.2f} s", flush=True)
+    for puzzle in named if args.table else ():
+        began = time.perf_counter()
+        table = distance_table(puzzle, storage=methods.table_storage(puzzle))
+        where = "kept in memory only: nothing could be saved" if table.file is None else table.file
+        print(f"{puzzle.name:<16} distance table ({table.storage}): {table.nbytes / 2**20:.0f} MiB,"
+              f" {'loaded' if table.loaded else 'built'} in {time.perf_counter() - began:.2f} s ({where})", flush=True)
     return 0
 
 

@@ -47,8 +47,8 @@ def distance_table(puzzle, goal=None, *, max_depth=None, storage="bytes", thread
     Returns
     -------
     DistanceTable
-        The table, kept in the process until ``clear_caches("distance_tables")`` (a whole one
-        also on disk).
+        The table, kept in the process until ``clear_caches("distance_tables")``; a whole one
+        towards the puzzle's goal also on disk (its ``file``; ``loaded``: read from there).
 
     Examples
     --------

@@ -138,6 +138,7 @@ class DistanceTable:
                                      " build one table per component")
         self.component = components.pop()
         self.storage = storage
+        self.file, self.loaded = None, False  # where it is saved (``saved_table``), and whether it was read from there
         with layer_progress(progress, on_layer, f"distance table {puzzle.name}") as on_layer:
             self._build(goals, max_depth, threads, on_layer, max_memory)
 
@@ -235,6 +236,7 @@ class DistanceTable:
         """The whole table ``_saved`` gave ``array`` and ``facts`` for, over ``array`` as it is."""
         table = cls.__new__(cls)
         table.puzzle, table.storage, table.component = puzzle, facts["storage"], facts["component"]
+        table.file, table.loaded = None, True
         table.max_distance, table.complete, table.radius = facts["max_distance"], True, None
         table.profile = Profile([LayerRecord(**record) for record in facts["records"]], visited=facts["visited"])
         if table.storage == "mod3":
@@ -242,6 +244,11 @@ class DistanceTable:
         else:
             table.distances = array
         return table
+
+    @property
+    def nbytes(self) -> int:
+        """The bytes the table holds (a byte per rank, or two bits)."""
+        return int((self.mod3 if self.storage == "mod3" else self.distances).nbytes)
 
     @property
     def unknown(self) -> int:
@@ -393,9 +400,12 @@ def saved_table(puzzle, goals: np.ndarray, *, storage: str = "bytes", threads=No
         return array, {**facts, "made_by": source_digest()}
 
     name, folder = _saved_name(puzzle, goals, storage), cache_dir() / "tables" if directory is None else directory
-    _forget_if_made_by_other_code(database_path(name, folder), source_digest())
+    path = database_path(name, folder)
+    _forget_if_made_by_other_code(path, source_digest())
     array, facts, _, _ = cached_array(name, build_saved, folder, load="lookups")
-    return built[0] if built else DistanceTable._restored(puzzle, array, facts)
+    table = built[0] if built else DistanceTable._restored(puzzle, array, facts)
+    table.file = path if path.exists() else None
+    return table
 
 
 def _saved_name(puzzle, goals: np.ndarray, storage: str) -> str:
