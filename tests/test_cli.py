@@ -244,9 +244,11 @@ def test_warm_up_builds_the_distance_table_that_later_batches_map(tmp_path, monk
     try:
         code, out, err = run("warm-up", "sliding-2x3", "--table")
         saved = next((tmp_path / "tables").glob("sliding-2x3-bytes-*.npy"))
-        assert code == 0 and "sliding-2x3      distance table (bytes): 0 MiB, built in" in out and str(saved) in out, err
+        assert code == 0 and "sliding-2x3      distance table (bytes): 0 MiB, built in" in out, err
+        assert str(saved) in out
         vs.clear_caches("distance_tables")  # as in a later process
-        code, out, err = run("batch", "sliding-2x3", "-", "--method", "table", stdin='{"id": 1, "start": "x 5 4 3 2 1"}')
+        code, out, err = run("batch", "sliding-2x3", "-", "--method", "table",
+                             stdin='{"id": 1, "start": "x 5 4 3 2 1"}')
         assert code == 0 and json.loads(out)["length"] == 15 and vs.distance_table("sliding-2x3").loaded, err
         code, out, err = run("warm-up", "gap", "--table")
         assert (code, out) == (2, "") and err == ("vecsearch: error: --table: method 'table' needs predecessors (or"
