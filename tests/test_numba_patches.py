@@ -1,6 +1,7 @@
 """numba's compiler as vecsearch patches it (``vecsearch._numba_patches``): the same code, made faster."""
 
 import copy
+import os
 import subprocess
 import sys
 
@@ -271,3 +272,31 @@ def test_a_kernel_is_optimized_before_the_functions_it_calls_are_linked(monkeypa
     assert not any("summed" in name for name in optimized["caller"])  # optimized without the loop's body
     assert any("ol_min" in name for name in optimized["caller"])  # numba's own implementations inlined as before
     assert any("summed" in name for name in linked)  # which the kernel's machine code holds all the same
+
+
+def test_the_runtime_is_compiled_once_and_loaded_after(tmp_path):
+    """numba's runtime functions (what every kernel that allocates links to), saved by the first
+    process in the cache folder and loaded by the next without compiling them; a file that
+    cannot be read is compiled again and replaced."""
+    code = ("import sys\n"
+            "import numpy as np\n"
+            "import vecsearch._numba\n"
+            "from numba import njit\n"
+            "from numba.core.runtime import nrtdynmod\n"
+            "if sys.argv[1] == 'saved':\n"
+            "    nrtdynmod.create_nrt_module = None  # compiling the runtime would fail\n"
+            "allocating = njit(lambda n: np.arange(n).sum() + len([1.0] * n))\n"
+            "print(allocating(10))\n")
+
+    def run(how):
+        done = subprocess.run([sys.executable, "-c", code, how], capture_output=True, text=True, timeout=120,
+                              env={**os.environ, "VECSEARCH_CACHE_DIR": str(tmp_path)})
+        assert (done.returncode, done.stdout) == (0, "55\n"), done.stderr
+        return list(tmp_path.glob("numba-runtime-*.pickle"))
+
+    saved = run("compiled")
+    assert len(saved) == 1
+    made = saved[0].read_bytes()
+    assert run("saved") == saved and saved[0].read_bytes() == made
+    saved[0].write_bytes(made[:len(made) // 2])  # cut short: compiled again, replaced
+    assert run("compiled") == saved and saved[0].read_bytes() == made

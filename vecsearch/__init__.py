@@ -37,6 +37,7 @@ Module map:
   batch_io           batch files: JSON lines / judge formats in and out, streaming, resuming
   heuristics         ``Heuristic``: an admissible bound and its tables (part of the contract)
   fingerprint        digests of what a puzzle computes (its functions' code, tables, moves): resumes
+  cache_folder       where what is made once per machine is kept (kernels, databases, tables)
   kernels/*          numba building blocks the templates share (their roles declared in kernels/roles),
                      the guards around a user's functions
                      and the adapters of puzzles over values (guard / value templates), intrinsics,

@@ -27,7 +27,8 @@ from pathlib import Path
 
 import numpy as np
 
-from vecsearch.engine.runtime.codegen import cache_dir, layer_kernels
+from vecsearch.cache_folder import cache_dir
+from vecsearch.engine.runtime.codegen import layer_kernels
 from vecsearch.engine.runtime.guarded import kernel_tables
 from vecsearch.errors import InvalidPuzzleInput, PuzzleDefinitionError
 from vecsearch.registry import puzzle_of

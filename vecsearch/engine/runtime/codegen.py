@@ -45,7 +45,6 @@ import hashlib
 import importlib
 import inspect
 import itertools
-import os
 import re
 import sys
 import types
@@ -53,6 +52,7 @@ from pathlib import Path
 
 import numba
 
+from vecsearch.cache_folder import cache_dir
 from vecsearch.contract import ROLES as CONTRACT_ROLES
 from vecsearch.contract import no_rank, single_component
 from vecsearch.engine.runtime.caches import KERNELS
@@ -76,15 +76,6 @@ PLACEHOLDERS = {"no_rank": no_rank, "single_component": single_component}  # fal
 ROLES = ("expand_state", "predecessors_state", "rank_state", "component_state")
 OPTIONAL_ROLES = tuple(role.kernel_name for role in CONTRACT_ROLES if role.kernel_name not in ROLES)
 _in_memory_families = itertools.count(1)  # numbers the families kept in memory in this process
-
-
-def cache_dir() -> Path:
-    """Where generated kernel modules live: ``$VECSEARCH_CACHE_DIR``, else the user cache."""
-    configured = os.environ.get("VECSEARCH_CACHE_DIR")
-    if configured:
-        return Path(configured)
-    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(base) / "vecsearch"
 
 
 def importable(function) -> tuple[str, str, bool] | None:

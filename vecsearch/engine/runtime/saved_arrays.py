@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from vecsearch.engine.runtime.codegen import cache_dir
+from vecsearch.cache_folder import cache_dir
 
 
 def database_dir(directory=None) -> Path:

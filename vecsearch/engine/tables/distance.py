@@ -39,6 +39,7 @@ import re
 
 import numpy as np
 
+from vecsearch.cache_folder import cache_dir
 from vecsearch.engine.layered.sides import Side
 from vecsearch.engine.results import paths
 from vecsearch.engine.results.profile import LayerRecord, Profile
@@ -46,7 +47,7 @@ from vecsearch.engine.results.result import SearchResult
 from vecsearch.engine.results.solution import Solution
 from vecsearch.engine.runtime import blocks, jit, planner
 from vecsearch.engine.runtime.blocks import thread_limit
-from vecsearch.engine.runtime.codegen import cache_dir, layer_kernels
+from vecsearch.engine.runtime.codegen import layer_kernels
 from vecsearch.engine.runtime.endpoints import as_puzzle, depth_limit
 from vecsearch.engine.runtime.goals import default_goals
 from vecsearch.engine.runtime.guarded import kernel_tables
