@@ -3,6 +3,7 @@
 import functools
 import random
 import time
+import types
 
 import numpy as np
 import pytest
@@ -265,6 +266,33 @@ def test_a_whole_distance_table_is_built_once_per_machine(storage, tmp_path, mon
     monkeypatch.setattr("vecsearch.fingerprint.source_digest", lambda: "another vecsearch")
     distance.saved_table(puzzle, puzzle.goal_states(), storage=storage, directory=tmp_path)
     assert len(built) == 3 and len(list(tmp_path.glob("*.npy"))) == 2  # built again, in the same file
+
+
+SETTINGS = types.SimpleNamespace(step=1)  # an object the fingerprint knows by its type alone
+
+
+def _reads_settings(state, tables, children, moves):
+    children[0] = state + SETTINGS.step
+    moves[0] = 0
+    return 1
+
+
+def test_tables_are_saved_under_what_the_puzzle_computes_and_only_when_that_is_known():
+    """The name of a saved table covers the code of the intrinsics the rules call, and a puzzle
+    whose functions read an object known by its type alone (two could look alike) saves none."""
+    from vecsearch.engine.tables import distance
+    from vecsearch.fingerprint import exact_puzzle_digest, puzzle_digest
+
+    eight, other = vs.get_puzzle("eight"), sliding(3, 3)
+    assert exact_puzzle_digest(eight) == exact_puzzle_digest(other) != puzzle_digest(eight)  # + the intrinsics
+    assert exact_puzzle_digest(sliding(2, 3)) not in (None, exact_puzzle_digest(eight))
+    goals = eight.goal_states()
+    assert distance._saved_name(eight, goals, "bytes") == distance._saved_name(other, goals[::-1], "bytes")
+    assert distance._saved_name(eight, goals, "bytes") != distance._saved_name(eight, goals, "mod3")
+    opaque = vs.Puzzle("opaque", vs.Rules(_reads_settings, reversible=False), 1,
+                       rank=vs.Rank(lambda s, t: s, 8), start=0, check=False)
+    assert exact_puzzle_digest(opaque) is None and distance._saved_name(opaque, opaque.states(0), "bytes") is None
+    assert puzzle_digest(opaque)  # a resume still names it as before
 
 
 def test_the_table_method_saves_whole_tables_and_not_balls(tmp_path, monkeypatch):

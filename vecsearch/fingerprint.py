@@ -19,6 +19,9 @@ from pathlib import Path
 import numpy as np
 
 DIGEST_BYTES = 16
+# Marks in a digest's ``seen`` set (else the ids of the functions digested): a value was met that is known by its
+# type alone; the digest covers the code of intrinsics (``exact_puzzle_digest``)
+_OPAQUE, _EXACT = "a value known by its type alone", "intrinsics by their code"
 
 
 def function_digest(function) -> str:
@@ -31,16 +34,33 @@ def function_digest(function) -> str:
 def puzzle_digest(puzzle) -> str:
     """The hex digest of what ``puzzle`` computes: its class, moves, sizes, tables, and the
     digests of its functions."""
+    return _puzzle_digest(puzzle, frozenset())[0]
+
+
+def exact_puzzle_digest(puzzle) -> str | None:
+    """A digest like ``puzzle_digest`` that also covers the code of the numba intrinsics the
+    functions call, or None where a value they read is an object it knows only by its type
+    (two puzzles could then look alike): what results saved for any later process are named by."""
+    digest, exact = _puzzle_digest(puzzle, frozenset({_EXACT}))
+    return digest if exact else None
+
+
+def _puzzle_digest(puzzle, marks: frozenset) -> tuple[str, bool]:
+    """The digest, and whether every value in it was known by more than its type."""
     digest = hashlib.blake2b(digest_size=DIGEST_BYTES)
     traits = (type(puzzle).__module__, type(puzzle).__qualname__, puzzle.width, puzzle.max_moves,
               puzzle.max_predecessors, puzzle.reversible, puzzle.rank_size, puzzle.move_names, puzzle.inverse_moves)
     digest.update(repr(traits).encode())
+    exact = True
     for name, function in sorted(puzzle.functions.items()):
         digest.update(name.encode())
         if function is not None:
-            _function(digest, function, set())
-    _value(digest, (puzzle.tables, puzzle.layout_arrays()), set())
-    return digest.hexdigest()
+            seen = set(marks)
+            _function(digest, function, seen)
+            exact = exact and _OPAQUE not in seen
+    seen = set(marks)
+    _value(digest, (puzzle.tables, puzzle.layout_arrays()), seen)
+    return digest.hexdigest(), exact and _OPAQUE not in seen
 
 
 @functools.cache
@@ -105,5 +125,8 @@ def _value(digest, value, seen: set) -> None:
         _function(digest, value, seen)
     elif isinstance(value, (int, float, complex, str, bytes, bool, type(None), np.generic)):
         digest.update(repr(value).encode())
+    elif _EXACT in seen and callable(getattr(value, "_defn", None)):  # a numba intrinsic: its definition
+        _function(digest, value._defn, seen)
     else:
         digest.update(type(value).__qualname__.encode())
+        seen.add(_OPAQUE)

@@ -378,9 +378,10 @@ def saved_table(puzzle, goals: np.ndarray, *, storage: str = "bytes", threads=No
     The file holds what ``DistanceTable(puzzle, goals, storage=storage)`` computes; it is
     memory-mapped for scattered lookups (``cached_array``'s ``"lookups"``). One made by other
     code (``fingerprint.source_digest``: another vecsearch or numba) is built again and replaced.
-    A table over ``SAVED_TABLE_BYTES``, or towards more than ``SAVED_GOAL_RANKS`` goal states, is
-    built for this process only. ``directory``: where to keep it (default:
-    ``$VECSEARCH_CACHE_DIR/tables``).
+    A table over ``SAVED_TABLE_BYTES``, towards more than ``SAVED_GOAL_RANKS`` goal states, or of
+    a puzzle whose functions read an object known only by its type
+    (``fingerprint.exact_puzzle_digest``), is built for this process only. ``directory``: where
+    to keep it (default: ``$VECSEARCH_CACHE_DIR/tables``).
     """
     from vecsearch.fingerprint import source_digest
 
@@ -391,7 +392,8 @@ def saved_table(puzzle, goals: np.ndarray, *, storage: str = "bytes", threads=No
         return DistanceTable(puzzle, goals, storage=storage, threads=threads)
 
     size = puzzle.rank_size // 4 if storage == "mod3" else puzzle.rank_size
-    if not puzzle.has_rank or size > SAVED_TABLE_BYTES or len(goals) > SAVED_GOAL_RANKS:
+    name = _saved_name(puzzle, goals, storage) if puzzle.has_rank else None
+    if name is None or size > SAVED_TABLE_BYTES or len(goals) > SAVED_GOAL_RANKS:
         return build()
     built = []
 
@@ -400,7 +402,7 @@ def saved_table(puzzle, goals: np.ndarray, *, storage: str = "bytes", threads=No
         array, facts = built[0]._saved()
         return array, {**facts, "made_by": source_digest()}
 
-    name, folder = _saved_name(puzzle, goals, storage), cache_dir() / "tables" if directory is None else directory
+    folder = cache_dir() / "tables" if directory is None else directory
     path = database_path(name, folder)
     _forget_if_made_by_other_code(path, source_digest())
     array, facts, _, _ = cached_array(name, build_saved, folder, load="lookups")
@@ -409,13 +411,17 @@ def saved_table(puzzle, goals: np.ndarray, *, storage: str = "bytes", threads=No
     return table
 
 
-def _saved_name(puzzle, goals: np.ndarray, storage: str) -> str:
+def _saved_name(puzzle, goals: np.ndarray, storage: str) -> str | None:
     """The file name of a saved table: the puzzle's name (as a file name may hold it), the
-    storage, and a digest of what the table holds (what the puzzle computes, the goal)."""
-    from vecsearch.fingerprint import puzzle_digest
+    storage, and a digest of what the table holds (what the puzzle computes, the goal); None for
+    a puzzle whose functions read an object the digest knows only by its type."""
+    from vecsearch.fingerprint import exact_puzzle_digest
 
+    computes = exact_puzzle_digest(puzzle)
+    if computes is None:
+        return None
     digest = hashlib.blake2b(digest_size=12)
-    for part in (puzzle_digest(puzzle), storage, str(SAVED_FORMAT)):
+    for part in (computes, storage, str(SAVED_FORMAT)):
         digest.update(part.encode() + b"\0")
     digest.update(np.unique(goals, axis=0).tobytes())
     readable = re.sub(r"[^A-Za-z0-9_.-]+", "_", puzzle.name)[:60]
