@@ -25,6 +25,16 @@ def python(code: str, **env):
     return done.stdout
 
 
+def with_variable(code: str, name: str, value: str | None) -> str:
+    """What ``code`` prints (stripped) in a new process whose environment variable ``name`` is
+    ``value`` (None: unset)."""
+    environment = {k: v for k, v in os.environ.items() if k != name}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                          env=environment if value is None else {**environment, name: value})
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip()
+
+
 # --- import vecsearch ------------------------------------------------------------------------------
 def test_import_loads_the_list_of_public_names_only():
     loaded = python("import sys, vecsearch\n"
@@ -40,11 +50,8 @@ def test_the_command_line_gives_its_process_one_blas_thread_unless_told_otherwis
             "from vecsearch import cli\n"
             "cli.main = lambda: print(os.environ.get('OPENBLAS_NUM_THREADS'), 'numpy' in sys.modules) or 0\n"
             "cli.command_line()\n")
-    environment = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
     for told, expected in ((None, "1 False"), ("3", "3 False")):
-        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
-                              env=environment if told is None else {**environment, "OPENBLAS_NUM_THREADS": told})
-        assert (done.returncode, done.stdout.strip()) == (0, expected), done.stderr
+        assert with_variable(code, "OPENBLAS_NUM_THREADS", told) == expected
 
 
 def test_the_command_lines_numba_does_not_import_coverage_unless_asked_to_report_to_it():
@@ -58,11 +65,8 @@ def test_the_command_lines_numba_does_not_import_coverage_unless_asked_to_report
             "print('coverage' in sys.modules, coverage_support.coverage_available)\n"
             "import coverage\n"
             "print(coverage.Coverage.__name__)\n")
-    environment = {k: v for k, v in os.environ.items() if k != "NUMBA_JIT_COVERAGE"}
     for told, expected in ((None, "False False\nCoverage"), ("1", "True True\nCoverage")):
-        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
-                              env=environment if told is None else {**environment, "NUMBA_JIT_COVERAGE": told})
-        assert (done.returncode, done.stdout.strip()) == (0, expected), done.stderr
+        assert with_variable(code, "NUMBA_JIT_COVERAGE", told) == expected
 
 
 def test_a_problem_loads_its_own_family_only_and_no_two_families_know_one_name():
