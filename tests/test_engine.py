@@ -268,6 +268,24 @@ def test_a_whole_distance_table_is_built_once_per_machine(storage, tmp_path, mon
     assert len(built) == 3 and len(list(tmp_path.glob("*.npy"))) == 2  # built again, in the same file
 
 
+def test_building_a_large_table_to_save_says_so_on_stderr(tmp_path, monkeypatch, capsys):
+    """As a long compile does: a table of ``ANNOUNCED_RANKS`` or more, when it is built to be
+    saved; not when it is mapped, nor a smaller one."""
+    from vecsearch.engine.runtime import jit
+    from vecsearch.engine.tables import distance
+
+    monkeypatch.setattr(jit, "announce", True)
+    puzzle = sliding(2, 3)
+    monkeypatch.setattr(distance, "ANNOUNCED_RANKS", puzzle.rank_size)
+    distance.saved_table(puzzle, puzzle.goal_states(), directory=tmp_path)
+    assert capsys.readouterr().err == ("vecsearch: building the distance table of sliding-2x3 (once; later runs map"
+                                       f" it from {tmp_path})\n")
+    distance.saved_table(puzzle, puzzle.goal_states(), directory=tmp_path)
+    monkeypatch.setattr(distance, "ANNOUNCED_RANKS", puzzle.rank_size + 1)
+    distance.saved_table(puzzle, puzzle.goal_states(), directory=tmp_path / "elsewhere")
+    assert capsys.readouterr().err == ""
+
+
 SETTINGS = types.SimpleNamespace(step=1)  # an object the fingerprint knows by its type alone
 
 

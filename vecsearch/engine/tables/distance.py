@@ -23,7 +23,8 @@ A whole table is built once per machine where it is asked for through ``saved_ta
 puzzle computes (``fingerprint.puzzle_digest``), the goal and the storage, and memory-mapped by
 later processes for their lookups, unless other code made it (``fingerprint.source_digest``).
 The 2x2x2's table of two bits (22 MB) is built in 1.2 s and loaded in milliseconds. Tables over
-``SAVED_TABLE_BYTES`` are not saved.
+``SAVED_TABLE_BYTES`` are not saved. Building one of ``ANNOUNCED_RANKS`` or more says so in one
+line on standard error, as a long compile does, unless ``VECSEARCH_ANNOUNCE_COMPILE=0``.
 
 A table may stop at a ``max_depth`` (a *ball* of that radius around the goal). ``search`` then
 meets it in the middle: a BFS from the starts stops at its first layer that touches the ball,
@@ -36,6 +37,7 @@ import contextlib
 import hashlib
 import json
 import re
+import sys
 
 import numpy as np
 
@@ -63,6 +65,7 @@ STORAGES = ("bytes", "mod3")
 SAVED_TABLE_BYTES = 1 << 30  # whole tables up to this size are saved for later processes (pancake-12's: 120 MB)
 SAVED_GOAL_RANKS = 1 << 16  # and goals of up to this many states (their ranks are kept beside the table)
 SAVED_FORMAT = 1  # the layout of a saved table and its facts: a new one names other files
+ANNOUNCED_RANKS = 1 << 22  # a table to save of this many ranks or more (a second or more to build) says so on stderr
 DESCEND_BLOCK = 4096  # starts per block a thread takes when many walk down the table
 
 
@@ -398,6 +401,9 @@ def saved_table(puzzle, goals: np.ndarray, *, storage: str = "bytes", threads=No
     built = []
 
     def build_saved():
+        if jit.announce and puzzle.rank_size >= ANNOUNCED_RANKS:  # as a compile does (``jit``)
+            print(f"vecsearch: building the distance table of {puzzle.name} (once; later runs map it from {folder})",
+                  file=sys.stderr, flush=True)
         built.append(build())
         array, facts = built[0]._saved()
         return array, {**facts, "made_by": source_digest()}
