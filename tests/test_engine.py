@@ -1,6 +1,7 @@
 """bfs, bidirectional search and distance tables against the plain-Python reference."""
 
 import functools
+import os
 import random
 import time
 import types
@@ -266,6 +267,21 @@ def test_a_whole_distance_table_is_built_once_per_machine(storage, tmp_path, mon
     monkeypatch.setattr("vecsearch.fingerprint.source_digest", lambda: "another vecsearch")
     distance.saved_table(puzzle, puzzle.goal_states(), storage=storage, directory=tmp_path)
     assert len(built) == 3 and len(list(tmp_path.glob("*.npy"))) == 2  # built again, in the same file
+
+
+def test_the_saved_tables_are_kept_within_their_budget_least_recently_used_first(tmp_path, monkeypatch):
+    from vecsearch.engine.tables import distance
+
+    puzzle = sliding(2, 3)
+    a, b, c = (puzzle.states(text) for text in ("1 2 3 4 5 x", "1 2 3 4 x 5", "1 2 3 x 4 5"))
+    saved = [distance.saved_table(puzzle, goal, directory=tmp_path).file for goal in (a, b)]
+    monkeypatch.setattr(distance, "SAVED_TABLES_BYTES", sum(path.stat().st_size for path in saved))  # two of them
+    for age, path in enumerate(saved, 1):
+        os.utime(path, (age, age))  # a long time ago, b after a
+    assert distance.saved_table(puzzle, a, directory=tmp_path).loaded  # a used now
+    newest = distance.saved_table(puzzle, c, directory=tmp_path).file  # c saved: b, the least recently used, goes
+    assert sorted(tmp_path.iterdir()) == sorted(p.with_suffix(s) for p in (saved[0], newest) for s in (".json", ".npy"))
+    assert distance.saved_table(puzzle, c, directory=tmp_path).loaded
 
 
 def test_building_a_large_table_to_save_says_so_on_stderr(tmp_path, monkeypatch, capsys):

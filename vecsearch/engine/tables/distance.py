@@ -18,13 +18,14 @@ space than the ball holds.
 
 A whole table is built once per machine where it is asked for through ``saved_table`` (what
 ``distance_table`` asks for the puzzle's own goal, and so the ``table`` method of ``solve`` and
-``solve_many``): saved in
-``$VECSEARCH_CACHE_DIR/tables`` (``runtime.saved_arrays``) under a name hashed from what the
-puzzle computes (``fingerprint.puzzle_digest``), the goal and the storage, and memory-mapped by
-later processes for their lookups, unless other code made it (``fingerprint.source_digest``).
-The 2x2x2's table of two bits (22 MB) is built in 1.2 s and loaded in milliseconds. Tables over
-``SAVED_TABLE_BYTES`` are not saved. Building one of ``ANNOUNCED_RANKS`` or more says so in one
-line on standard error, as a long compile does, unless ``VECSEARCH_ANNOUNCE_COMPILE=0``.
+``solve_many``): saved in ``$VECSEARCH_CACHE_DIR/tables`` (``runtime.saved_arrays``) under a
+name hashed from what the puzzle computes (``fingerprint.exact_puzzle_digest``), the goal and the
+storage, and memory-mapped by later processes for their lookups, unless other code made it
+(``fingerprint.source_digest``). The 2x2x2's table of two bits (22 MB) is built in 1.2 s and
+loaded in milliseconds. Tables over ``SAVED_TABLE_BYTES`` are not saved, and the folder keeps the
+tables used last within ``SAVED_TABLES_BYTES`` (4 GiB). Building one of ``ANNOUNCED_RANKS`` or
+more says so in one line on standard error, as a long compile does, unless
+``VECSEARCH_ANNOUNCE_COMPILE=0``.
 
 A table may stop at a ``max_depth`` (a *ball* of that radius around the goal). ``search`` then
 meets it in the middle: a BFS from the starts stops at its first layer that touches the ball,
@@ -36,6 +37,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import os
 import re
 import sys
 
@@ -63,6 +65,7 @@ from vecsearch.errors import InvalidPuzzleInput, MemoryLimitError, VecsearchErro
 
 STORAGES = ("bytes", "mod3")
 SAVED_TABLE_BYTES = 1 << 30  # whole tables up to this size are saved for later processes (pancake-12's: 120 MB)
+SAVED_TABLES_BYTES = 4 << 30  # the folder of saved tables holds at most this much: the least recently used go first
 SAVED_GOAL_RANKS = 1 << 16  # and goals of up to this many states (their ranks are kept beside the table)
 SAVED_FORMAT = 1  # the layout of a saved table and its facts: a new one names other files
 ANNOUNCED_RANKS = 1 << 22  # a table to save of this many ranks or more (a second or more to build) says so on stderr
@@ -414,6 +417,8 @@ def saved_table(puzzle, goals: np.ndarray, *, storage: str = "bytes", threads=No
     array, facts, _, _ = cached_array(name, build_saved, folder, load="lookups")
     table = built[0] if built else DistanceTable._restored(puzzle, array, facts)
     table.file = path if path.exists() else None
+    if table.file is not None:
+        _used(path, folder)
     return table
 
 
@@ -432,6 +437,24 @@ def _saved_name(puzzle, goals: np.ndarray, storage: str) -> str | None:
     digest.update(np.unique(goals, axis=0).tobytes())
     readable = re.sub(r"[^A-Za-z0-9_.-]+", "_", puzzle.name)[:60]
     return f"{readable}-{storage}-{digest.hexdigest()}"
+
+
+def _used(path, folder) -> None:
+    """Mark the table at ``path`` as used now (its time), and remove the least recently used
+    others while the folder's tables hold more than ``SAVED_TABLES_BYTES`` (a process reading
+    one keeps its open file)."""
+    with contextlib.suppress(OSError):  # another process may remove files meanwhile
+        os.utime(path)
+        tables = sorted(((p.stat().st_mtime_ns, p.stat().st_size, p) for p in folder.glob("*.npy")),
+                        key=lambda entry: entry[0])
+        held = sum(size for _, size, _ in tables)
+        for _, size, older in tables:
+            if held <= SAVED_TABLES_BYTES:
+                break
+            if older != path:
+                for suffix in (".npy", ".json"):
+                    older.with_suffix(suffix).unlink(missing_ok=True)
+                held -= size
 
 
 def _forget_if_made_by_other_code(path, made_by: str) -> None:
