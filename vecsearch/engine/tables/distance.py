@@ -401,6 +401,8 @@ def saved_table(puzzle, goals: np.ndarray, *, storage: str = "bytes", threads=No
     name = _saved_name(puzzle, goals, storage) if puzzle.has_rank else None
     if name is None or size > SAVED_TABLE_BYTES or len(goals) > SAVED_GOAL_RANKS:
         return build()
+    folder = cache_dir() / "tables" if directory is None else directory
+    path = database_path(name, folder)
     built = []
 
     def build_saved():
@@ -411,8 +413,6 @@ def saved_table(puzzle, goals: np.ndarray, *, storage: str = "bytes", threads=No
         array, facts = built[0]._saved()
         return array, {**facts, "made_by": source_digest()}
 
-    folder = cache_dir() / "tables" if directory is None else directory
-    path = database_path(name, folder)
     _forget_if_made_by_other_code(path, source_digest())
     array, facts, _, _ = cached_array(name, build_saved, folder, load="lookups")
     table = built[0] if built else DistanceTable._restored(puzzle, array, facts)
@@ -445,8 +445,8 @@ def _used(path, folder) -> None:
     one keeps its open file)."""
     with contextlib.suppress(OSError):  # another process may remove files meanwhile
         os.utime(path)
-        tables = sorted(((p.stat().st_mtime_ns, p.stat().st_size, p) for p in folder.glob("*.npy")),
-                        key=lambda entry: entry[0])
+        tables = sorted(((status.st_mtime_ns, status.st_size, p) for p in folder.glob("*.npy")
+                         for status in [p.stat()]), key=lambda entry: entry[0])
         held = sum(size for _, size, _ in tables)
         for _, size, older in tables:
             if held <= SAVED_TABLES_BYTES:
