@@ -7,6 +7,8 @@ included, best of N (the machine is shared and noisy), with where the time goes.
 - 10,000 random Cubic Eight-Puzzle datasets (random x y and pattern): instances/s locally and on
   a 2-worker dask LocalCluster (cluster start-up reported apart).
 - 100,000 random chessboard pairs (same number of black stones) with their swap lists.
+- 300 random 3x4 boards (on request: its reference takes a minute): the whole two-bit table of
+  distances mod 3, built by the first process and saved, then mapped by the next.
 """
 
 import json
@@ -20,12 +22,14 @@ from pathlib import Path
 import cubes_answers
 import eight_answers
 import judge_answers
+import measure
 import numpy as np
 from run import Benchmark
 
 EIGHT = 1_000_000
 CUBES = 10_000
 CHESS = 100_000
+BOARDS_3X4 = 300
 
 
 def _eight_file(path: Path, count: int, seed: int = 1077) -> None:
@@ -209,10 +213,66 @@ def chess():
                      " checked: its length against the C++ chessboard.cpp, its swaps replayed in plain Python")
 
 
+def _boards_3x4(count: int, seed: int = 90166) -> list[str]:
+    """Random boards of the goal's half of the 3x4 space: those whose cells differ from the goal
+    by as many transpositions, mod 2, as the blank is moves away from its corner (counted from
+    the cells' cycles, against the identity: the goal itself is a 12-cycle, 11 of them)."""
+    rng = random.Random(seed)
+    boards = []
+    while len(boards) < count:
+        cells = list(range(12))
+        rng.shuffle(cells)
+        seen, transpositions = set(), 0
+        for i in range(12):
+            length = 0
+            while i not in seen:
+                seen.add(i)
+                i, length = cells[i], length + 1
+            transpositions += max(0, length - 1)
+        blank_moves = abs(cells.index(0) // 4 - 2) + abs(cells.index(0) % 4 - 3)  # the blank's home: cell 11
+        if (transpositions + 11 + blank_moves) % 2 == 0:
+            boards.append(" ".join("x" if v == 0 else str(v) for v in cells))
+    return boards
+
+
+def saved_table_3x4():
+    from vecsearch.cache_folder import cache_dir
+
+    binary = measure.reference("sliding3x4")
+    if binary is None:
+        raise RuntimeError("g++ is needed to build the C++ reference")
+    boards = _boards_3x4(BOARDS_3X4)
+    began = time.perf_counter()
+    reference = subprocess.run([str(binary), "distances"], input="\n".join(boards) + "\n", capture_output=True,
+                               text=True, check=True).stdout.split()
+    cpp_seconds = time.perf_counter() - began
+    for saved in (cache_dir() / "tables").glob("sliding-3x4-mod3-*"):
+        saved.unlink()  # the first run builds the table
+    with tempfile.TemporaryDirectory() as tmp:
+        source = Path(tmp) / "boards.jsonl"
+        source.write_text("".join(json.dumps({"id": i, "start": board}) + "\n" for i, board in enumerate(boards)))
+        command = [sys.executable, "-m", "vecsearch", "batch", "sliding-3x4", str(source)]
+        built, _, first = measure.run_process(command)
+        assert list((cache_dir() / "tables").glob("sliding-3x4-mod3-*.npy")), "the table was not saved"
+        seconds, out = _best_cli(["sliding-3x4", str(source)])
+    for output in (first, out):
+        records = sorted(map(json.loads, output.splitlines()), key=lambda record: record["id"])
+        assert [r["length"] for r in records] == [int(d) for d in reference], "lengths differ from the C++ BFS's"
+        for board, record in zip(boards, records, strict=True):
+            state = eight_answers.parse(board)
+            for step in record["moves"]:
+                state = eight_answers.moved(state, step, 3, 4)
+            assert state == tuple(range(1, 12)) + (0,), f"{record['moves']!r} does not solve {board!r}"
+    return seconds, (f"whole process, best of 3, the table mapped; the first process built and saved it: {built:.2f} s;"
+                     f" every length = the C++ sliding3x4.cpp's BFS distance ({cpp_seconds:.0f} s), every move string"
+                     " replayed in plain Python")
+
+
 BENCHMARKS = [
     Benchmark("batch eight 1M judge output (s)", 5.0, "s", eight("judge")),
     Benchmark("batch eight 1M JSON lines (s)", 5.0, "s", eight("jsonl")),
     Benchmark("batch cubes 10k local, whole process (s)", 60.0, "s", cubes_local),
     Benchmark("batch cubes 10k dask 2 workers, in-process (s)", 60.0, "s", cubes_dask),
     Benchmark("batch chessboard 100k pairs (s)", 60.0, "s", chess),
+    Benchmark("batch sliding-3x4 300 boards, saved table (s)", 1.5, "s", saved_table_3x4, on_request=True),
 ]

@@ -16,13 +16,14 @@ GOAL = (1, 2, 3, 4, 5, 6, 7, 8, 0)
 STEPS = {"u": (-1, 0), "d": (1, 0), "l": (0, -1), "r": (0, 1)}
 
 
-def moved(state: tuple, step: str) -> tuple | None:
+def moved(state: tuple, step: str, rows: int = 3, cols: int = 3) -> tuple | None:
+    """The board after the blank's ``step`` (None off the board); boards of ``rows`` x ``cols``."""
     b = state.index(0)
-    r, c = divmod(b, 3)
+    r, c = divmod(b, cols)
     dr, dc = STEPS[step]
-    if not (0 <= r + dr < 3 and 0 <= c + dc < 3):
+    if not (0 <= r + dr < rows and 0 <= c + dc < cols):
         return None
-    t = (r + dr) * 3 + c + dc
+    t = (r + dr) * cols + c + dc
     cells = list(state)
     cells[b], cells[t] = cells[t], 0
     return tuple(cells)
