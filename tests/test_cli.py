@@ -253,5 +253,9 @@ def test_warm_up_builds_the_distance_table_that_later_batches_map(tmp_path, monk
         code, out, err = run("warm-up", "gap", "--table")
         assert (code, out) == (2, "") and err == ("vecsearch: error: --table: method 'table' needs predecessors (or"
                                                   " reversible moves) and a rank; gap has not\n")
+        for option in (["--table"], ["--databases", "pdb"]):  # for the puzzles named only
+            code, out, err = run("warm-up", "--all", *option)
+            assert (code, out) == (2, "") and err == (f"vecsearch: error: {option[0]} builds for the puzzles named"
+                                                      " (--all names none): name them\n")
     finally:
         vs.clear_caches("distance_tables")

@@ -309,6 +309,9 @@ def run_warm_up(args) -> int:
 
     if not args.puzzles and not args.all:
         raise InputError("name the puzzles to warm up, or give --all")
+    for option, given in (("--databases", args.databases), ("--table", args.table)):
+        if given and not args.puzzles:
+            raise InputError(f"{option} builds for the puzzles named (--all names none): name them")
     named = [get_puzzle(name) for name in args.puzzles]  # every name checked before compiling anything
     puzzles = list({id(p): p for p in named}.values())
     for puzzle in named if args.databases else ():
