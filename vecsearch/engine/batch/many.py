@@ -32,10 +32,10 @@ def solve_many(puzzle, instances, goal=None, *, method: str = "auto", max_depth=
     instances : array or iterable
         An array of starts, an iterable of starts (states or texts), ``(id, start)`` or
         ``(id, start, goal)`` tuples, or ``{"id", "start", "goal"}`` dicts; ids default to
-        positions and must be unique. A wide puzzle's state is the tuple of its words (as ``parse_state`` gives
-        it), a list or an array row: one start, never a pair. Packed states given one by one
-        are checked to be states of the puzzle; an array of them (the engine's own, in bulk)
-        is taken as it is.
+        positions and must be unique. A wide puzzle's state is the tuple of its words (as
+        ``parse_state`` gives it), a list or an array row: one start, never a pair. Packed
+        states given one by one are checked to be states of the puzzle; an array of them (the
+        engine's own, in bulk) is taken as it is.
     goal : state or text, optional
         The goal of instances that name none (default: the puzzle's).
     method : str, default "auto"
