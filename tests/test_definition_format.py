@@ -197,10 +197,30 @@ def test_kpuzzle_json(tmp_path):
                               "defaultPattern": {"C": {"pieces": [0, 1, 2, 3], "orientation": [0] * 4,
                                                        "orientationMod": [2, 0, 0, 0]}}},
                              "orientationMod 2 is not supported"),
-                            ({"moves": {"U": {"D": {"permutation": [0]}}}}, "move U, orbit D: no orbit named 'D'")]:
+                            ({"moves": {"U": {"C": {"permutation": [0]}}}},
+                             "move U, orbit C: \"permutation\" must be a list of 4 whole numbers")]:
         path.write_text(json.dumps({**KPUZZLE, **change}))
         with pytest.raises(vs.InvalidPuzzleInput, match=message):
             vs.load_definition(path)
+
+
+def test_kpuzzle_orbits_not_declared_are_ignored_with_a_note_as_cubing_js_ignores_them(tmp_path):
+    # twsearch's kilominx.kpuzzle.json: its moves keep the megaminx's EDGES and CENTERS, its orbits only CORNERS
+    path = tmp_path / "tiny.kpuzzle.json"
+    path.write_text(json.dumps(KPUZZLE))
+    with pytest.warns(DefinitionNote):
+        declared = vs.load_definition(path)
+    extra = {"E": {"permutation": [1, 0], "orientationDelta": [0, 0]}, "W": {"permutation": "not read"}}
+    moves = {name: {**changes, **extra} for name, changes in KPUZZLE["moves"].items()}
+    path.write_text(json.dumps({**KPUZZLE, "moves": moves,
+                                "defaultPattern": {**KPUZZLE["defaultPattern"], "E": {"pieces": [0, 1]}}}))
+    with pytest.warns(DefinitionNote) as notes:
+        extended = vs.load_definition(path)
+    assert [str(n.message) for n in notes][-1] == \
+        "tiny: E, W: not in \"orbits\" (C): ignored in moves U, x and defaultPattern, as cubing.js ignores them"
+    assert [(m.name, m.changes) for m in extended.moves + extended.rotations] == \
+        [(m.name, m.changes) for m in declared.moves + declared.rotations]
+    assert (extended.orbits, extended.solved, extended.wild) == (declared.orbits, declared.solved, declared.wild)
 
 
 def test_the_command_line_reads_def_and_json_files_and_prints_the_notes(tmp_path):

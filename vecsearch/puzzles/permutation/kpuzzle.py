@@ -16,7 +16,9 @@ piece's orientation (``?``), 0 or ``numOrientations`` counts it; other moduli (a
 counted mod 2 of 4) are refused. ``derivedMoves`` are algorithms over the moves: move names
 with an amount (``R2``, ``U'``, ``R2'``), ``(A B)n``, commutators ``[A, B]`` and conjugates
 ``[A: B]`` (a derived move named like a move is the move). Moves named like rotations are
-rotations (``definition.is_rotation``), as in ``textformat``.
+rotations (``definition.is_rotation``), as in ``textformat``. A move or the pattern may give an
+orbit that ``orbits`` does not declare (twsearch's kilominx keeps the megaminx's edges): cubing.js
+reads only the declared orbits, and so do we, with a note naming what was left out.
 """
 
 from __future__ import annotations
@@ -41,9 +43,13 @@ def parse_kpuzzle(text: str, default_name: str = "puzzle") -> PermutationDefinit
     if not isinstance(data, dict) or "orbits" not in data or "moves" not in data:
         raise InvalidPuzzleInput("a KPuzzle definition is a JSON object with \"orbits\" and \"moves\"")
     orbits = _orbits(data["orbits"])
+    undeclared: dict[str, list[str]] = {}  # an orbit "orbits" lacks: the fields that give it
     pattern = data.get("defaultPattern", data.get("startStateData", {}))
-    solved = {name: _pattern_orbit(orbits, name, part) for name, part in _items(pattern, "defaultPattern")}
-    moves = {name: _move(orbits, name, part) for name, part in _items(data["moves"], "moves")}
+    solved = {name: _pattern_orbit(orbits[name], name, part)
+              for name, part in _declared(orbits, pattern, "defaultPattern", undeclared)}
+    moves = {name: Move(name, {orbit: _move_orbit(orbits[orbit], name, orbit, part)
+                               for orbit, part in _declared(orbits, changes, f"move {name}", undeclared)})
+             for name, changes in _items(data["moves"], "moves")}
     name = str(data.get("name") or default_name)
     try:
         probe = PermutationDefinition(name, list(orbits.values()), moves.values())
@@ -52,6 +58,10 @@ def parse_kpuzzle(text: str, default_name: str = "puzzle") -> PermutationDefinit
         rotations = [m for m in every if is_rotation(m.name)]
         notes = [f"{', '.join(m.name for m in rotations)}: whole-puzzle rotations (twsearch's reading), not search"
                  " moves: left out (definition.rotations keeps them)"] if rotations else []
+        if undeclared:
+            fields = list(dict.fromkeys(f for named in undeclared.values() for f in named))
+            notes.append(f"{', '.join(undeclared)}: not in \"orbits\" ({', '.join(orbits)}): ignored in"
+                         f" {_listed(fields)}, as cubing.js ignores them")
         definition = PermutationDefinition(name, list(orbits.values()), [m for m in every if not is_rotation(m.name)],
                                            solved, rotations=rotations, notes=notes)
     except PuzzleDefinitionError as error:
@@ -87,15 +97,26 @@ def _numbers(part, key, orbit: Orbit, where: str, default=None):
     return values
 
 
-def _orbit_of(orbits, name, where):
-    if name not in orbits:
-        raise InvalidPuzzleInput(f"{where}: no orbit named {name!r}; orbits: {', '.join(orbits)}")
-    return orbits[name]
+def _declared(orbits, value, field, undeclared):
+    """The items of ``value`` (by orbit name) whose orbit ``orbits`` declares; the fields that
+    give another orbit are added to ``undeclared[orbit]``."""
+    for orbit, part in _items(value, field):
+        if orbit in orbits:
+            yield orbit, part
+        else:
+            undeclared.setdefault(orbit, []).append(field)
 
 
-def _pattern_orbit(orbits, name, part):
+def _listed(fields):
+    """``moves U, Uv and defaultPattern`` for the fields ``move U``, ``move Uv``, ``defaultPattern``."""
+    moves = [f.removeprefix("move ") for f in fields if f.startswith("move ")]
+    parts = ([f"move{'s' if len(moves) > 1 else ''} {', '.join(moves)}"] if moves else []) \
+        + [f for f in fields if not f.startswith("move ")]
+    return " and ".join(parts)
+
+
+def _pattern_orbit(orbit, name, part):
     where = f"defaultPattern, orbit {name}"
-    orbit = _orbit_of(orbits, name, where)
     pieces = _numbers(part, "pieces", orbit, where)
     twists = _numbers(part, "orientation", orbit, where, [0] * orbit.size)
     moduli = _numbers(part, "orientationMod", orbit, where, [0] * orbit.size)
@@ -106,15 +127,11 @@ def _pattern_orbit(orbits, name, part):
     return pieces, [None if m == 1 else t for m, t in zip(moduli, twists, strict=True)]
 
 
-def _move(orbits, name, changes):
-    out = {}
-    for orbit_name, part in _items(changes, f"move {name}"):
-        where = f"move {name}, orbit {orbit_name}"
-        orbit = _orbit_of(orbits, orbit_name, where)
-        permutation = _numbers(part, "permutation", orbit, where)
-        delta = _numbers(part, "orientationDelta", orbit, where, part.get("orientation", [0] * orbit.size))
-        out[orbit_name] = (permutation, [d % orbit.orientations for d in delta])
-    return Move(name, out)
+def _move_orbit(orbit, name, orbit_name, part):
+    where = f"move {name}, orbit {orbit_name}"
+    permutation = _numbers(part, "permutation", orbit, where)
+    delta = _numbers(part, "orientationDelta", orbit, where, part.get("orientation", [0] * orbit.size))
+    return permutation, [d % orbit.orientations for d in delta]
 
 
 def _derived(definition: PermutationDefinition, algorithms: dict) -> list[Move]:
