@@ -217,6 +217,37 @@ def test_bfs_reads_a_puzzle_definition_file(tmp_path):
     assert code == 2 and err == f"vecsearch: error: {path}, line 4: expected 4 slot numbers, got 3 tokens\n"
 
 
+def test_moves_searches_a_permutation_puzzle_with_some_of_its_moves_in_every_command(tmp_path):
+    import vecsearch as vs
+
+    two = vs.get_puzzle("2x2x2.tws").with_moves("U, R")  # tested against a plain-Python BFS in test_permutation
+    code, out, _ = run("bfs", "2x2x2.tws", "--moves", "U,R", "--csv")
+    assert code == 0 and [int(r["states"]) for r in csv.DictReader(io.StringIO(out))] == vs.bfs(two).layer_sizes
+    code, out, _ = run("profile", "2x2x2.tws", "--moves", "U R", "--max-depth", "2")
+    assert code == 0 and "total 25 states" in out  # 1 + 6 + 18
+    code, out, _ = run("solve", "2x2x2.tws", "--moves", "U,R2", "--start", "R2 U R2 U'")
+    assert (code, out) == (0, "U R2 U' R2\n")
+    instances = tmp_path / "two.jsonl"
+    instances.write_text('{"id": 1, "start": "R U R\' U\'"}\n')
+    code, out, _ = run("batch", "2x2x2.tws", str(instances), "--moves", "U,R")
+    assert code == 0 and json.loads(out)["length"] == 4
+    code, out, _ = run("phases", "2x2x2.tws", "--moves", "U,R", "--from", "? ? ? ? 5 6 7 8")
+    assert code == 0 and "108 starts, at most" in out  # 29,160 positions, DFR and DBR placed and oriented: / (6*5*3*3)
+    page = tmp_path / "two.html"
+    code, _, err = run("explore", "2x2x2.tws", "--moves", "U,R", "--max-depth", "2", "-o", str(page))
+    assert code == 0 and "2x2x2 <U, R>" in err and page.exists()
+    for args, message in [
+        (("bfs", "sliding-3x3", "--moves", "U"), "--moves keeps some of a permutation puzzle's moves (FILE.tws,"
+                                                  " pocket-..., pancake-...): sliding-3x3 is not one"),
+        (("bfs", "2x2x2.tws", "--moves", "U,Q"), "2x2x2: no move named 'Q'; its moves: U, R, F, D, L, B"),
+        (("solve", "2x2x2.tws", "--moves", "U,R", "--start", "F"), "move names: U U2 U' R R2 R'"),
+        (("solve", "eight", "--sample", "--moves", "U"), "--method, --max-depth and --moves go with --start"),
+        (("batch", "eight", str(instances), "--moves", "U"), "--moves turns a permutation puzzle by some of its"),
+    ]:
+        code, out, err = run(*args)
+        assert code == 2 and out == "" and message in err and "Traceback" not in err, (args, err)
+
+
 def test_warm_up_databases_names_the_pattern_databases_a_puzzle_has():
     code, out, err = run("warm-up", "sliding-3x3", "--databases", "pdb78")
     assert (code, out) == (2, "") and "sliding-3x3 has no pattern databases 'pdb78'; it has: pdb" in err

@@ -2,6 +2,7 @@
 against the plain-Python reference (the move tables applied to tuples)."""
 
 import math
+import re
 from pathlib import Path
 
 import numpy as np
@@ -66,6 +67,48 @@ def test_restricted_drops_slots_no_move_touches():
     d = cube_definition().restricted(["U", "R", "F"])
     assert [(o.name, o.size) for o in d.orbits] == [("CORNERS", 7)]
     assert all(d.order(m) == 4 for m in d.moves)
+
+
+def test_with_moves_searches_what_the_moves_kept_reach_as_twsearch_reads_them():
+    # twsearch's --moves U,R2: U with its powers, R's half turn alone; every slot and the state text kept
+    import warnings
+
+    from vecsearch.errors import DefinitionNote
+
+    cube = vs.load_definition("2x2x2")  # all six faces: 8 corners
+    index = {o.name: j for j, o in enumerate(cube.orbits)}
+    turn = {m.name: permutation_neighbours([(m.name, {index[o]: c for o, c in m.changes.items()})],
+                                           [o.orientations for o in cube.orbits]) for m in cube.moves}
+
+    def neighbours(state):  # U, U twice, U three times, R twice: the moves applied one turn at a time
+        out, u = [], state
+        for name in ("U", "U2", "U'"):
+            u = turn["U"](u)[0][1]
+            out.append((name, u))
+        return out + [("R2", turn["R"](turn["R"](state)[0][1])[0][1])]
+
+    kept = cube.with_moves("U, R2")
+    assert kept.name == "2x2x2 <U, R2>" and [m.name for m in kept.moves] == ["U", "R2"]
+    puzzle = PermutationPuzzle(kept)
+    assert [m.name for m in puzzle.move_list] == ["U", "U2", "U'", "R2"]
+    assert vs.bfs(puzzle).layer_sizes == [len(layer) for layer in bfs_layers([cube.solved], neighbours)]
+    assert str(vs.solve(puzzle, "R2 U R2 U'")) == "U R2 U' R2"
+    assert PermutationPuzzle(cube, "qtm").with_moves(["U", "R2"]).move_list[1].name == "U'"
+    assert [m.name for m in PermutationPuzzle(kept, "given").move_list] == ["U", "R2"]
+    here = Path(__file__).parent / "data" / "definitions"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DefinitionNote)
+        full = vs.get_puzzle(str(here / "illegal.tws"))
+    fewer = full.with_moves(full.definition.moves[0].name)  # illegal states, labels and the text as they were
+    assert (fewer.definition.illegal, fewer.definition.solved, fewer.definition.label_names) == \
+        (full.definition.illegal, full.definition.solved, full.definition.label_names)
+    assert fewer.format_state(fewer.goal_states()[0]) == full.format_state(full.goal_states()[0])
+    assert fewer.name == f"{full.name} <{full.definition.moves[0].name}>"
+    for moves, message in [("U, Q", "no move named 'Q'; its moves: U, R, F, D, L, B"),
+                           ("U R U2", "U is named twice"), ("U3", "U3: an amount must divide the order of U (4)"),
+                           ("U4", "U4: an amount must divide"), (" , ", "name at least one of its moves")]:
+        with pytest.raises(vs.PuzzleDefinitionError, match=re.escape(message)):
+            cube.with_moves(moves)
 
 
 @pytest.mark.parametrize("build,message", [

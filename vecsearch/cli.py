@@ -54,7 +54,7 @@ def _solve_instance(args) -> int:
     from vecsearch.errors import NoSolution
     from vecsearch.registry import get_puzzle
 
-    puzzle = get_puzzle(args.problem)
+    puzzle = _turned_by(get_puzzle(args.problem), args.moves)
     start = puzzle.state(args.start)
     goal = None if args.goal is None else puzzle.states(args.goal)
     try:
@@ -66,6 +66,18 @@ def _solve_instance(args) -> int:
     return 0
 
 
+def _turned_by(puzzle, moves: str | None):
+    """``puzzle`` turned by ``moves`` alone (``--moves``; ``PermutationPuzzle.with_moves``), or as
+    it is for None."""
+    if moves is None:
+        return puzzle
+    with_moves = getattr(puzzle, "with_moves", None)
+    if with_moves is None:
+        raise InputError(f"--moves keeps some of a permutation puzzle's moves (FILE.tws, pocket-..., pancake-...):"
+                         f" {puzzle.name} is not one")
+    return with_moves(moves)
+
+
 def _enumerate(args, **options):
     """The puzzle and the ``bfs`` the options of ``_add_search_arguments`` (and ``options``) ask for."""
     from vecsearch.engine.layered.search import bfs
@@ -74,7 +86,7 @@ def _enumerate(args, **options):
     from vecsearch.engine.twobit.segments import is_partitioned
     from vecsearch.registry import get_puzzle
 
-    puzzle = get_puzzle(args.puzzle)
+    puzzle = _turned_by(get_puzzle(args.puzzle), args.moves)
     start = puzzle.states(args.start) if args.start is not None else None
     if start is not None and len(start) != 1:
         _note(f"note: --start is a pattern: the search starts from the {len(start):,} states it matches")
@@ -190,8 +202,11 @@ def run_batch(args) -> int:
         problem = None
     if args.format == "judge" and (problem is None or jsonl):
         raise InvalidPuzzleInput("--format judge needs a problem's judge-format input (see `vecsearch list`)")
+    if args.moves is not None and (problem is not None or not jsonl):
+        raise InputError("--moves turns a permutation puzzle by some of its moves: its instances are JSON lines, not"
+                         " a problem's judge format")
     if jsonl:
-        puzzle = problem.puzzle if problem is not None else get_puzzle(args.puzzle)
+        puzzle = problem.puzzle if problem is not None else _turned_by(get_puzzle(args.puzzle), args.moves)
         instances, errors = read_jsonl(puzzle, data)
         max_depth = args.max_depth
     else:
@@ -268,7 +283,7 @@ def run_phases(args) -> int:
     from vecsearch.puzzles.permutation import phases
     from vecsearch.puzzles.permutation.patterns import permutation_puzzle
 
-    puzzle = permutation_puzzle(args.puzzle)
+    puzzle = _turned_by(permutation_puzzle(args.puzzle), args.moves)
     goal = args.goal if args.goal is not None else puzzle.format_state(puzzle.goal_states()[0])
     result = phases(puzzle, args.start, goal, threads=args.threads, max_memory=args.max_memory)
     print(result)
@@ -364,7 +379,7 @@ def run_explore(args) -> int:
     from vecsearch.explorer import explore
     from vecsearch.registry import get_puzzle
 
-    puzzle = get_puzzle(args.puzzle)
+    puzzle = _turned_by(get_puzzle(args.puzzle), args.moves)
     start = puzzle.state(args.start) if args.start is not None else None
     goal = puzzle.state(args.goal) if args.goal is not None else None
     _writable_file(args.output)  # say so before the search, not after
@@ -413,9 +428,10 @@ def _parse(parser, argv):
         args.file = extra[0]
     elif extra:
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
-    if args.run == "run_solve" and args.start is None and (args.method is not None or args.max_depth is not None):
-        parser.error("--method and --max-depth go with --start (one instance); a problem's input is answered as its"
-                     " judge asks")
+    if args.run == "run_solve" and args.start is None and \
+            (args.method is not None or args.max_depth is not None or args.moves is not None):
+        parser.error("--method, --max-depth and --moves go with --start (one instance); a problem's input is"
+                     " answered as its judge asks")
     return args
 
 

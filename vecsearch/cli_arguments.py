@@ -84,6 +84,7 @@ def build_parser() -> argparse.ArgumentParser:
                        " for a goal given as a condition)")
     solve.add_argument("--max-depth", type=_non_negative, metavar="D", help="with --start: longer answers count as"
                        " none")
+    _add_moves_argument(solve, "with --start: ")
     solve.set_defaults(run="run_solve")
 
     bfs = commands.add_parser("bfs", help="enumerate the states reachable from a start and print the profile",
@@ -122,6 +123,7 @@ def build_parser() -> argparse.ArgumentParser:
     phases.add_argument("--to", dest="goal", metavar="PATTERN", help="where it ends (default: the solved state)")
     phases.add_argument("--max-memory", type=_memory_size, metavar="SIZE", help="memory the search may use")
     phases.add_argument("--threads", type=_positive, metavar="N", help="worker threads (default: all cores)")
+    _add_moves_argument(phases)
     phases.set_defaults(run="run_phases")
 
     batch = commands.add_parser("batch", help="solve a file of many instances (streamed, resumable, parallel)",
@@ -141,6 +143,7 @@ def build_parser() -> argparse.ArgumentParser:
                        help=f"auto (default), or one of {', '.join(methods.METHODS)}")
     batch.add_argument("--max-depth", type=_non_negative, metavar="D", help="longer answers count as none")
     batch.add_argument("--chunk-size", type=_positive, metavar="N", help="instances per chunk (default: by method)")
+    _add_moves_argument(batch)
     _add_cluster_arguments(batch.add_argument_group("solving on a dask.distributed cluster (pip install"
                                                     " 'vecsearch[dask]')"), "send the chunks", "")
     batch.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
@@ -174,6 +177,7 @@ def build_parser() -> argparse.ArgumentParser:
     explore.add_argument("--max-memory", type=_memory_size, metavar="SIZE", help="memory the search may use, e.g."
                          " 2G (default: 80%% of the available memory)")
     explore.add_argument("--threads", type=_positive, metavar="N", help="worker threads (default: all cores)")
+    _add_moves_argument(explore)
     explore.add_argument("-o", "--output", required=True, metavar="FILE", help="the HTML file to write")
     explore.set_defaults(run="run_explore")
 
@@ -199,6 +203,7 @@ def _add_search_arguments(parser) -> None:
     parser.add_argument("--start", metavar="TEXT", help="start state in the puzzle's text format, or (permutation"
                         " puzzles) moves from the solved state, e.g. \"R U2 F'\", or a pattern (? for what does"
                         " not matter: every state it matches) (default: its goal)")
+    _add_moves_argument(parser)
     parser.add_argument("--max-depth", type=_non_negative, metavar="D", help="stop after depth D")
     parser.add_argument("--threads", type=_positive, metavar="N", help="worker threads (default: all cores)")
     parser.add_argument("--mode", choices=("auto", "layers", "twobit"), default="auto",
@@ -221,6 +226,13 @@ def _add_search_arguments(parser) -> None:
     split.add_argument("--owner-local", action="store_true", help="keep each segment's tables only on the worker"
                        " that owns it (its own disk and memory) and route children between workers unfiltered:"
                        " no shared directory (--checkpoint keeps the client's state)")
+
+
+def _add_moves_argument(parser, when: str = "") -> None:
+    """``--moves``: a permutation puzzle turned by some of its moves alone (``PermutationPuzzle.with_moves``)."""
+    parser.add_argument("--moves", metavar="MOVES", help=f"{when}search a permutation puzzle with these of its moves"
+                        " alone, as twsearch's --moves: \"U,R\" (each with its powers, as the metric makes them),"
+                        " \"U,R2\" (R's half turn alone)")
 
 
 def _add_cluster_arguments(group, work: str, scheduler_note: str) -> None:

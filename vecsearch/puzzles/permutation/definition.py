@@ -361,6 +361,63 @@ class PermutationDefinition:
         return {power.name: power for move in self.moves + self.rotations + self.aliases
                 for power in self.powers(move, "htm")}
 
+    def with_moves(self, moves: str | Sequence[str]) -> PermutationDefinition:
+        """The same puzzle turned by ``moves`` alone, read as twsearch's ``--moves`` reads them.
+
+        Parameters
+        ----------
+        moves : str or sequence of str
+            Moves of this definition (``"U, R"`` or ``["U", "R"]``), each named once: a move
+            (``U``: its powers, as the metric makes them) or a move and an amount that divides
+            its order (``R2``: the half turn alone).
+
+        Returns
+        -------
+        PermutationDefinition
+            Named ``NAME <U, R>``. Orbits, solved state, rotations, aliases, illegal states and
+            blocks are this one's, so states read and print as before; the moves left out are
+            no longer moves (nor names in move text).
+
+        Raises
+        ------
+        PuzzleDefinitionError
+            An entry names no move, a move twice, or an amount that does not divide its move's
+            order.
+
+        Examples
+        --------
+        >>> two = vs.load_definition("2x2x2").with_moves("U, R")
+        >>> two.name, [m.name for m in two.moves]
+        ('2x2x2 <U, R>', ['U', 'R'])
+        >>> vs.bfs(vs.PermutationPuzzle(two)).layer_sizes[:4]
+        [1, 6, 18, 53]
+        """
+        entries = moves.replace(",", " ").split() if isinstance(moves, str) else [str(m) for m in moves]
+        if not entries:
+            raise PuzzleDefinitionError(f"{self.name}: name at least one of its moves to keep")
+        known = {m.name: m for m in self.moves}
+        chosen: list[Move] = []
+        taken: set[str] = set()
+        for entry in entries:
+            amount_at = re.fullmatch(r"(.+?)(\d+)", entry)
+            base, amount = (entry, 1) if entry in known or amount_at is None else (amount_at[1], int(amount_at[2]))
+            if base not in known:
+                raise PuzzleDefinitionError(f"{self.name}: no move named {entry!r}; its moves: {', '.join(known)}")
+            if base in taken:
+                raise PuzzleDefinitionError(f"{self.name}: {base} is named twice among the moves to keep")
+            taken.add(base)
+            order = self.order(known[base])
+            if amount > 1 and (amount >= order or order % amount):
+                raise PuzzleDefinitionError(f"{self.name}: {entry}: an amount must divide the order of {base} ({order})"
+                                            f" and be below it: {base}, or {base}K for such a K")
+            chosen.append(known[base] if amount == 1 else self.powers(known[base], "htm")[amount - 1])
+        solved = {orbit.name: ([self.label_names[j][p] - 1 for p in pieces],
+                               [None if p in self.wild[j] else t for p, t in zip(pieces, twists, strict=True)])
+                  for j, (orbit, (pieces, twists)) in enumerate(zip(self.orbits, self.solved, strict=True))}
+        return PermutationDefinition(f"{self.name} <{', '.join(entries)}>", self.orbits, chosen, solved,
+                                     rotations=self.rotations, aliases=self.aliases, illegal=self.illegal,
+                                     blocks=self.blocks, notes=self.notes)
+
     def restricted(self, move_names: Sequence[str], name: str | None = None) -> PermutationDefinition:
         """The same puzzle with only the moves ``move_names``, and without the slots none of them
         touches (such a slot always holds its solved piece, so it carries no information)."""

@@ -22,6 +22,8 @@ Conventions:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from vecsearch.contract import Moves, Rank, Rules
 from vecsearch.errors import InvalidPuzzleInput, PuzzleDefinitionError
 from vecsearch.puzzle import TWO_BIT_RANKS, Puzzle, signed64, unsigned64
@@ -189,6 +191,19 @@ class PermutationPuzzle(Puzzle):
             raise PuzzleDefinitionError(f"{definition.name}: the pieces form takes distinct pieces in one 64-bit word"
                                         " and no illegal states or blocks; use representation='labels'")
         return representation
+
+    def with_moves(self, moves: str | Sequence[str]) -> PermutationPuzzle:
+        """The puzzle turned by ``moves`` alone, in the same metric: twsearch's ``--moves``
+        (``vecsearch bfs FILE.tws --moves U,R``); see `PermutationDefinition.with_moves`.
+
+        Examples
+        --------
+        >>> two = vs.get_puzzle("2x2x2.tws").with_moves("U R")
+        >>> two.name, two.rank_size, vs.bfs(two).depth
+        ('2x2x2 <U, R>', 29160, 14)
+        """
+        turned = self.definition.with_moves(moves)
+        return PermutationPuzzle(turned, self.metric, name=self.name + turned.name.removeprefix(self.definition.name))
 
     @property
     def kernel_label(self) -> str:
