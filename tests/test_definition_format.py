@@ -2,7 +2,9 @@
 each means, and bad files refused with the file and the line."""
 
 import json
+import re
 import warnings
+from pathlib import Path
 
 import pytest
 from command_line import run, run_process
@@ -237,7 +239,6 @@ def test_the_command_line_reads_def_and_json_files_and_prints_the_notes(tmp_path
 
 
 def test_written_definitions_read_back_the_same():
-    from pathlib import Path
 
     here = Path(__file__).parent / "data" / "definitions"
     with pytest.warns(DefinitionNote):
@@ -257,7 +258,6 @@ def test_written_definitions_read_back_the_same():
 def test_a_scramble_read_by_gathers_is_the_moves_applied_one_by_one(name):
     # distinct pieces; identical pieces with ignored orientations; rotations and their powers named in move text
     import random
-    from pathlib import Path
 
     from vecsearch.puzzles.permutation.statetext import MoveText
 
@@ -272,3 +272,71 @@ def test_a_scramble_read_by_gathers_is_the_moves_applied_one_by_one(name):
         for token in tokens:
             state = definition.apply(state, names[token])
         assert reader.play(tokens) == state, tokens
+
+
+def _cube_neighbours(definition):
+    """The half-turn metric's moves of ``definition`` applied to tuples (the plain-Python reference)."""
+    from reference import permutation_neighbours
+
+    index = {o.name: j for j, o in enumerate(definition.orbits)}
+    return permutation_neighbours([(m.name, {index[o]: c for o, c in m.changes.items()})
+                                   for m in definition.move_set("htm")], [o.orientations for o in definition.orbits])
+
+
+def test_a_twsearch_scramble_file_names_each_start(tmp_path):
+    from reference import replay
+
+    cube = vs.get_puzzle("2x2x2.tws")
+    turn = _cube_neighbours(cube.definition)
+    r_u = replay(cube.definition.solved, ["R", "U"], turn)
+    (pieces, twists), = r_u
+    text = (f"# scrambles (twsearch's .scr)\nScramble first\nCORNERS\n{' '.join(str(p + 1) for p in pieces)}\n"
+            f"{' '.join(map(str, twists))}\nEnd\nScrambleState first\nCORNERS\n{' '.join(map(str, pieces))}\n"
+            f"{' '.join(map(str, twists))}\nEnd\nStartState noname\nEnd\nScrambleAlg over_lines\nR\nU  # a comment\n"
+            "F2\nEnd\nScrambleAlg noname\nEnd\n")
+    scrambles = cube.scrambles(text.encode())
+    assert [name for name, _ in scrambles] == ["first", "first (2)", "noname", "over_lines", "noname (2)"]
+    expected = [r_u, r_u, cube.definition.solved, replay(cube.definition.solved, ["R", "U", "F2"], turn),
+                cube.definition.solved]
+    assert [cube.pieces(cube.states(start)[0]) for _, start in scrambles] == expected
+    for bad, message in [("Scramble\nEnd\n", "line 1: expected `Scramble NAME`, got 'Scramble'"),
+                         ("CPOS 0123\n", "line 1: expected one of Scramble, ScrambleState, StartState, ScrambleAlg and"
+                                         " a name, got 'CPOS 0123' (twsearch's compact positions are not read)"),
+                         ("Scramble x\nEDGES\n", "line 2: expected an orbit name (CORNERS) or End, got 'EDGES'"),
+                         ("Scramble x\nCORNERS\n1 2 3\nEnd\n", "line 3: expected 8 piece numbers, got 3 tokens"),
+                         ("ScrambleAlg x\nR U\n", "line 2: expected moves or End, got the end of the text")]:
+        with pytest.raises(vs.InvalidPuzzleInput, match=re.escape(message)):
+            cube.scrambles(bad)
+
+
+def test_batch_solves_a_scramble_file_with_its_names_as_ids(tmp_path):
+    import random
+
+    from reference import bfs_layers, replay
+
+    cube = vs.get_puzzle("2x2x2.tws")
+    turn = _cube_neighbours(cube.definition)
+    depth = {state: d for d, layer in enumerate(bfs_layers([cube.definition.solved], turn, max_depth=4))
+             for state in layer}
+    rng, names, lines, starts = random.Random(5), [m.name for m in cube.definition.move_set("htm")], [], {}
+    for k in range(12):
+        moves = [rng.choice(names) for _ in range(rng.randrange(5))]
+        lines += [f"ScrambleAlg s{k}", " ".join(moves), "End"]
+        starts[f"s{k}"] = replay(cube.definition.solved, moves, turn)
+    path = tmp_path / "twelve.scr"
+    path.write_text("\n".join(lines) + "\n")
+    code, out, err = run("batch", "2x2x2.tws", str(path))
+    records = [json.loads(line) for line in out.splitlines()]
+    assert code == 0 and [r["id"] for r in records] == list(starts)
+    for r in records:
+        assert r["length"] == depth[starts[r["id"]]]
+        assert replay(starts[r["id"]], r["moves"].split(), turn) == cube.definition.solved
+    path.write_text("Scramble fine\nEnd\nScramble odd\nCORNERS\n2 1 3 4 5 6 7 8\nEnd\n")  # one unreachable state
+    code, out, err = run("batch", "2x2x2.tws", str(path))
+    assert code == 0 and [json.loads(line)["id"] for line in out.splitlines()] == ["fine", "odd"]
+    path.write_text("Scramble x\nCORNERS\n1 2\nEnd\n")
+    code, out, err = run("batch", "2x2x2.tws", str(path))
+    assert (code, out, err) == (2, "", f"vecsearch: error: {path}, line 3: expected 8 piece numbers, got 2 tokens\n")
+    jugs = str(Path(__file__).parent.parent / "examples" / "jugs.py")  # a puzzle of one's own: JSON lines only
+    code, _, err = run("batch", jugs, str(path))
+    assert code == 2 and f"{jugs} has no judge format" in err

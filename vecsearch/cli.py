@@ -191,6 +191,7 @@ def run_bfs(args) -> int:
 
 def run_batch(args) -> int:
     from vecsearch.batch_io import looks_like_jsonl, read_jsonl, report_errors, run_jsonl, run_judge
+    from vecsearch.engine.batch.instances import instances_from
     from vecsearch.errors import InvalidPuzzleInput, UnknownPuzzle
     from vecsearch.registry import get_problem, get_puzzle
 
@@ -202,17 +203,23 @@ def run_batch(args) -> int:
         problem = None
     if args.format == "judge" and (problem is None or jsonl):
         raise InvalidPuzzleInput("--format judge needs a problem's judge-format input (see `vecsearch list`)")
-    if args.moves is not None and (problem is not None or not jsonl):
-        raise InputError("--moves turns a permutation puzzle by some of its moves: its instances are JSON lines, not"
-                         " a problem's judge format")
-    if jsonl:
+    if args.moves is not None and problem is not None:
+        raise InputError(f"--moves turns a permutation puzzle by some of its moves; {args.puzzle} is a problem")
+    if problem is None or jsonl:
         puzzle = problem.puzzle if problem is not None else _turned_by(get_puzzle(args.puzzle), args.moves)
-        instances, errors = read_jsonl(puzzle, data)
         max_depth = args.max_depth
-    else:
-        if problem is None:
+    if jsonl:
+        instances, errors = read_jsonl(puzzle, data)
+    elif problem is None:  # a permutation puzzle's instances may be a twsearch scramble file
+        scrambles = getattr(puzzle, "scrambles", None)
+        if scrambles is None:
             raise InvalidPuzzleInput(f"{args.puzzle} has no judge format:"
                                      ' give JSON lines {"id", "start", "goal"}')
+        try:
+            instances, errors = instances_from(puzzle, scrambles(data))
+        except InvalidPuzzleInput as error:
+            raise error.located(source=input_name(args.file)) from None
+    else:
         puzzle = problem.puzzle
         instances, errors = problem.batch_instances(data)
         max_depth = args.max_depth if args.max_depth is not None else problem.max_depth

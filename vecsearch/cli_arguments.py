@@ -138,7 +138,9 @@ def build_parser() -> argparse.ArgumentParser:
     batch.add_argument("--format", choices=("jsonl", "judge"), default="jsonl",
                        help="jsonl: one record per instance (default); judge: the judge output, in input order")
     batch.add_argument("--input", choices=("auto", "jsonl", "judge"), default="auto",
-                       help="input format (default: JSON lines if the file starts with '{')")
+                       help="input format (default: JSON lines if the file starts with '{', else the problem's"
+                       " judge format, or a permutation puzzle's twsearch scramble file: Scramble, ScrambleState and"
+                       " ScrambleAlg blocks)")
     batch.add_argument("--method", default="auto", choices=("auto", *methods.METHODS), metavar="M",
                        help=f"auto (default), or one of {', '.join(methods.METHODS)}")
     batch.add_argument("--max-depth", type=_non_negative, metavar="D", help="longer answers count as none")

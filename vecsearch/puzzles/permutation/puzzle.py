@@ -40,6 +40,7 @@ from vecsearch.puzzles.permutation import (
     statetext,
     symmetric_lookups,
     tables,
+    textformat,
 )
 from vecsearch.puzzles.permutation.definition import PermutationDefinition
 from vecsearch.puzzles.permutation.layout import Layout, slot_order
@@ -204,6 +205,24 @@ class PermutationPuzzle(Puzzle):
         """
         turned = self.definition.with_moves(moves)
         return PermutationPuzzle(turned, self.metric, name=self.name + turned.name.removeprefix(self.definition.name))
+
+    def scrambles(self, text: str | bytes) -> list[tuple[str, str]]:
+        r"""The instances of a twsearch scramble file (``.scr``; its bytes are read as the
+        definition files are): ``(name, start)`` pairs, in order, for `solve_many` (``vecsearch
+        batch PUZZLE FILE.scr`` reads them so).
+
+        Blocks ``Scramble NAME`` (a position, pieces from 1), ``ScrambleState NAME`` or
+        ``StartState NAME`` (pieces from 0) and ``ScrambleAlg NAME`` (moves), each up to ``End``;
+        a name given again is told apart by its count (``noname (2)``).
+
+        Examples
+        --------
+        >>> cube = vs.get_puzzle("2x2x2.tws")
+        >>> cube.scrambles("ScrambleAlg first\nR U\nEnd\nScrambleAlg first\nF2\nEnd\n")
+        [('first', 'R U'), ('first (2)', 'F2')]
+        """
+        return textformat.parse_scrambles(self.definition,
+                                          textformat.decode(text) if isinstance(text, bytes) else text)
 
     @property
     def kernel_label(self) -> str:

@@ -48,10 +48,12 @@ from pathlib import Path
 from vecsearch.errors import DefinitionNote, InvalidPuzzleInput, PuzzleDefinitionError
 from vecsearch.puzzles.permutation.definition import Move, Orbit, PermutationDefinition, is_rotation
 from vecsearch.puzzles.permutation.kpuzzle import parse_kpuzzle
+from vecsearch.puzzles.permutation.statetext import format_state
 
 COMMANDS = ("Name", "Set", "Solved", "StartState", "Move", "MoveTransformation", "MoveSequence", "MoveAlias",
             "Illegal", "Block", "Ignore")
 SKIPPED = ("Multiplicators", "ParallelMoves", "MoveLimits")  # ksolve reads past them too (deprecated)
+SCRAMBLES = ("Scramble", "ScrambleState", "StartState", "ScrambleAlg")  # the blocks of a scramble file (.scr)
 REFUSED = {name: f"{name} (ksolve's ban on some consecutive moves) is not supported: vecsearch counts every move"
                  " sequence" for name in ("ForbiddenPairs", "ForbiddenGroups")}
 
@@ -291,6 +293,58 @@ class _Reader:
         return moves, rotations, aliases
 
 
+def parse_scrambles(definition: PermutationDefinition, text: str) -> list[tuple[str, str]]:
+    """The instances of a twsearch scramble file (``.scr``), in order: ``(name, start)``, the
+    start as ``statetext`` reads it (a state, or moves from the solved state).
+
+    ``Scramble NAME`` is a position block as ``Solved`` writes one (pieces from 1; orbits left
+    out are as in the solved state), ``ScrambleState NAME`` and ``StartState NAME`` the same with
+    pieces from 0, and ``ScrambleAlg NAME`` moves over any number of lines; each ends with
+    ``End``. A name given again is told apart by its count (``noname (2)``: twsearch writes every
+    position it emits as ``noname``). What a block holds is checked as each instance's start (an
+    error of that instance); the file's own structure here, each error naming its line.
+    """
+    lines = _Lines(text)
+    orbits = {orbit.name: orbit for orbit in definition.orbits}
+    scrambles, notes, seen = [], [], {}
+    while lines.peek() is not None:
+        number, tokens, line = lines.next("a scramble")
+        if tokens[0] not in SCRAMBLES:
+            compact = " (twsearch's compact positions are not read)" if tokens[0] == "CPOS" else ""
+            raise InvalidPuzzleInput(f"expected one of {', '.join(SCRAMBLES)} and a name, got {line!r}{compact}",
+                                     line=number)
+        _expect(tokens, 2, number, f"{tokens[0]} NAME")
+        if tokens[0] == "ScrambleAlg":
+            moves = []
+            while (row := lines.next("moves or End"))[1] != ["End"]:
+                moves += row[1]
+            start = " ".join(moves) if moves else format_state(definition, definition.solved)
+        else:
+            chunks, _ = _position(lines, orbits, "state", tokens[0] != "Scramble", notes)
+            start = _state_text(definition, chunks)
+        seen[tokens[1]] = seen.get(tokens[1], 0) + 1
+        scrambles.append((tokens[1] if seen[tokens[1]] == 1 else f"{tokens[1]} ({seen[tokens[1]]})", start))
+    for note in notes:
+        warnings.warn(DefinitionNote(f"scrambles: {note}"), stacklevel=2)
+    return scrambles
+
+
+def _state_text(definition: PermutationDefinition, chunks: dict) -> str:
+    """``statetext``'s text of a position block (``{orbit: (pieces from 0, twists)}``); the
+    orbits it leaves out are left out of the text too, which reads them as solved."""
+    if not chunks:
+        return format_state(definition, definition.solved)
+    parts = []
+    for orbit in definition.orbits:
+        if orbit.name in chunks:
+            pieces, twists = chunks[orbit.name]
+            text = " ".join(str(p + 1) for p in pieces)
+            if orbit.orientations > 1:
+                text += " / " + " ".join("?" if t is None else str(t) for t in twists)
+            parts.append(text if len(definition.orbits) == 1 else f"{orbit.name} {text}")
+    return "  ".join(parts)
+
+
 def _label(labels, value, orbit, line) -> int:
     """The label of piece number ``value`` (0-based as written) of ``orbit``."""
     if value not in labels:
@@ -382,4 +436,4 @@ def _expect(tokens, count, line, form):
         raise InvalidPuzzleInput(f"expected `{form}`, got {' '.join(tokens)!r}", line=line)
 
 
-__all__ = ["decode", "load_definition", "parse_definition"]
+__all__ = ["decode", "load_definition", "parse_definition", "parse_scrambles"]
