@@ -340,3 +340,23 @@ def test_batch_solves_a_scramble_file_with_its_names_as_ids(tmp_path):
     jugs = str(Path(__file__).parent.parent / "examples" / "jugs.py")  # a puzzle of one's own: JSON lines only
     code, _, err = run("batch", jugs, str(path))
     assert code == 2 and f"{jugs} has no judge format" in err
+
+
+def test_move_text_reads_any_amount_of_a_move_as_cubing_js_algorithms_write_it():
+    import random
+
+    cube = vs.get_puzzle("2x2x2.tws")
+    d, rng = cube.definition, random.Random(3)
+    for _ in range(60):
+        tokens, state = [], d.solved
+        for _ in range(rng.randrange(1, 6)):
+            move, amount, prime = rng.choice(d.moves), rng.randrange(1, 9), rng.random() < 0.5
+            tokens.append(f"{move.name}{amount if amount > 1 else ''}{chr(39) if prime else ''}")
+            for _ in range((-amount if prime else amount) % 4):  # a face turn's order: 4
+                state = d.apply(state, move)
+        assert cube.pieces(cube.states(" ".join(tokens))[0]) == state, tokens
+    two = cube.with_moves("U R2")  # a move named R2: R2' is it again
+    assert two.pieces(two.states("R2' U3")[0]) == cube.pieces(cube.states("R2 U'")[0])
+    for text, message in [("R U Q2", "token 3 is 'Q2'; expected a move name"), ("R2''", "token 1 is \"R2''\"")]:
+        with pytest.raises(vs.InvalidPuzzleInput, match=re.escape(message)):
+            cube.states(text)

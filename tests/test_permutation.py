@@ -225,9 +225,9 @@ def test_state_text_round_trip_moves_and_errors():
             pocket.parse_state(text)
     with pytest.raises(vs.InvalidPuzzleInput, match="expected an orbit name .A, B.$"):
         two.parse_state("1 2 3")
-    with pytest.raises(vs.InvalidPuzzleInput, match=r"token 1 is 'R4'; expected a CORNERS piece number 1\.\.7, or moves"
+    with pytest.raises(vs.InvalidPuzzleInput, match=r"token 1 is 'Q4'; expected a CORNERS piece number 1\.\.7, or moves"
                                                     r" from the solved state \(move names: U U2 U' R R2 R' F F2 F'\)"):
-        pocket.parse_state("R4")
+        pocket.parse_state("Q4")
 
 
 # --- searches against the reference ----------------------------------------------------------

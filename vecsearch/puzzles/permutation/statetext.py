@@ -4,13 +4,15 @@ Per orbit, the pieces slot by slot (as the solved state numbers them: from 1, id
 share a number), then ``/`` and their orientations if the orbit has any (``?`` where a piece's
 orientation is ignored); several orbits are each preceded by the orbit's name, and orbits left
 out are as in the solved state. A text made only of move names (the moves, their powers,
-rotations and aliases) is that sequence applied to the solved state.
+rotations and aliases, each also with any amount, as cubing.js writes them: ``R2'``, ``R3``) is
+that sequence applied to the solved state.
 """
 
 from __future__ import annotations
 
 import itertools
 import operator
+import re
 
 from vecsearch.errors import InvalidPuzzleInput, PuzzleDefinitionError
 from vecsearch.puzzles.permutation.definition import PermutationDefinition
@@ -40,9 +42,26 @@ class MoveText:
     def __init__(self, definition: PermutationDefinition, names: dict):
         self.definition = definition
         self.names = names
+        self._bases = {m.name for m in definition.moves + definition.rotations + definition.aliases} & set(names)
         sizes = (o.size * o.orientations for o in definition.orbits)
         *self.firsts, self.points = itertools.accumulate(sizes, initial=0)  # each orbit's first point; all
         self.gathers = {name: operator.itemgetter(*self._gather(move)) for name, move in names.items()}
+
+    def canonical(self, token: str) -> str | None:
+        """The name of the move ``token`` writes: a name, or a move's name with another amount,
+        as cubing.js's algorithms write them (``R2'`` is ``R2``, ``R3`` is ``R'``); "" for a whole
+        turn (``R4``), None when it writes no move."""
+        if token in self.names:
+            return token
+        name, digits, prime = re.fullmatch(r"(.*?)(\d*)('?)", token).groups()
+        if name not in self._bases and prime and token[:-1] in self._bases:  # a name ending in digits: R2'
+            name, digits = token[:-1], ""
+        if name not in self._bases:
+            return None
+        base = self.names[name]
+        order = self.definition.order(base)
+        power = (int(digits or 1) * (-1 if prime else 1)) % order
+        return self.definition.powers(base, "htm")[power - 1].name if power else ""
 
     def _gather(self, move) -> list[int]:
         gather = list(range(self.points))
@@ -76,7 +95,9 @@ def read_state(definition: PermutationDefinition, text: str, moves: MoveText):
     the solved state's pieces, legal, every move playable."""
     tokens = text.split()
     move_names = moves.names
-    if tokens and all(t in move_names for t in tokens):
+    named = [moves.canonical(t) for t in tokens]
+    if tokens and all(name is not None for name in named):
+        tokens = [name for name in named if name]
         if not definition.constrained:  # every move is playable everywhere
             return moves.play(tokens)
         state = definition.solved
@@ -86,8 +107,8 @@ def read_state(definition: PermutationDefinition, text: str, moves: MoveText):
                                          " enter an illegal state)")
             state = definition.apply(state, move_names[token])
         return state
-    if tokens and tokens[0] in move_names:  # moves from the solved state, one of them unknown
-        at = next(i for i, t in enumerate(tokens) if t not in move_names)
+    if tokens and named[0] is not None:  # moves from the solved state, one of them unknown
+        at = named.index(None)
         raise InvalidPuzzleInput(f"token {at + 1} is {tokens[at]!r}; expected a move name ({' '.join(move_names)})")
     try:
         state = _read_orbits(definition, tokens)
