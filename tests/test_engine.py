@@ -57,6 +57,26 @@ def test_bfs_layers_equal_the_reference(rows, cols, visited, threads):
     assert result.complete and result.profile.total_states == sum(map(len, expected))
 
 
+@pytest.mark.parametrize("part", [1, 64])
+def test_a_hash_set_takes_states_in_parts_and_grows_with_those_it_keeps(part, monkeypatch):
+    from vecsearch.engine.runtime import visited
+
+    monkeypatch.setattr(visited, "CLAIM_PART", part)  # a part fills the table's room: many parts, grown between
+    rng = random.Random(4)
+    pool = [pack_sliding(random_state(3, 3, rng)) for _ in range(3000)]
+    offered = np.array([rng.choice(pool) for _ in range(20000)], np.int64)  # each state offered about 7 times
+    hashed = visited.make_visited(sliding(3, 3), "hash")
+    taken = np.concatenate([hashed.add(offered[:5000]), hashed.add(offered)])
+    assert taken.tolist() == list(dict.fromkeys(offered.tolist()))  # each state once, in the order first offered
+    assert hashed.count == len(taken) and 2 * hashed.count <= len(hashed.keys) < 16 * hashed.count  # not 2 * 20000
+    start, expected = layers_from_a_random_start(3, 3)
+    result = vs.bfs(sliding(3, 3), pack_sliding(start), keep_layers=True, visited="hash", threads=2)
+    assert engine_layers(result, 9) == list(expected)
+    goal = pack_sliding(sliding_goal(3, 3))
+    met = vs.bidirectional(sliding(3, 3), pack_sliding(start), goal, visited="hash")  # meets counted over parts
+    assert len(met.solution) == next(d for d, layer in enumerate(expected) if sliding_goal(3, 3) in layer)
+
+
 def test_small_spaces_grow_with_all_workers_or_alone_when_they_are_busy(monkeypatch):
     """A space with few states left grows in one call of all workers (each its own thread,
     waiting for the others after every layer); searches in several threads at once, and a

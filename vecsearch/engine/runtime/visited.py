@@ -34,6 +34,7 @@ POOL_BYTES = 256 << 20  # zeroed bitsets kept for reuse by later searches
 GROW_LAYERS = 256  # most layers one ``grow`` call returns
 TOGETHER_STATES = 1 << 22  # frontier and states left (8 bytes each, held at once) for a grow of all workers
 TOGETHER_FROM = 1 << 15  # fewer states left grow on one thread: waking the others costs more
+CLAIM_PART = 1 << 16  # a hash table grows when fewer than this many more states (or those offered) would fit
 
 
 def expand_blocks(kernel, items, fixed: tuple, scratch, stride: int) -> list[tuple]:
@@ -308,10 +309,25 @@ class HashVisited(_Visited):
             self.keys = grown
 
     def _claim(self, states: np.ndarray, count: int, other) -> tuple[int, int]:
-        self._reserve(count)
+        """Insert ``states[:count]``, the new ones compacted to the front; ``(new, meets)``.
+
+        The table grows with the states it takes, not with the states it is offered: they go in
+        parts that fit it at most half full, and it grows (fourfold) only when the next part would
+        not fit. A layer's children are mostly states seen before: the clock's third layer offers
+        20 M children and takes 5 M, a table of 16 M slots rather than 64 M."""
         other_keys = other.keys if other is not None else self._no_table
-        new, meets = self.kernels.hash_claim(states, count, self.keys, other_keys, other is not None)
-        self.count += new
+        new = meets = taken = 0
+        while taken < count:
+            room = len(self.keys) // 2 - self.count
+            if room < min(count - taken, CLAIM_PART):
+                self._reserve(min(count - taken, max(CLAIM_PART, self.count)))
+                room = len(self.keys) // 2 - self.count
+            part = states[taken:taken + min(count - taken, room)]
+            fresh, met = self.kernels.hash_claim(part, len(part), self.keys, other_keys, other is not None)
+            if new < taken:
+                states[new:new + fresh] = part[:fresh]
+            self.count += fresh
+            new, meets, taken = new + fresh, meets + met, taken + len(part)
         return new, meets
 
     def add(self, states: np.ndarray) -> np.ndarray:
