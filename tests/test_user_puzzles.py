@@ -135,6 +135,26 @@ def test_wide_states_use_a_hash_set_and_match_reference(threads):
     assert puzzle.format_state(solution.states[-1]) == "20 1"
 
 
+def test_wide_states_taken_in_parts_and_resumed_from_a_checkpoint(tmp_path, monkeypatch):
+    # a wide state's key indexes a store of the states: the store grows with the table, a part at a time
+    from vecsearch.engine.runtime import visited
+
+    monkeypatch.setattr(visited, "CLAIM_PART", 7)
+    puzzle = vs.Puzzle("grid", vs.Rules(grid_expand, width=2), vs.Moves(4, "EWNS"), start=(3, 4), goal=(20, 1))
+    expected = bfs_layers([(3, 4)], grid_neighbours)
+    result = vs.bfs(puzzle, keep_layers=True, threads=2)
+    assert [{tuple(row) for row in layer.states.tolist()} for layer in result.layers] == expected
+    assert replay((3, 4), vs.solve(puzzle).move_names, grid_neighbours) == (20, 1)
+    first = vs.bfs(puzzle, max_depth=9, checkpoint=tmp_path / "ck")
+    assert first.profile.visited == "hash"
+    assert vs.bfs(puzzle, resume=tmp_path / "ck").layer_sizes == [len(layer) for layer in expected]
+    saved = np.full((16, 2), -1, np.int64)  # a checkpoint from before stores: the table held whole states
+    saved[[3, 9, 10]] = [(1, 2), (5, 5), (0, 7)]
+    restored = visited.make_visited(puzzle, "hash")
+    restored.restore({"keys": saved}, 3)
+    assert restored.count == 3 and restored.add(np.array([(5, 5), (6, 6), (0, 7)], np.int64)).tolist() == [[6, 6]]
+
+
 # --- a puzzle written in a notebook cell: plain functions, the kernels from the disk cache ----
 def test_puzzle_defined_in_a_function_runs_on_cached_kernels_and_warms_up():
     masks = np.array([sum(1 << c for c in (i, i - 3, i + 3) if 0 <= c < 9)

@@ -7,7 +7,9 @@ states reachable (``N``, or fewer under a depth limit):
 - ``layers`` with a bitset: ``N / 8`` bytes, plus the layers held (the last two, or all of them
   with ``keep_layers``), at most ``8w * S`` bytes together, plus a bounded scratch buffer.
 - ``layers`` with a hash set: a table at most half full (``<= 4 S`` slots, ``6 S`` while it
-  grows) plus the layers: ``56w * S`` bytes; unbounded when ``S`` is unknown.
+  grows) plus the layers: ``56 S`` bytes for one-word states, which are their own keys; wider
+  states are kept in a store (twice, while the table grows) that 8-byte keys index: ``(48 + 24w)
+  S`` bytes. Unbounded when ``S`` is unknown.
 
 Each estimate has a ``certain`` part (allocated whatever happens) and a worst-case ``bound``.
 ``plan`` takes, in order of preference, a mode whose bound fits under the limit; failing that,
@@ -168,7 +170,8 @@ def estimates(puzzle, *, max_depth=None, keep=0, sides=1) -> list[Estimate]:
             out.append(Estimate("twobit", "twobit", table, table))
         bits = sides * (puzzle.rank_size + 63) // 64 * 8
         out.append(Estimate("layers", "bitset", bits, bits + state_bytes * reach + SCRATCH_BYTES, loose))
-    hashed = None if reach is None else 7 * state_bytes * reach + SCRATCH_BYTES
+    held = 56 if puzzle.width == 1 else 48 + 3 * state_bytes  # a state's share of the table, store and layers
+    hashed = None if reach is None else held * reach + SCRATCH_BYTES
     out.append(Estimate("layers", "hash", 0, hashed, loose))
     return out
 

@@ -267,31 +267,37 @@ class BitsetVisited(_Visited):
 
 
 class HashVisited(_Visited):
-    """Open addressing over whole states, kept at most half full (at least an eighth)."""
+    """Open addressing over whole states (``hash_template``: a wide state kept in a store that
+    its key indexes), kept at most half full (at least an eighth)."""
 
     kind = "hash"
 
     def __init__(self, puzzle):
         super().__init__(puzzle)
-        self.keys = self._empty_table(1024)
-        self._no_table = self._empty_table(1)  # stands for "no other side" in hash_claim
+        self.keys, self.store = self._empty_table(1024)
+        self._no_keys, self._no_store = self._empty_table(1)  # stand for "no other side" in hash_claim
         self.count = 0
 
-    def _empty_table(self, capacity: int) -> np.ndarray:
-        table = empty_states(self.width, capacity)
-        table.fill(-1)
-        return table
+    def _empty_table(self, capacity: int) -> tuple[np.ndarray, np.ndarray]:
+        """``capacity`` empty slots, on huge pages when large (``table_array``: each insert reads
+        a random slot), and the store of the wide states they may hold (as many as half the
+        slots; its memory is taken as states are written)."""
+        stored = capacity // 2 if self.width > 1 else 0
+        return table_array(capacity, np.int64, fill=-1), empty_states(self.width, stored)
+
+    def _stored_bytes(self, count: int) -> int:
+        return 8 * self.width * count if self.width > 1 else 0
 
     @property
     def nbytes(self) -> int:
-        return self.keys.nbytes + self._scratch.nbytes
+        return self.keys.nbytes + self._stored_bytes(self.count) + self._scratch.nbytes
 
     def bytes_holding(self, count: int) -> int:
         """The peak bytes on the way to holding ``count`` states: the old and the grown table
-        side by side while it rehashes."""
+        (with its copy of the store) side by side while it rehashes."""
         capacity = self._capacity_for(count)
-        grown = 0 if capacity == len(self.keys) else 8 * self.width * capacity
-        return self.nbytes + grown
+        grown = 0 if capacity == len(self.keys) else 8 * capacity + self._stored_bytes(count)
+        return self.nbytes + self._stored_bytes(count - self.count) + grown
 
     def _capacity_for(self, count: int) -> int:
         capacity = len(self.keys)
@@ -303,10 +309,11 @@ class HashVisited(_Visited):
         capacity = self._capacity_for(self.count + incoming)
         if capacity != len(self.keys):
             if self.guard is not None:
-                self.guard(8 * self.width * capacity)
-            grown = self._empty_table(capacity)
-            self.kernels.hash_rehash(self.keys, grown)
-            self.keys = grown
+                self.guard(8 * capacity + self._stored_bytes(self.count))
+            keys, store = self._empty_table(capacity)
+            store[:self.count] = self.store[:self.count]
+            self.kernels.hash_rehash(self.keys, keys, store, self.count)
+            self.keys, self.store = keys, store
 
     def _claim(self, states: np.ndarray, count: int, other) -> tuple[int, int]:
         """Insert ``states[:count]``, the new ones compacted to the front; ``(new, meets)``.
@@ -315,7 +322,7 @@ class HashVisited(_Visited):
         parts that fit it at most half full, and it grows (fourfold) only when the next part would
         not fit. A layer's children are mostly states seen before: the clock's third layer offers
         20 M children and takes 5 M, a table of 16 M slots rather than 64 M."""
-        other_keys = other.keys if other is not None else self._no_table
+        other_keys, other_store = (other.keys, other.store) if other is not None else (self._no_keys, self._no_store)
         new = meets = taken = 0
         while taken < count:
             room = len(self.keys) // 2 - self.count
@@ -323,7 +330,8 @@ class HashVisited(_Visited):
                 self._reserve(min(count - taken, max(CLAIM_PART, self.count)))
                 room = len(self.keys) // 2 - self.count
             part = states[taken:taken + min(count - taken, room)]
-            fresh, met = self.kernels.hash_claim(part, len(part), self.keys, other_keys, other is not None)
+            fresh, met = self.kernels.hash_claim(part, len(part), self.keys, self.store, self.count, other_keys,
+                                                 other_store, other is not None)
             if new < taken:
                 states[new:new + fresh] = part[:fresh]
             self.count += fresh
@@ -364,20 +372,29 @@ class HashVisited(_Visited):
 
     def _grow(self, buffer, n, backward, other, stats, cycles, together) -> int:
         self._reserve(n * self.puzzle.max_children)
-        other_keys = other.keys if other is not None else self._no_table
-        args = (self.tables, backward, self.keys, self.count, other_keys, other is not None, cycles, len(stats),
-                GROW_BELOW, self.puzzle.max_children, stats)
+        other_keys, other_store = (other.keys, other.store) if other is not None else (self._no_keys, self._no_store)
+        args = (self.tables, backward, self.keys, self.store, self.count, other_keys, other_store, other is not None,
+                cycles, len(stats), GROW_BELOW, self.puzzle.max_children, stats)
         return self.kernels.hash_grow(buffer, 0, n, *args)
     def arrays(self) -> dict:
-        return {"keys": self.keys}
+        return {"keys": self.keys, "store": self.store[:self.count]}
 
     def restore(self, arrays: dict, count: int) -> None:
-        self.keys = np.ascontiguousarray(arrays["keys"], dtype=np.int64)
+        keys = np.asarray(arrays["keys"], dtype=np.int64)
+        if self.width > 1 and "store" not in arrays:  # saved before stores: a table of whole states
+            self.keys, self.store = self._empty_table(1024)
+            self.count = 0
+            self.add(keys[keys[:, 0] != -1])
+            return
+        self.keys, self.store = self._empty_table(len(keys))
+        self.keys[:] = keys
+        if self.width > 1:
+            self.store[:count] = np.asarray(arrays["store"], dtype=np.int64)[:count]
         self.count = count
 
     def least_member(self, layer: Layer):
         return least_state(chunk[i:i + 1] for chunk in layer.chunks
-                           for i in [self.kernels.least_in_hash(chunk, self.keys)] if i >= 0)
+                           for i in [self.kernels.least_in_hash(chunk, self.keys, self.store)] if i >= 0)
 
     def release(self, layers) -> None:
-        self.keys = None
+        self.keys = self.store = None
