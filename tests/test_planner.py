@@ -116,6 +116,15 @@ def test_a_hash_set_search_is_guarded_as_it_grows():
         vs.bfs(grid, max_memory="1M")
 
 
+def test_a_wide_hash_search_holds_at_most_its_bound():
+    # wide states in a store that 8-byte keys index: (48 + 24w) bytes a state at most, not 56w
+    grid = vs.Puzzle("grid-400", vs.Rules(_grid_expand, width=2), 4, start=(0, 0))
+    result = vs.bfs(grid, keep_layers=True)
+    assert result.total_states == 400 * 400 and result.profile.visited == "hash"
+    assert max(r.bytes for r in result.profile.records) <= (48 + 24 * 2) * 400 * 400  # scratch too: 0.3 MB here
+    assert planner.estimates(grid, max_depth=3)[0].bound == (48 + 24 * 2) * (1 + 4 + 16 + 64) + planner.SCRATCH_BYTES
+
+
 def test_distance_tables_are_planned_too():
     with pytest.raises(vs.MemoryLimitError, match="storage='mod3' needs a quarter of that"):
         vs.DistanceTable("pancake-9", max_memory=300_000)
