@@ -243,6 +243,10 @@ def test_moves_searches_a_permutation_puzzle_with_some_of_its_moves_in_every_com
         (("solve", "2x2x2.tws", "--moves", "U,R", "--start", "F"), "move names: U U2 U' R R2 R'"),
         (("solve", "eight", "--sample", "--moves", "U"), "--method, --max-depth and --moves go with --start"),
         (("batch", "eight", str(instances), "--moves", "U"), "--moves turns a permutation puzzle by some of its"),
+        (("solve", "2x2x2.tws", str(instances)), "2x2x2.tws is a puzzle, not a problem with a judge format: solve one"
+                                                  " instance with `vecsearch solve 2x2x2.tws --start STATE`, a file of"
+                                                  " them with `vecsearch batch 2x2x2.tws FILE` (JSON lines, or"
+                                                  " twsearch's scramble file)"),
     ]:
         code, out, err = run(*args)
         assert code == 2 and out == "" and message in err and "Traceback" not in err, (args, err)

@@ -23,10 +23,14 @@ from vecsearch.cli_input import InputError, input_name, read_input, refuse_typed
 
 
 def run_solve(args) -> int:
-    from vecsearch.registry import get_problem
+    from vecsearch.registry import get_problem, is_definition_file
 
     if args.start is not None:
         return _solve_instance(args)
+    if is_definition_file(args.problem):
+        raise InputError(f"{args.problem} is a puzzle, not a problem with a judge format: solve one instance with"
+                         f" `vecsearch solve {args.problem} --start STATE`, a file of them with `vecsearch batch"
+                         f" {args.problem} FILE` (JSON lines, or twsearch's scramble file)")
     problem = get_problem(args.problem)
     if args.goal is not None:
         problem = problem.with_goal(args.goal)
