@@ -34,6 +34,7 @@ __all__ = ("expand_all_range", "hash_grow", "hash_claim", "hash_rehash", "least_
 
 INDEXED = WIDTH > 1  # wide states: keys index a store of the states
 INDEX_BITS = 40  # a key's low bits: the state's index in the store (up to 2^40 states)
+INDEX_MASK = (1 << INDEX_BITS) - 1
 TAG_BITS = 23  # the bits of the hash above the index: a key stays positive, never -1 (empty)
 
 
@@ -82,6 +83,14 @@ def key_tag(h):
 
 
 @state_function
+def key_holds(key, tag, store, states, i):
+    """Whether ``key`` (a slot's, not empty) is the key of ``states[i]``, whose tag is ``tag``."""
+    if INDEXED:
+        return key & ~INDEX_MASK == tag and equal_at(store, key & INDEX_MASK, states, i)
+    return key == states[i]
+
+
+@state_function
 def hash_insert_from(keys, store, stored, h, states, i):
     """Insert ``states[i]`` (hash ``h``) into the table ``keys`` (a wide state into ``store`` at
     ``stored``), probing from its slot; True if it was not there. (The insert sits inside the
@@ -99,10 +108,7 @@ def hash_insert_from(keys, store, stored, h, states, i):
             else:
                 keys[slot] = states[i]
             return True
-        if INDEXED:
-            if key & ~((1 << INDEX_BITS) - 1) == tag and equal_at(store, key & ((1 << INDEX_BITS) - 1), states, i):
-                return False
-        elif key == states[i]:
+        if key_holds(key, tag, store, states, i):
             return False
         slot = (slot + 1) & mask
 
@@ -118,10 +124,7 @@ def hash_contains(keys, store, states, i):
         key = keys[slot]
         if key == -1:
             return False
-        if INDEXED:
-            if key & ~((1 << INDEX_BITS) - 1) == tag and equal_at(store, key & ((1 << INDEX_BITS) - 1), states, i):
-                return True
-        elif key == states[i]:
+        if key_holds(key, tag, store, states, i):
             return True
         slot = (slot + 1) & mask
 
