@@ -95,7 +95,7 @@ def read_state(definition: PermutationDefinition, text: str, moves: MoveText):
     the solved state's pieces, legal, every move playable."""
     tokens = text.split()
     move_names = moves.names
-    named = [moves.canonical(t) for t in tokens]
+    named = tokens if all(t in move_names for t in tokens) else [moves.canonical(t) for t in tokens]  # names first
     if tokens and all(name is not None for name in named):
         tokens = [name for name in named if name]
         if not definition.constrained:  # every move is playable everywhere
