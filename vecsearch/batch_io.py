@@ -1,9 +1,10 @@
 """Batch files: instances in, answers out, streamed and resumable (``vecsearch batch``).
 
 Input: JSON lines ``{"id": ..., "start": ..., "goal": ...}`` (``goal`` optional; a state or a
-list of states, in any form ``Puzzle.states`` reads) or a problem's judge format (ids are case
-numbers). Output: JSON lines, one record per instance as its chunk finishes
-(``{"id", "length", "moves", "seconds"}``, ``"length": null`` with ``"unreachable": true`` or
+list of states, in any form ``Puzzle.states`` reads), a problem's judge format (ids are case
+numbers) or a permutation puzzle's twsearch scramble file (ids are the scrambles' names).
+Output: JSON lines, one record per instance as its chunk finishes (``{"id", "length", "moves",
+"seconds"}``, ``"length": null`` with ``"unreachable": true`` or
 ``"beyond": max_depth``, or ``{"id", "error"}`` for a malformed instance), or the judge's output
 in input order.
 
@@ -62,6 +63,19 @@ def read_jsonl(puzzle, data: bytes, goal=None) -> tuple[Instances, list]:
         items.append((record.get("id", number), record["start"], record.get("goal")))
     instances, bad = instances_from(puzzle, items, goal)
     return instances, errors + bad
+
+
+def read_scrambles(puzzle, data: bytes, source: str) -> tuple[Instances, list]:
+    """Instances of a twsearch scramble file (``PermutationPuzzle.scrambles``) from ``source``,
+    and ``(id, message)`` for each start that is no state of the puzzle; a puzzle without that
+    format is refused, and so is a malformed file, with its line."""
+    scrambles = getattr(puzzle, "scrambles", None)
+    if scrambles is None:
+        raise InvalidPuzzleInput(f"{puzzle.name} has no judge format: give JSON lines {{\"id\", \"start\", \"goal\"}}")
+    try:
+        return instances_from(puzzle, scrambles(data))
+    except InvalidPuzzleInput as error:
+        raise error.located(source=source) from None
 
 
 def _not_json(name: str):

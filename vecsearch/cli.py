@@ -194,8 +194,7 @@ def run_bfs(args) -> int:
 
 
 def run_batch(args) -> int:
-    from vecsearch.batch_io import looks_like_jsonl, read_jsonl, report_errors, run_jsonl, run_judge
-    from vecsearch.engine.batch.instances import instances_from
+    from vecsearch.batch_io import looks_like_jsonl, read_jsonl, read_scrambles, report_errors, run_jsonl, run_judge
     from vecsearch.errors import InvalidPuzzleInput, UnknownPuzzle
     from vecsearch.registry import get_problem, get_puzzle
 
@@ -215,14 +214,7 @@ def run_batch(args) -> int:
     if jsonl:
         instances, errors = read_jsonl(puzzle, data)
     elif problem is None:  # a permutation puzzle's instances may be a twsearch scramble file
-        scrambles = getattr(puzzle, "scrambles", None)
-        if scrambles is None:
-            raise InvalidPuzzleInput(f"{args.puzzle} has no judge format:"
-                                     ' give JSON lines {"id", "start", "goal"}')
-        try:
-            instances, errors = instances_from(puzzle, scrambles(data))
-        except InvalidPuzzleInput as error:
-            raise error.located(source=input_name(args.file)) from None
+        instances, errors = read_scrambles(puzzle, data, input_name(args.file))
     else:
         puzzle = problem.puzzle
         instances, errors = problem.batch_instances(data)
