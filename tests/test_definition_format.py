@@ -334,6 +334,10 @@ def test_batch_solves_a_scramble_file_with_its_names_as_ids(tmp_path):
     path.write_text("Scramble fine\nEnd\nScramble odd\nCORNERS\n2 1 3 4 5 6 7 8\nEnd\n")  # one unreachable state
     code, out, err = run("batch", "2x2x2.tws", str(path))
     assert code == 0 and [json.loads(line)["id"] for line in out.splitlines()] == ["fine", "odd"]
+    path.write_text("Scramble twice\nCORNERS\n1 1 3 4 5 6 7 8\nEnd\nScramble fine\nEnd\n")  # a position, no pattern
+    code, out, err = run("batch", "2x2x2.tws", str(path))
+    records = {r["id"]: r for r in map(json.loads, out.splitlines())}
+    assert code == 2 and records["fine"]["length"] == 0 and "not those of the solved state" in records["twice"]["error"]
     path.write_text("Scramble x\nCORNERS\n1 2\nEnd\n")
     code, out, err = run("batch", "2x2x2.tws", str(path))
     assert (code, out, err) == (2, "", f"vecsearch: error: {path}, line 3: expected 8 piece numbers, got 2 tokens\n")

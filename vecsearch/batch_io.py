@@ -67,15 +67,24 @@ def read_jsonl(puzzle, data: bytes, goal=None) -> tuple[Instances, list]:
 
 def read_scrambles(puzzle, data: bytes, source: str) -> tuple[Instances, list]:
     """Instances of a twsearch scramble file (``PermutationPuzzle.scrambles``) from ``source``,
-    and ``(id, message)`` for each start that is no state of the puzzle; a puzzle without that
-    format is refused, and so is a malformed file, with its line."""
+    and ``(id, message)`` for each start that is no state of the puzzle (a block is one position,
+    never a pattern: a piece written twice is an error); a puzzle without that format is
+    refused, and so is a malformed file, with its line."""
     scrambles = getattr(puzzle, "scrambles", None)
     if scrambles is None:
         raise InvalidPuzzleInput(f"{puzzle.name} has no judge format: give JSON lines {{\"id\", \"start\", \"goal\"}}")
     try:
-        return instances_from(puzzle, scrambles(data))
+        named = scrambles(data)
     except InvalidPuzzleInput as error:
         raise error.located(source=source) from None
+    items, errors = [], []
+    for name, start in named:
+        try:
+            items.append((name, puzzle.parse_state(start)))
+        except InvalidPuzzleInput as error:
+            errors.append((name, str(error)))
+    instances, bad = instances_from(puzzle, items)
+    return instances, errors + bad
 
 
 def _not_json(name: str):
