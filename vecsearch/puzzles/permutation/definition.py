@@ -411,9 +411,7 @@ class PermutationDefinition:
                 raise PuzzleDefinitionError(f"{self.name}: {entry}: an amount must divide the order of {base} ({order})"
                                             f" and be below it: {base}, or {base}K for such a K")
             chosen.append(known[base] if amount == 1 else self.powers(known[base], "htm")[amount - 1])
-        solved = {orbit.name: ([self.label_names[j][p] - 1 for p in pieces],
-                               [None if p in self.wild[j] else t for p, t in zip(pieces, twists, strict=True)])
-                  for j, (orbit, (pieces, twists)) in enumerate(zip(self.orbits, self.solved, strict=True))}
+        solved = {orbit.name: self._written_solved(j, range(orbit.size)) for j, orbit in enumerate(self.orbits)}
         return PermutationDefinition(f"{self.name} <{', '.join(entries)}>", self.orbits, chosen, solved,
                                      rotations=self.rotations, aliases=self.aliases, illegal=self.illegal,
                                      blocks=self.blocks, notes=self.notes)
@@ -437,13 +435,16 @@ class PermutationDefinition:
             return (tuple(renumber[orbit_name][pieces[i]] for i in slots), tuple(twists[i] for i in slots))
 
         moves = {m.name: {o: shrink(o, *change) for o, change in m.changes.items() if o in renumber} for m in chosen}
-        solved = {}  # the identity stays the identity (pieces renumbered); labels keep their numbers
-        for j, (o, (pieces, twists)) in enumerate(zip(self.orbits, self.solved, strict=True)):
-            if o.name in renumber and self.solved[j] != self.identity()[j]:
-                slots = keep[o.name]
-                solved[o.name] = ([self.label_names[j][pieces[i]] - 1 for i in slots],
-                                  [None if pieces[i] in self.wild[j] else twists[i] for i in slots])
+        solved = {o.name: self._written_solved(j, keep[o.name])  # the identity stays the identity, renumbered
+                  for j, o in enumerate(self.orbits) if o.name in renumber and self.solved[j] != self.identity()[j]}
         return PermutationDefinition(name or self.name, orbits, moves, solved)
+
+    def _written_solved(self, j: int, slots) -> tuple[list[int], list[int | None]]:
+        """The solved state of orbit ``j`` in ``slots``, as the constructor's ``solved`` takes it:
+        the pieces' numbers (from 0) and their twists (None where ignored)."""
+        pieces, twists = self.solved[j]
+        return ([self.label_names[j][pieces[i]] - 1 for i in slots],
+                [None if pieces[i] in self.wild[j] else twists[i] for i in slots])
 
     def _named(self, move_name: str) -> Move:
         for move in self.moves:
