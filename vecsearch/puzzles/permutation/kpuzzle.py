@@ -45,9 +45,9 @@ def parse_kpuzzle(text: str, default_name: str = "puzzle") -> PermutationDefinit
     orbits = _orbits(data["orbits"])
     undeclared: dict[str, list[str]] = {}  # an orbit "orbits" lacks: the fields that give it
     pattern = data.get("defaultPattern", data.get("startStateData", {}))
-    solved = {name: _pattern_orbit(orbits[name], name, part)
+    solved = {name: _pattern_orbit(orbits[name], part)
               for name, part in _declared(orbits, pattern, "defaultPattern", undeclared)}
-    moves = {name: Move(name, {orbit: _move_orbit(orbits[orbit], name, orbit, part)
+    moves = {name: Move(name, {orbit: _move_orbit(orbits[orbit], name, part)
                                for orbit, part in _declared(orbits, changes, f"move {name}", undeclared)})
              for name, changes in _items(data["moves"], "moves")}
     name = str(data.get("name") or default_name)
@@ -115,8 +115,8 @@ def _listed(fields):
     return " and ".join(parts)
 
 
-def _pattern_orbit(orbit, name, part):
-    where = f"defaultPattern, orbit {name}"
+def _pattern_orbit(orbit, part):
+    where = f"defaultPattern, orbit {orbit.name}"
     pieces = _numbers(part, "pieces", orbit, where)
     twists = _numbers(part, "orientation", orbit, where, [0] * orbit.size)
     moduli = _numbers(part, "orientationMod", orbit, where, [0] * orbit.size)
@@ -127,8 +127,8 @@ def _pattern_orbit(orbit, name, part):
     return pieces, [None if m == 1 else t for m, t in zip(moduli, twists, strict=True)]
 
 
-def _move_orbit(orbit, name, orbit_name, part):
-    where = f"move {name}, orbit {orbit_name}"
+def _move_orbit(orbit, move, part):
+    where = f"move {move}, orbit {orbit.name}"
     permutation = _numbers(part, "permutation", orbit, where)
     delta = _numbers(part, "orientationDelta", orbit, where, part.get("orientation", [0] * orbit.size))
     return permutation, [d % orbit.orientations for d in delta]
